@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: Apache-2.0
+# kilo - build, test and install.  See README.md.
+#
+#   make            build lib/ into build/libkilo.a and every cmd/<tool> into bin/<tool>
+#   make check      unit + CLI tests, built with ASan/UBSan in build/check/
+#   make bench      benchmarks under test/bench/ (not run by CI)
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Variables: WERROR=1 turns warnings into errors; SAN=1 adds the sanitizers;
+# O=DIR puts objects elsewhere; BINDIR is where the tools land.
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+O ?= build
+BINDIR ?= bin
+SAN ?= 0
+WERROR ?= 0
+CC ?= cc
+
+PKGS := jansson libcurl yaml-0.1
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+
+WARN := -Wall -Wextra -Wformat=2 -Wformat-security -Wmissing-prototypes -Wstrict-prototypes \
+	-Wold-style-definition -Wpointer-arith -Wwrite-strings -Wvla -Wno-missing-field-initializers \
+	-fno-common
+ifeq ($(shell $(CC) -Werror -Wjump-misses-init -E -x c /dev/null >/dev/null 2>&1 && echo y),y)
+WARN += -Wjump-misses-init
+endif
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+
+OPT ?= -O2 -g
+ifeq ($(SAN),1)
+OPT := -O1 -g -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
+endif
+
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(OPT) $(SANFLAGS) $(WARN) -Ilib -DKILO_VERSION='"$(VERSION)"' \
+	$(PKG_CFLAGS) -MMD -MP $(CFLAGS)
+ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
+LIBS := $(PKG_LIBS) -lm -lpthread
+
+LIB_SRC := $(sort $(wildcard lib/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
+LIBKILO := $(O)/libkilo.a
+TOOLS := $(sort $(patsubst cmd/%/main.c,%,$(wildcard cmd/*/main.c)))
+BINS := $(TOOLS:%=$(BINDIR)/%)
+UNIT_SRC := $(sort $(wildcard test/unit/test_*.c))
+UNIT_HELPERS := $(filter-out $(UNIT_SRC),$(wildcard test/unit/*.c))
+UNITS := $(UNIT_SRC:test/unit/%.c=$(O)/test/%)
+MANS := $(foreach t,$(TOOLS),$(wildcard cmd/$(t)/$(t).1.scd))
+
+.PHONY: all check check-build unit cli bench install clean deps man lint
+.DELETE_ON_ERROR:
+
+all: $(BINS)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBKILO): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BINDIR)/%: $(O)/cmd/%/main.o $(LIBKILO)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBKILO) $(LIBS)
+
+$(O)/test/%: test/unit/%.c $(UNIT_HELPERS) $(LIBKILO)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itest/unit -o $@ $< $(UNIT_HELPERS) $(LIBKILO) \
+		$(ALL_LDFLAGS) $(CHECK_LIBS) $(LIBS)
+
+# Tests: everything is rebuilt with the sanitizers into build/check.
+CHECK_O := build/check
+check: deps
+	@$(MAKE) --no-print-directory O=$(CHECK_O) BINDIR=$(CHECK_O)/bin SAN=1 check-build
+	@KILO_BIN=$(CURDIR)/$(CHECK_O)/bin KILO_UNIT_DIR=$(CURDIR)/$(CHECK_O)/test \
+		sh test/run-all.sh
+
+check-build: $(BINS) $(UNITS)
+
+deps:
+	@sh scripts/install-deps --check-or-install
+
+man: $(MANS:%.scd=$(O)/man/%)
+
+$(O)/man/%: %.scd
+	@mkdir -p $(dir $@)
+	scdoc < $< > $@
+
+bench: all
+	@sh test/bench/run.sh
+
+install: all man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/kilo
+	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	for m in $(MANS:%.scd=$(O)/man/%); do install -m 0644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/; done
+	for s in scripts/*-loop; do [ -f "$$s" ] && install -m 0755 $$s $(DESTDIR)$(PREFIX)/bin/ || :; done
+	cp -R manifests $(DESTDIR)$(PREFIX)/share/kilo/
+
+lint:
+	@! grep -nE '\b(sprintf|strcpy|strcat|gets)\(' lib/*.c cmd/*/*.c || \
+		{ echo "lint: banned function"; exit 1; }
+	@shellcheck -s sh scripts/install-deps test/*.sh test/cli/*.sh
+
+clean:
+	rm -rf build bin
+
+-include $(LIB_OBJ:.o=.d) $(TOOLS:%=$(O)/cmd/%/main.d)
+
+.PHONY: demo
+demo: deps all
+	@sh scripts/demo

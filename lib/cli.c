@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+/* cli - shared command-line helpers (see cli.h) */
+#include "cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+
+static const char *prog_name = "kilo";
+
+void cli_init(const char *prog)
+{
+	prog_name = prog;
+	signal(SIGPIPE, SIG_IGN);
+}
+
+const char *cli_prog(void)
+{
+	return prog_name;
+}
+
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", prog_name, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("", fmt, ap);
+	va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void cli_print_err(const struct err *e)
+{
+	fprintf(stderr, "%s: %s\n", prog_name, e->msg[0] ? e->msg : "unknown error");
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("", fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", prog_name);
+	return KILO_EXIT_USAGE;
+}
+
+void cli_print_version(const char *features)
+{
+	printf("%s %s%s%s\n", prog_name, KILO_VERSION, features ? " " : "", features ? features : "");
+}
+
+int cli_parse_i64(const char *s, const char *name, int64_t min, int64_t max, int64_t *out,
+		  struct err *e)
+{
+	char *end = NULL;
+	long long v = 0;
+
+	errno = 0;
+	if (s && *s && *s != ' ' && *s != '\t')
+		v = strtoll(s, &end, 10);
+	if (!s || !*s || !end || *end != '\0' || errno != 0 || v < min || v > max)
+		return err_set(e, ERR_USAGE, 0,
+			       "invalid value for %s: '%s' (expected an integer %" PRId64
+			       "..%" PRId64 ")",
+			       name, s ? s : "", min, max);
+	*out = v;
+	return 0;
+}
+
+int cli_exit_for_items(size_t total, size_t failed)
+{
+	if (failed == 0)
+		return KILO_EXIT_OK;
+	if (failed >= total)
+		return KILO_EXIT_FAIL;
+	return KILO_EXIT_PARTIAL;
+}
+
+int cli_finish(int code)
+{
+	int failed = 0;
+	int saved = 0;
+
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		failed = 1;
+		saved = errno;
+	}
+	if (fclose(stdout) != 0 && !failed) {
+		failed = 1;
+		saved = errno;
+	}
+	if (!failed)
+		return code;
+	if (saved != EPIPE)
+		fprintf(stderr, "%s: write error: %s\n", prog_name,
+			saved ? strerror(saved) : "unknown error");
+	return code == KILO_EXIT_OK ? KILO_EXIT_FAIL : code;
+}

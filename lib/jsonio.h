@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* jsonio - kilo's JSON documents on pipes (SCHEMAS.md, DESIGN.md section 4).
+ *
+ * Input is a stream of whitespace-separated JSON objects (`{ a; b; } | c`).
+ * The reader frames one document at a time, so a stream of a million small
+ * documents never needs more memory than its largest document, and every
+ * error carries "name:line:column".  Duplicate keys, NaN/Infinity text,
+ * invalid UTF-8 and integers beyond int64 are refused (jansson).
+ *
+ * Typed getters give the one-line error style of every tool:
+ *   "NodeUsage.capacity.cpuMilli: expected an integer 0..9223372036854775807, got -5"
+ */
+#ifndef KILO_JSONIO_H
+#define KILO_JSONIO_H
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "err.h"
+
+#define KILO_API_VERSION "kilo/v1"
+
+struct jsonio_reader;
+
+/* A reader over f (not closed by the reader).  name is used in messages
+ * ("stdin", a path).  Never returns NULL (aborts on out of memory). */
+struct jsonio_reader *jsonio_reader_new(FILE *f, const char *name);
+
+/* Free the reader (NULL is allowed). */
+void jsonio_reader_free(struct jsonio_reader *r);
+
+/* Read the next document.  Returns 1 and a new reference in *doc, 0 at the
+ * end of the stream, or -1 with e set (ERR_INPUT, "name:line:column: text";
+ * ERR_SYSTEM on a read error).  A top-level value that is not an object is
+ * an error. */
+int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e);
+
+/* The 1-based line on which the last document read began. */
+long jsonio_reader_line(const struct jsonio_reader *r);
+
+/* Parse exactly one JSON object from a NUL-terminated string (a file's
+ * content, an annotation value).  Returns a new reference, or NULL with e set
+ * (ERR_INPUT, "name:line:column: text"). */
+json_t *jsonio_parse(const char *text, const char *name, struct err *e);
+
+/* Documents of a kilo stream, by kind.  want[] lists kinds ("NodeUsage",
+ * "ContainerList", or foreign kinds like "PodList"); got[i] receives a new
+ * reference to the last document whose kind equals want[i] (and, for kilo's
+ * own kinds, whose apiVersion is kilo/v1), or NULL.  Other kinds are
+ * ignored.  Returns the number of documents read, or -1 with e set. */
+long jsonio_collect(FILE *f, const char *name, const char *const *want, size_t nwant, json_t **got,
+		    struct err *e);
+
+/* ERR_INPUT "missing required document of kind '<kind>' on <name>" when doc
+ * is NULL; 0 otherwise. */
+int jsonio_require(const json_t *doc, const char *kind, const char *name, struct err *e);
+
+/* A new document {"apiVersion":"kilo/v1","kind":kind}.  New reference. */
+json_t *jsonio_new_doc(const char *kind);
+
+/* {"node":node (omitted when NULL),"timestamp":RFC 3339 of now_ms}.  New reference. */
+json_t *jsonio_metadata(const char *node, int64_t now_ms);
+
+/* Write doc to f: compact on one line, or indented by 2 when pretty, then
+ * a newline.  Key order is insertion order.  Returns 0, or -1 with e set
+ * (ERR_SYSTEM) on a write error. */
+int jsonio_write(FILE *f, const json_t *doc, int pretty, struct err *e);
+
+/* Typed getters.  ctx names the object for messages ("KillPlan.items[3]").
+ * Each returns 1 when the key is present and valid (value stored), 0 when it
+ * is absent or JSON null (out untouched), -1 with e set (ERR_INPUT,
+ * "<ctx>.<key>: expected <what>, got <json>") on a wrong type or range. */
+int jsonio_get_int(const json_t *obj, const char *ctx, const char *key, int64_t min, int64_t max,
+		   int64_t *out, struct err *e);
+int jsonio_get_real(const json_t *obj, const char *ctx, const char *key, double min, double max,
+		    double *out, struct err *e);
+int jsonio_get_bool(const json_t *obj, const char *ctx, const char *key, int *out, struct err *e);
+/* *out is borrowed from obj. */
+int jsonio_get_str(const json_t *obj, const char *ctx, const char *key, const char **out,
+		   struct err *e);
+/* *out is borrowed from obj; it is an object. */
+int jsonio_get_obj(const json_t *obj, const char *ctx, const char *key, json_t **out,
+		   struct err *e);
+/* *out is borrowed from obj; it is an array. */
+int jsonio_get_arr(const json_t *obj, const char *ctx, const char *key, json_t **out,
+		   struct err *e);
+
+/* Set e to ERR_INPUT "<ctx>.<key>: expected <what>, got <compact json of v>"
+ * (the value cut at 80 bytes).  Returns -1.  For checks the getters cannot
+ * express. */
+int jsonio_bad_value(struct err *e, const char *ctx, const char *key, const char *what,
+		     const json_t *v);
+
+/* An int64 as JSON, or JSON null when known is 0.  New reference. */
+json_t *jsonio_int_or_null(int known, int64_t v);
+
+#endif

@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# run-all.sh - run every unit-test program, then the CLI tests, and print one
+# closing line "check: N passed, N failed, N skipped".
+# Environment: KILO_BIN (tools under test), KILO_UNIT_DIR (unit programs).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+: "${KILO_UNIT_DIR:?}" "${KILO_BIN:?}"
+export KILO_FIXTURES="$top/test/fixtures"
+export CK_DEFAULT_TIMEOUT="${CK_DEFAULT_TIMEOUT:-60}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+upass=0 ufail=0 bad_progs=""
+for t in "$KILO_UNIT_DIR"/test_*; do
+	[ -x "$t" ] || continue
+	out=$("$t" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -v '^Running suite' || :
+	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+%: Checks: ' | tail -n 1)
+	n=$(printf '%s' "$line" | sed -n 's/.*Checks: \([0-9]*\).*/\1/p')
+	f=$(printf '%s' "$line" | sed -n 's/.*Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2/p')
+	[ -n "$n" ] || { n=1; f="1 0"; }
+	set -- $f
+	failed=$(( $1 + $2 ))
+	if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+	upass=$(( upass + n - failed ))
+	ufail=$(( ufail + failed ))
+	[ "$failed" -eq 0 ] || bad_progs="$bad_progs $(basename "$t")"
+done
+echo "unit: $upass passed, $ufail failed"
+
+cli_out=$(sh test/cli/run.sh 2>&1)
+cli_rc=$?
+printf '%s\n' "$cli_out"
+cline=$(printf '%s\n' "$cli_out" | grep -E '^cli: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
+cpass=$(printf '%s' "$cline" | sed -n 's/^cli: \([0-9]*\) passed.*/\1/p')
+cfail=$(printf '%s' "$cline" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+cskip=$(printf '%s' "$cline" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
+[ -n "$cpass" ] || { cpass=0; cfail=1; }
+[ -n "$cskip" ] || cskip=0
+if [ "$cli_rc" -ne 0 ] && [ "$cfail" -eq 0 ]; then cfail=1; fi
+
+[ -z "$bad_progs" ] || echo "failing unit programs:$bad_progs"
+echo "check: $(( upass + cpass )) passed, $(( ufail + cfail )) failed, $cskip skipped"
+[ $(( ufail + cfail )) -eq 0 ]

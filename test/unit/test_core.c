@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+/* test_core - err, cli and clock */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+#include "clock.h"
+#include "err.h"
+#include "testlib.h"
+
+START_TEST(test_err_set_wrap_and_exit_codes)
+{
+	struct err e = { 0 };
+
+	ck_assert_int_eq(err_set(&e, ERR_SYSTEM, EBUSY, "write '%s'", "/x/cpu.shares"), -1);
+	ck_assert_str_eq(e.msg, "write '/x/cpu.shares': Device or resource busy");
+	ck_assert_int_eq(err_wrap(&e, "set cpu.shares for '%s'", "hadoop-yarn"), -1);
+	ck_assert_str_eq(e.msg,
+			 "set cpu.shares for 'hadoop-yarn': write '/x/cpu.shares': Device or resource busy");
+	ck_assert_int_eq(e.kind, ERR_SYSTEM);
+	ck_assert_int_eq(e.errnum, EBUSY);
+	ck_assert_int_eq(err_exit_code(&e), 1);
+	e.kind = ERR_INPUT;
+	ck_assert_int_eq(err_exit_code(&e), 2);
+	e.kind = ERR_TEMP;
+	ck_assert_int_eq(err_exit_code(&e), 75);
+	ck_assert_str_eq(err_kind_name(ERR_TEMP), "temporary");
+	err_clear(&e);
+	ck_assert_int_eq(err_exit_code(&e), 0);
+}
+END_TEST
+
+START_TEST(test_err_wrap_truncates_safely)
+{
+	struct err e = { 0 };
+	char big[2000];
+
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	err_set(&e, ERR_INPUT, 0, "%s", big);
+	ck_assert_int_eq(strlen(e.msg), ERR_MSG_MAX - 1);
+	err_wrap(&e, "%s", big);
+	ck_assert_int_eq(strlen(e.msg), ERR_MSG_MAX - 1);
+}
+END_TEST
+
+START_TEST(test_cli_parse_and_exit_for_items)
+{
+	struct err e = { 0 };
+	int64_t v = 0;
+
+	ck_assert_int_eq(cli_parse_i64("250", "--grace-period", 0, 600000, &v, &e), 0);
+	ck_assert_int_eq(v, 250);
+	ck_assert_int_eq(cli_parse_i64("-1", "--grace-period", 0, 600000, &v, &e), -1);
+	ck_assert_str_eq(e.msg,
+			 "invalid value for --grace-period: '-1' (expected an integer 0..600000)");
+	ck_assert_int_eq(cli_parse_i64("12ms", "--x", 0, 10, &v, &e), -1);
+	ck_assert_int_eq(cli_parse_i64("", "--x", 0, 10, &v, &e), -1);
+	ck_assert_int_eq(cli_parse_i64(" 1", "--x", 0, 10, &v, &e), -1);
+	ck_assert_int_eq(cli_parse_i64("99999999999999999999", "--x", 0, INT64_MAX, &v, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_USAGE);
+	ck_assert_int_eq(cli_exit_for_items(0, 0), 0);
+	ck_assert_int_eq(cli_exit_for_items(5, 0), 0);
+	ck_assert_int_eq(cli_exit_for_items(5, 2), 3);
+	ck_assert_int_eq(cli_exit_for_items(5, 5), 1);
+}
+END_TEST
+
+START_TEST(test_clock_rfc3339)
+{
+	char buf[40];
+	int64_t ms = 0;
+
+	ck_assert_str_eq(clock_format_rfc3339(1796054400000LL, buf, sizeof(buf)),
+			 "2026-11-30T16:00:00Z");
+	ck_assert_int_eq(clock_parse_rfc3339("2026-11-30T16:00:00Z", &ms), 0);
+	ck_assert_int_eq(ms, 1796054400000LL);
+	ck_assert_int_eq(clock_parse_rfc3339("2026-11-30T17:00:00.250+01:00", &ms), 0);
+	ck_assert_int_eq(ms, 1796054400250LL);
+	ck_assert_int_eq(clock_parse_rfc3339("2026-11-30 16:00:00Z", &ms), -1);
+	ck_assert_int_eq(clock_parse_rfc3339("2026-13-30T16:00:00Z", &ms), -1);
+	ck_assert_int_eq(clock_parse_rfc3339("2026-11-30T16:00:00", &ms), -1);
+	setenv("KILO_NOW", "2026-11-29T16:00:00Z", 1);
+	ck_assert_int_eq(clock_now_ms(), 1796054400000LL - 86400000LL);
+	setenv("KILO_NOW", "12345", 1);
+	ck_assert_int_eq(clock_now_ms(), 12345);
+	unsetenv("KILO_NOW");
+	ck_assert(clock_now_ms() > 1700000000000LL);
+}
+END_TEST
+
+static Suite *core_suite(void)
+{
+	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_err_set_wrap_and_exit_codes);
+	tcase_add_test(tc, test_err_wrap_truncates_safely);
+	tcase_add_test(tc, test_cli_parse_and_exit_for_items);
+	tcase_add_test(tc, test_clock_rfc3339);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KILO_TEST_MAIN(core_suite)

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+/* test_jsonio - document streams, errors with positions, typed getters */
+#include <stdio.h>
+#include <string.h>
+
+#include "jsonio.h"
+#include "testlib.h"
+
+static FILE *mem(const char *s)
+{
+	return fmemopen((void *)s, strlen(s), "r");
+}
+
+START_TEST(test_jsonio_stream_of_documents)
+{
+	const char *in = "{\"a\":1}\n  {\"b\":\"}{\\\"\"} {\"c\":[1,{\"d\":2}]}\n\n";
+	FILE *f = mem(in);
+	struct jsonio_reader *r = jsonio_reader_new(f, "stdin");
+	struct err e = { 0 };
+	json_t *doc = NULL;
+
+	ck_assert_int_eq(jsonio_read(r, &doc, &e), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(doc, "a")), 1);
+	json_decref(doc);
+	ck_assert_int_eq(jsonio_read(r, &doc, &e), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "b")), "}{\"");
+	ck_assert_int_eq(jsonio_reader_line(r), 2);
+	json_decref(doc);
+	ck_assert_int_eq(jsonio_read(r, &doc, &e), 1);
+	ck_assert_int_eq(json_array_size(json_object_get(doc, "c")), 2);
+	json_decref(doc);
+	ck_assert_int_eq(jsonio_read(r, &doc, &e), 0);
+	jsonio_reader_free(r);
+	fclose(f);
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	const char *msg;
+} bad_streams[] = {
+	{ "{\"a\":1}\n{\"a\":1,\"a\":2}", "stdin:2:" },
+	{ "{\"a\":1}\n{\"a\":", "stdin:2:" },
+	{ "{\"a\":NaN}", "stdin:1:" },
+	{ "{\"a\":Infinity}", "stdin:1:" },
+	{ "{\"a\":99999999999999999999}", "stdin:1:" },
+	{ "{\"a\":\"\xff\"}", "stdin:1:" },
+	{ "[1,2]", "stdin:1:1: expected a JSON object" },
+	{ "42", "stdin:1:" },
+	{ "{\"a\":1}}", "stdin:1:" },
+};
+
+START_TEST(test_jsonio_bad_streams)
+{
+	FILE *f = mem(bad_streams[_i].in);
+	struct jsonio_reader *r = jsonio_reader_new(f, "stdin");
+	struct err e = { 0 };
+	json_t *doc = NULL;
+	int ret;
+
+	while ((ret = jsonio_read(r, &doc, &e)) == 1)
+		json_decref(doc);
+	ck_assert_int_eq(ret, -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_msg(strncmp(e.msg, bad_streams[_i].msg, strlen(bad_streams[_i].msg)) == 0,
+		      "case %d: %s", _i, e.msg);
+	jsonio_reader_free(r);
+	fclose(f);
+}
+END_TEST
+
+START_TEST(test_jsonio_error_position_after_first_line)
+{
+	FILE *f = mem("{\"a\":1}\n\n  {\"b\": tru}");
+	struct jsonio_reader *r = jsonio_reader_new(f, "in.json");
+	struct err e = { 0 };
+	json_t *doc = NULL;
+
+	ck_assert_int_eq(jsonio_read(r, &doc, &e), 1);
+	json_decref(doc);
+	ck_assert_int_eq(jsonio_read(r, &doc, &e), -1);
+	ck_assert_msg(strncmp(e.msg, "in.json:3:", 10) == 0, "%s", e.msg);
+	jsonio_reader_free(r);
+	fclose(f);
+}
+END_TEST
+
+START_TEST(test_jsonio_large_stream_crosses_chunks)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *w = open_memstream(&buf, &len);
+	FILE *f;
+	struct jsonio_reader *r;
+	struct err e = { 0 };
+	json_t *doc = NULL;
+	long n = 0, sum = 0;
+
+	for (int i = 0; i < 20000; i++)
+		fprintf(w, "{\"i\":%d,\"pad\":\"%s\"}\n", i, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	fclose(w);
+	f = fmemopen(buf, len, "r");
+	r = jsonio_reader_new(f, "stdin");
+	while (jsonio_read(r, &doc, &e) == 1) {
+		sum += json_integer_value(json_object_get(doc, "i"));
+		n++;
+		json_decref(doc);
+	}
+	ck_assert_int_eq(n, 20000);
+	ck_assert_int_eq(sum, 20000L * 19999 / 2);
+	ck_assert_int_eq(jsonio_reader_line(r), 20000);
+	jsonio_reader_free(r);
+	fclose(f);
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_jsonio_collect_kinds)
+{
+	FILE *f = mem("{\"apiVersion\":\"kilo/v1\",\"kind\":\"NodeUsage\",\"n\":1}\n"
+		      "{\"apiVersion\":\"v1\",\"kind\":\"PodList\",\"items\":[]}\n"
+		      "{\"apiVersion\":\"kilo/v1\",\"kind\":\"Other\"}\n"
+		      "{\"apiVersion\":\"kilo/v1\",\"kind\":\"NodeUsage\",\"n\":2}\n");
+	const char *const want[] = { "NodeUsage", "ContainerList", "PodList" };
+	json_t *got[3];
+	struct err e = { 0 };
+
+	ck_assert_int_eq(jsonio_collect(f, "stdin", want, 3, got, &e), 4);
+	ck_assert_int_eq(json_integer_value(json_object_get(got[0], "n")), 2);
+	ck_assert_ptr_null(got[1]);
+	ck_assert_ptr_nonnull(got[2]);
+	ck_assert_int_eq(jsonio_require(got[1], "ContainerList", "stdin", &e), -1);
+	ck_assert_str_eq(e.msg, "missing required document of kind 'ContainerList' on stdin");
+	json_decref(got[0]);
+	json_decref(got[2]);
+	fclose(f);
+}
+END_TEST
+
+START_TEST(test_jsonio_collect_wrong_api_version)
+{
+	FILE *f = mem("{\"apiVersion\":\"kilo/v2\",\"kind\":\"NodeUsage\"}");
+	const char *const want[] = { "NodeUsage" };
+	json_t *got[1];
+	struct err e = { 0 };
+
+	ck_assert_int_eq(jsonio_collect(f, "stdin", want, 1, got, &e), -1);
+	ck_assert_str_eq(e.msg, "stdin:1: document of kind 'NodeUsage' has apiVersion 'kilo/v2', "
+				"expected 'kilo/v1'");
+	ck_assert_ptr_null(got[0]);
+	fclose(f);
+}
+END_TEST
+
+START_TEST(test_jsonio_getters)
+{
+	json_t *o = json_pack("{s:i,s:s,s:n,s:f,s:b,s:[],s:{}}", "pct", 70, "bad", "70%", "nul",
+			      "real", 2.5, "flag", 1, "arr", "obj");
+	struct err e = { 0 };
+	int64_t i = -1;
+	double d = 0;
+	int b = 0;
+	const char *s = NULL;
+	json_t *j = NULL;
+
+	ck_assert_int_eq(jsonio_get_int(o, "policy", "pct", 0, 100, &i, &e), 1);
+	ck_assert_int_eq(i, 70);
+	ck_assert_int_eq(jsonio_get_int(o, "policy", "missing", 0, 100, &i, &e), 0);
+	ck_assert_int_eq(jsonio_get_int(o, "policy", "nul", 0, 100, &i, &e), 0);
+	ck_assert_int_eq(i, 70);
+	ck_assert_int_eq(jsonio_get_int(o, "policy", "bad", 0, 100, &i, &e), -1);
+	ck_assert_str_eq(e.msg, "policy.bad: expected an integer 0..100, got \"70%\"");
+	ck_assert_int_eq(jsonio_get_int(o, "policy", "pct", 0, 60, &i, &e), -1);
+	ck_assert_str_eq(e.msg, "policy.pct: expected an integer 0..60, got 70");
+	ck_assert_int_eq(jsonio_get_real(o, "p", "real", 0, 100, &d, &e), 1);
+	ck_assert(d == 2.5);
+	ck_assert_int_eq(jsonio_get_real(o, "p", "pct", 0, 100, &d, &e), 1);
+	ck_assert(d == 70);
+	ck_assert_int_eq(jsonio_get_bool(o, "p", "flag", &b, &e), 1);
+	ck_assert_int_eq(b, 1);
+	ck_assert_int_eq(jsonio_get_bool(o, "p", "pct", &b, &e), -1);
+	ck_assert_int_eq(jsonio_get_str(o, "p", "bad", &s, &e), 1);
+	ck_assert_str_eq(s, "70%");
+	ck_assert_int_eq(jsonio_get_arr(o, "p", "arr", &j, &e), 1);
+	ck_assert_int_eq(jsonio_get_obj(o, "p", "arr", &j, &e), -1);
+	ck_assert_str_eq(e.msg, "p.arr: expected an object, got []");
+	json_decref(o);
+}
+END_TEST
+
+START_TEST(test_jsonio_write_compact_and_pretty)
+{
+	json_t *doc = jsonio_new_doc("KillReport");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct err e = { 0 };
+
+	json_object_set_new(doc, "metadata", jsonio_metadata("worker-1", 1795996800000LL));
+	json_object_set_new(doc, "pct", json_real(75.2));
+	json_object_set_new(doc, "x", jsonio_int_or_null(0, 5));
+	ck_assert_int_eq(jsonio_write(f, doc, 0, &e), 0);
+	fclose(f);
+	ck_assert_str_eq(buf, "{\"apiVersion\":\"kilo/v1\",\"kind\":\"KillReport\",\"metadata\":{"
+			      "\"node\":\"worker-1\",\"timestamp\":\"2026-11-30T00:00:00Z\"},"
+			      "\"pct\":75.2,\"x\":null}\n");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(jsonio_write(f, json_object_get(doc, "metadata"), 1, &e), 0);
+	fclose(f);
+	ck_assert_str_eq(buf, "{\n  \"node\": \"worker-1\",\n  \"timestamp\": "
+			      "\"2026-11-30T00:00:00Z\"\n}\n");
+	free(buf);
+	json_decref(doc);
+}
+END_TEST
+
+START_TEST(test_jsonio_parse_string)
+{
+	struct err e = { 0 };
+	json_t *v = jsonio_parse("{\"cpu\":\"2k\"}", "annotation", &e);
+
+	ck_assert_ptr_nonnull(v);
+	json_decref(v);
+	ck_assert_ptr_null(jsonio_parse("{\"cpu\":", "annotation", &e));
+	ck_assert_msg(strncmp(e.msg, "annotation:1:", 13) == 0, "%s", e.msg);
+	ck_assert_ptr_null(jsonio_parse("{} {}", "annotation", &e));
+}
+END_TEST
+
+static Suite *jsonio_suite(void)
+{
+	Suite *s = suite_create("jsonio");
+	TCase *tc = tcase_create("stream");
+
+	tcase_add_test(tc, test_jsonio_stream_of_documents);
+	tcase_add_loop_test(tc, test_jsonio_bad_streams, 0,
+			    sizeof(bad_streams) / sizeof(bad_streams[0]));
+	tcase_add_test(tc, test_jsonio_error_position_after_first_line);
+	tcase_add_test(tc, test_jsonio_large_stream_crosses_chunks);
+	tcase_add_test(tc, test_jsonio_collect_kinds);
+	tcase_add_test(tc, test_jsonio_collect_wrong_api_version);
+	tcase_add_test(tc, test_jsonio_getters);
+	tcase_add_test(tc, test_jsonio_write_compact_and_pretty);
+	tcase_add_test(tc, test_jsonio_parse_string);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KILO_TEST_MAIN(jsonio_suite)

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* testlib - shared pieces of the Check unit-test programs. */
+#ifndef KILO_TESTLIB_H
+#define KILO_TESTLIB_H
+
+#include <check.h>
+#include <stdlib.h>
+
+/* main() for a test program with one suite built by fn(). */
+#define KILO_TEST_MAIN(fn)                                                                         \
+	int main(void)                                                                             \
+	{                                                                                          \
+		SRunner *sr = srunner_create(fn());                                                \
+		int failed;                                                                        \
+		srunner_run_all(sr, CK_NORMAL);                                                    \
+		failed = srunner_ntests_failed(sr);                                                \
+		srunner_free(sr);                                                                  \
+		return failed ? EXIT_FAILURE : EXIT_SUCCESS;                                       \
+	}
+
+/* A fresh temporary directory (mkdtemp under $TMPDIR or /tmp); caller frees. */
+char *testlib_tmpdir(void);
+
+/* rm -rf dir (fake trees only). */
+void testlib_rmtree(const char *dir);
+
+/* Create dir/rel (parents too) holding content; aborts the test on error. */
+void testlib_write(const char *dir, const char *rel, const char *content);
+
+/* The content of dir/rel, or NULL if missing; caller frees. */
+char *testlib_read(const char *dir, const char *rel);
+
+/* Path of a file under test/fixtures (from KILO_FIXTURES or the source
+ * tree); caller frees. */
+char *testlib_fixture(const char *rel);
+
+#endif
