@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+/* test_config - YAML/JSON loading, core-schema scalars, positions, getters */
+#include <string.h>
+
+#include "config.h"
+#include "testlib.h"
+
+START_TEST(test_config_core_schema_scalars)
+{
+	struct config c;
+	struct err e = { 0 };
+	const char *y = "a: 70\n"
+			"b: -3\n"
+			"c: 0x1f\n"
+			"d: 0o17\n"
+			"e: 1.5\n"
+			"f: 1e3\n"
+			"g: true\n"
+			"h: False\n"
+			"i: ~\n"
+			"j: null\n"
+			"k: yes\n"
+			"l: \"70\"\n"
+			"m: '1.5'\n"
+			"n: !!str 12\n"
+			"o: 70%\n"
+			"p: [1, two, {q: 3}]\n"
+			"r:\n";
+	json_t *r;
+
+	ck_assert_int_eq(config_load_string(&c, y, "p.yaml", &e), 0);
+	r = c.root;
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "a")), 70);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "b")), -3);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "c")), 31);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "d")), 15);
+	ck_assert(json_real_value(json_object_get(r, "e")) == 1.5);
+	ck_assert(json_real_value(json_object_get(r, "f")) == 1000.0);
+	ck_assert(json_is_true(json_object_get(r, "g")));
+	ck_assert(json_is_false(json_object_get(r, "h")));
+	ck_assert(json_is_null(json_object_get(r, "i")));
+	ck_assert(json_is_null(json_object_get(r, "j")));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "k")), "yes"); /* YAML 1.2 */
+	ck_assert_str_eq(json_string_value(json_object_get(r, "l")), "70");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "m")), "1.5");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "n")), "12");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "o")), "70%");
+	ck_assert_int_eq(json_array_size(json_object_get(r, "p")), 3);
+	ck_assert(json_is_null(json_object_get(r, "r")));
+	config_release(&c);
+}
+END_TEST
+
+START_TEST(test_config_json_is_yaml)
+{
+	struct config c;
+	struct err e = { 0 };
+
+	ck_assert_int_eq(config_load_string(&c, "{\"spec\": {\"x\": [1, 2.5, \"s\", null]}}",
+					    "p.json", &e),
+			 0);
+	ck_assert_int_eq(json_array_size(json_object_get(json_object_get(c.root, "spec"), "x")), 4);
+	config_release(&c);
+}
+END_TEST
+
+START_TEST(test_config_anchors_resolved)
+{
+	struct config c;
+	struct err e = { 0 };
+	const char *y = "base: &b {wmarkRatio: 95}\nbeClass: *b\n";
+
+	ck_assert_int_eq(config_load_string(&c, y, "p.yaml", &e), 0);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(json_object_get(c.root, "beClass"), "wmarkRatio")),
+		95);
+	config_release(&c);
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	const char *msg;
+} bad[] = {
+	{ "a: 1\na: 2\n", "p.yaml:2:1: duplicate key 'a'" },
+	{ "a: [1, 2\n", "p.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence" },
+	{ "base: &b {x: 1}\n<<: *b\n", "p.yaml:2:1: merge keys '<<' are not supported" },
+	{ "a: *nope\n", "p.yaml:1:4: unknown alias '*nope'" },
+	{ "a: 1\n---\nb: 2\n", "p.yaml:2:1: expected one YAML document, found several" },
+	{ "- 1\n- 2\n", "p.yaml:1:1: expected a mapping at the top level" },
+	{ "a: .inf\n", "p.yaml:1:4: .inf is not representable in JSON" },
+	{ "a: 99999999999999999999\n", "p.yaml:1:4: integer out of range: 99999999999999999999" },
+	{ "a: !!binary aGk=\n", "p.yaml:1:4: unsupported tag 'tag:yaml.org,2002:binary'" },
+	{ "? [1]\n: 2\n", "p.yaml:1:3: mapping keys must be plain scalars" },
+	{ "a: \"x\n", "p.yaml:2:1: found unexpected end of stream while scanning a quoted scalar" },
+};
+
+START_TEST(test_config_errors_have_positions)
+{
+	struct config c;
+	struct err e = { 0 };
+
+	ck_assert_int_eq(config_load_string(&c, bad[_i].in, "p.yaml", &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_str_eq(e.msg, bad[_i].msg);
+	config_release(&c);
+}
+END_TEST
+
+START_TEST(test_config_getters_name_field_and_position)
+{
+	struct config c;
+	struct err e = { 0 };
+	const char *y = "resourceUsedThresholdWithBE:\n"
+			"  memoryEvictThresholdPercent: \"70%\"\n"
+			"  cpuSuppressThresholdPercent: 65\n"
+			"  cpuSuppressPolicy: quota\n"
+			"  enable: true\n";
+	const char *const policies[] = { "cpuset", "cfsQuota", NULL };
+	json_t *t = NULL;
+	int64_t v = 0;
+	int b = 0, p = -1;
+
+	ck_assert_int_eq(config_load_string(&c, y, "slo.yaml", &e), 0);
+	ck_assert_int_eq(config_obj(&c, c.root, "", "resourceUsedThresholdWithBE", &t, &e), 0);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(config_int(&c, t, "resourceUsedThresholdWithBE",
+				    "memoryEvictThresholdPercent", 70, 0, 100, &v, &e),
+			 -1);
+	ck_assert_str_eq(e.msg, "slo.yaml:2:32: resourceUsedThresholdWithBE."
+				"memoryEvictThresholdPercent: expected an integer 0..100, got \"70%\"");
+	ck_assert_int_eq(config_int(&c, t, "resourceUsedThresholdWithBE",
+				    "cpuSuppressThresholdPercent", 0, 0, 100, &v, &e),
+			 0);
+	ck_assert_int_eq(v, 65);
+	ck_assert_int_eq(config_int(&c, t, "x", "missing", 42, 0, 100, &v, &e), 0);
+	ck_assert_int_eq(v, 42);
+	ck_assert_int_eq(config_int(&c, NULL, "x", "missing", 7, 0, 100, &v, &e), 0);
+	ck_assert_int_eq(v, 7);
+	ck_assert_int_eq(config_bool(&c, t, "r", "enable", 0, &b, &e), 0);
+	ck_assert_int_eq(b, 1);
+	ck_assert_int_eq(config_enum(&c, t, "resourceUsedThresholdWithBE", "cpuSuppressPolicy",
+				     policies, 0, &p, &e),
+			 -1);
+	ck_assert_str_eq(e.msg, "slo.yaml:4:22: resourceUsedThresholdWithBE.cpuSuppressPolicy: "
+				"expected one of \"cpuset\", \"cfsQuota\", got \"quota\"");
+	config_release(&c);
+}
+END_TEST
+
+START_TEST(test_config_unknown_fields)
+{
+	struct config c;
+	struct err e = { 0 };
+	const char *const known[] = { "enable", "cpuSuppressThresholdPercent", NULL };
+	const char *const ignored[] = { "cpuBurstStrategy", NULL };
+	json_t *w = json_array();
+
+	ck_assert_int_eq(config_load_string(&c,
+					    "enable: true\ncpuBurstStrategy: {}\ncpuSupressThreshold: 1\n",
+					    "p.yaml", &e),
+			 0);
+	config_unknown(c.root, "spec", known, ignored, w);
+	ck_assert_int_eq(json_array_size(w), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(w, 0)), "spec.cpuSupressThreshold");
+	json_decref(w);
+	config_release(&c);
+}
+END_TEST
+
+START_TEST(test_config_load_file)
+{
+	char *dir = testlib_tmpdir();
+	char *path = NULL;
+	struct config c;
+	struct err e = { 0 };
+
+	testlib_write(dir, "p.yaml", "kilo:\n  allowAM: false\n");
+	ck_assert(asprintf(&path, "%s/p.yaml", dir) > 0);
+	ck_assert_int_eq(config_load(&c, path, &e), 0);
+	ck_assert(json_is_false(json_object_get(json_object_get(c.root, "kilo"), "allowAM")));
+	config_release(&c);
+	free(path);
+	ck_assert(asprintf(&path, "%s/none.yaml", dir) > 0);
+	ck_assert_int_eq(config_load(&c, path, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
+	config_release(&c);
+	testlib_write(dir, "empty.yaml", "");
+	free(path);
+	ck_assert(asprintf(&path, "%s/empty.yaml", dir) > 0);
+	ck_assert_int_eq(config_load(&c, path, &e), 0);
+	ck_assert_int_eq(json_object_size(c.root), 0);
+	config_release(&c);
+	free(path);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+static Suite *config_suite(void)
+{
+	Suite *s = suite_create("config");
+	TCase *tc = tcase_create("yaml");
+
+	tcase_add_test(tc, test_config_core_schema_scalars);
+	tcase_add_test(tc, test_config_json_is_yaml);
+	tcase_add_test(tc, test_config_anchors_resolved);
+	tcase_add_loop_test(tc, test_config_errors_have_positions, 0, sizeof(bad) / sizeof(bad[0]));
+	tcase_add_test(tc, test_config_getters_name_field_and_position);
+	tcase_add_test(tc, test_config_unknown_fields);
+	tcase_add_test(tc, test_config_load_file);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KILO_TEST_MAIN(config_suite)
