@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: Apache-2.0
+# loop-lib.sh - shared by kilo-sync-loop and node-qos-loop (sourced).
+#
+# Gives: log MSG (one timestamped line on stderr), loop_lock FILE (flock, or
+# exit 1 when another loop holds it), loop_sleep SECONDS (interruptible by
+# SIGTERM/SIGINT), jittered SECONDS PERCENT, heartbeat FILE, and the
+# variable stop (set to 1 by SIGTERM/SIGINT: finish the pass, then exit 0).
+
+prog=${prog:-kilo-loop}
+stop=0
+trap 'stop=1; [ -z "${sleeper:-}" ] || kill "$sleeper" 2>/dev/null' TERM INT
+
+log() {
+	printf '%s %s: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$prog" "$*" >&2
+}
+
+loop_lock() {
+	mkdir -p "$(dirname "$1")"
+	exec 9>"$1"
+	if ! flock -n 9; then
+		log "another loop holds the lock $1; exiting"
+		exit 1
+	fi
+}
+
+# jittered SECONDS PERCENT: SECONDS plus a uniform random 0..PERCENT% of it,
+# with millisecond resolution (client-go wait.Jitter).
+jittered() {
+	r=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+	awk -v s="$1" -v p="$2" -v r="$r" 'BEGIN { printf "%.3f\n", s + s * p / 100 * r / 65536 }'
+}
+
+loop_sleep() {
+	[ "$stop" = 1 ] && return 0
+	sleep "$1" &
+	sleeper=$!
+	wait "$sleeper" 2>/dev/null || :
+	sleeper=""
+}
+
+heartbeat() {
+	[ -z "$1" ] && return 0
+	mkdir -p "$(dirname "$1")" && : >"$1.tmp" && mv -f "$1.tmp" "$1"
+}
