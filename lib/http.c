@@ -252,9 +252,7 @@ int http_response_is_json(const struct http_response *r)
 	return strcmp(ct, "application/json") == 0 || (n > 5 && strcmp(ct + n - 5, "+json") == 0);
 }
 
-/* The start of a body on one line for messages: tags dropped, blanks
- * collapsed, at most 160 bytes. */
-static void body_snippet(const struct http_response *r, char *out, size_t size)
+void http_response_snippet(const struct http_response *r, char *out, size_t size)
 {
 	size_t n = 0;
 	int in_tag = 0, blank = 1;
@@ -290,7 +288,7 @@ json_t *http_response_json(const struct http_response *r, struct err *e)
 	json_error_t je;
 	json_t *doc;
 
-	body_snippet(r, snippet, sizeof(snippet));
+	http_response_snippet(r, snippet, sizeof(snippet));
 	if (!http_response_is_json(r)) {
 		err_set(e, ERR_REMOTE, 0, "expected a JSON answer, got %s: '%s'",
 			r->content_type ? r->content_type : "no content type", snippet);
@@ -324,7 +322,7 @@ int http_status_err(const struct http_response *r, const char *what, struct err 
 
 	if (kind == ERR_NONE)
 		return 0;
-	body_snippet(r, snippet, sizeof(snippet));
+	http_response_snippet(r, snippet, sizeof(snippet));
 	return err_set(e, kind, 0, "%s: HTTP %ld%s%s", what, r->status, *snippet ? ": " : "",
 		       snippet);
 }

@@ -184,6 +184,11 @@ int http_response_is_json(const struct http_response *r);
  * JSON object; the message quotes the start of the body. */
 json_t *http_response_json(const struct http_response *r, struct err *e);
 
+/* The start of the body on one line, for messages: HTML tags dropped,
+ * control characters and blanks collapsed to one space, at most 160 bytes
+ * (and size - 1).  out is always NUL-terminated. */
+void http_response_snippet(const struct http_response *r, char *out, size_t size);
+
 /* The error kind for a non-2xx status (style-anchors 4.6): 404 ERR_NOTFOUND;
  * 429, 5xx ERR_TEMP; other 4xx and 3xx ERR_REMOTE; ERR_NONE for 2xx. */
 enum err_kind http_status_kind(long status);
