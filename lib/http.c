@@ -507,13 +507,36 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 	return 0;
 }
 
+struct http_pool {
+	CURL *curl;
+};
+
+struct http_pool *http_pool_new(void)
+{
+	return xcalloc(1, sizeof(struct http_pool));
+}
+
+void http_pool_free(struct http_pool *pool)
+{
+	if (!pool)
+		return;
+	if (pool->curl)
+		curl_easy_cleanup(pool->curl);
+	free(pool);
+}
+
 int http_perform(const struct http_client *c, const struct http_request *req,
 		 struct http_response *resp, struct err *e)
 {
 	int max = req->max_redirects ? req->max_redirects : HTTP_MAX_REDIRECTS;
 	cleanup_free char *url = xstrdup(req->url);
-	CURL *curl = curl_easy_init();
+	struct http_pool *pool = c->pool;
+	CURL *curl;
 	int redirects = 0, ret;
+
+	if (pool && !pool->curl)
+		pool->curl = curl_easy_init();
+	curl = pool ? pool->curl : curl_easy_init();
 
 	http_response_release(resp);
 	if (!curl)
@@ -542,7 +565,8 @@ int http_perform(const struct http_client *c, const struct http_request *req,
 		url = xstrdup(next);
 	}
 	resp->redirects = redirects;
-	curl_easy_cleanup(curl);
+	if (!pool)
+		curl_easy_cleanup(curl);
 	if (ret < 0)
 		http_response_release(resp);
 	return ret;

@@ -443,6 +443,7 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 	int64_t limit = c->rmadmin_timeout_ms ? c->rmadmin_timeout_ms : RMADMIN_TIMEOUT_MS;
 	int64_t deadline = clock_mono_ms() + limit;
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	size_t len = 0;
 	int pipefd[2], status = 0, rc, timed_out = 0;
 	pid_t pid;
@@ -456,7 +457,12 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	rc = posix_spawnp(&pid, c->rmadmin, &fa, NULL, argv, environ);
+	/* Its own process group, so a timeout kills the JVM `yarn` started too. */
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
+	rc = posix_spawnp(&pid, c->rmadmin, &fa, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pipefd[1]);
 	if (rc != 0) {
@@ -471,7 +477,7 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 
 		if (left <= 0) {
 			timed_out = 1;
-			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL);
 			break;
 		}
 		if (poll(&p, 1, (int)(left > 1000 ? 1000 : left)) <= 0)

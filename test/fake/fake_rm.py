@@ -199,7 +199,8 @@ class RMHandler(BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length).decode("utf-8", "replace") if length else ""
-        entry = {"rm": self.server.name, "method": method, "path": url.path,
+        entry = {"rm": self.server.name, "peerPort": self.client_address[1],
+                 "method": method, "path": url.path,
                  "query": url.query, "body": body,
                  "headers": {k.lower(): v for k, v in self.headers.items()}}
         with self.st.lock:

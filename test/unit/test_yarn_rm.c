@@ -271,6 +271,13 @@ START_TEST(test_rm_endpoint_missing)
 			       "rmadmin -updateNodeResource " HOST1 " 0 0 30000\n");
 	free(args);
 
+	/* A hanging rmadmin is killed, with what it started. */
+	testlib_write(dir, "yarn", "#!/bin/sh\nsleep 30\n");
+	c.rmadmin_timeout_ms = 300;
+	ck_assert_int_eq(yarn_node_resize(&c, HOST2, (struct yarn_resource){ 1, 1 }, -1, &res, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_TEMP);
+	ck_assert_msg(strstr(e.msg, "timed out after 300 ms") != NULL, "%s", e.msg);
+
 	/* A failing rmadmin: its exit status and output end up in the message. */
 	testlib_write(dir, "yarn", "#!/bin/sh\necho 'updateNodeResource: access denied' >&2\nexit 3\n");
 	ck_assert_int_eq(yarn_node_resize(&c, HOST2, (struct yarn_resource){ 1, 1 }, -1, &res, &e), -1);
@@ -422,7 +429,53 @@ START_TEST(test_rm_faults)
 }
 END_TEST
 
+START_TEST(test_rm_inactive_node_resize)
+{
+	struct yarn_resize_result res;
+	struct yarn_cluster c;
+	struct err e = { 0 };
+
+	cluster(&c);
+	ck_assert_int_eq(yarn_node_resize(&c, HOST3, (struct yarn_resource){ 1, 1 }, -1, &res, &e), -1);
+	ck_assert_msg(strstr(e.msg, "HTTP 500: YarnRuntimeException: ") != NULL, "%s", e.msg);
+}
+END_TEST
+
 /* ---- lib/http against a real server ---- */
+
+/* The client ports of the logged requests, in order. */
+static void peer_ports(long *ports, size_t n)
+{
+	json_t *log = rm_log();
+
+	ck_assert_uint_eq(json_array_size(log), n);
+	for (size_t i = 0; i < n; i++)
+		ports[i] = (long)json_integer_value(json_object_get(json_array_get(log, i), "peerPort"));
+	json_decref(log);
+}
+
+START_TEST(test_http_pool_keeps_connection)
+{
+	struct http_client c = { .timeout_ms = 5000 };
+	struct http_response resp = { 0 };
+	struct http_request req;
+	struct err e = { 0 };
+	long ports[4];
+
+	http_request_init(&req, HTTP_GET, urls[0], YARN_PATH_INFO);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(http_perform(&c, &req, &resp, &e), 0);
+	c.pool = http_pool_new();
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(http_perform(&c, &req, &resp, &e), 0);
+	peer_ports(ports, 4);
+	ck_assert_int_ne(ports[0], ports[1]);
+	ck_assert_int_eq(ports[2], ports[3]);
+	http_pool_free(c.pool);
+	http_request_release(&req);
+	http_response_release(&resp);
+}
+END_TEST
 
 START_TEST(test_http_redirect_resends_body)
 {
@@ -664,6 +717,8 @@ static Suite *yarn_rm_suite(void)
 	tcase_add_test(tc, test_rm_nodes);
 	tcase_add_test(tc, test_rm_user_name);
 	tcase_add_test(tc, test_rm_faults);
+	tcase_add_test(tc, test_rm_inactive_node_resize);
+	tcase_add_test(tc, test_http_pool_keeps_connection);
 	tcase_add_test(tc, test_http_redirect_resends_body);
 	tcase_add_test(tc, test_http_patch_and_retry_after);
 	tcase_add_test(tc, test_http_trace_has_no_secret);
