@@ -40,12 +40,12 @@ echo 150000 >"/sys/fs/cgroup/cpu/$yarn/cpu.cfs_quota_us" || fail "set cfs quota"
 
 # Each process joins its container in every controller before it works, so
 # its memory is charged there from the start.
+# shellcheck disable=SC2016 # expanded by the child shell
 join='for c in cpu cpuacct cpuset memory; do echo $$ >"/sys/fs/cgroup/$c/$CG/cgroup.procs" || exit 1; done'
 CG="$yarn/$c1" sh -c "$join; while :; do :; done" &
 pids="$pids $!"
 CG="$yarn/$c2" sh -c "$join; exec python3 -c 'import time; b = b\"k\" * (96 << 20); time.sleep(300)'" &
 pids="$pids $!"
-export CG
 
 memfile="/sys/fs/cgroup/memory/$yarn/memory.stat"
 kv() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
@@ -74,7 +74,7 @@ m1b=$(mem_used)
 assert_eq "$(jq -c .hadoopYarn.cpuMilli "$tmpdir/first.json")" null "first call rate"
 assert_eq "$(jq -r .cgroup.hadoopYarn "$tmpdir/second.json")" "/$yarn" "hadoop-yarn path"
 assert_eq "$(jq -c .limits.hadoopYarn "$tmpdir/second.json")" \
-	"{\"cpuset\":\"$(cat /sys/fs/cgroup/cpuset/$yarn/cpuset.cpus)\",\"cfsQuotaUs\":150000,\"cfsPeriodUs\":$(cat /sys/fs/cgroup/cpu/$yarn/cpu.cfs_period_us)}" \
+	"{\"cpuset\":\"$(cat "/sys/fs/cgroup/cpuset/$yarn/cpuset.cpus")\",\"cfsQuotaUs\":150000,\"cfsPeriodUs\":$(cat "/sys/fs/cgroup/cpu/$yarn/cpu.cfs_period_us")}" \
 	"hadoop-yarn limits"
 cat "$tmpdir/second.json" >&2
 cpu=$(jq .hadoopYarn.cpuMilli "$tmpdir/second.json")
@@ -84,8 +84,8 @@ echo "node-usage: cpuMilli=$cpu windowMs=$win memoryBytes=$mem"
 
 # The CPU time node-usage saw lies between the kernel's counters read
 # around its two calls; allow 2% for the window's millisecond rounding.
-lo=$(((u1a - u0b) / (win * 1000) * 98 / 100))
-hi=$(((u1b - u0a) / (win * 1000) * 102 / 100 + 1))
+lo=$(((u1a - u0b) * 98 / (win * 1000 * 100)))
+hi=$(((u1b - u0a) * 102 / (win * 1000 * 100) + 1))
 echo "kernel: cpuMilli between $lo and $hi"
 [ "$cpu" -ge "$lo" ] && [ "$cpu" -le "$hi" ] || fail "cpuMilli $cpu not within $lo..$hi"
 [ "$cpu" -ge 100 ] || fail "cpuMilli $cpu: the burner should use at least 0.1 CPU"
