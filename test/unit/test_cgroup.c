@@ -97,7 +97,8 @@ START_TEST(test_cgroup_set_kube)
 {
 	struct cgroup_layout l = { 0 };
 	struct err e = { 0 };
-	static const char *const bad[] = { "", "/", "a/../b", "./a", "a//b", "cpu,cpuacct", ".." };
+	static const char *const bad[] = { "", "/", "a/../b", "./a", "a//b", "a/./b", "a/..",
+					   "cpu,cpuacct", ".." };
 
 	ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_CGROUPFS, NULL, &e), 0);
 	ck_assert_str_eq(l.kubepods, "/kubepods");
@@ -112,6 +113,9 @@ START_TEST(test_cgroup_set_kube)
 	ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_AUTO, "/yarn/nm//", &e), 0);
 	ck_assert_int_eq(l.driver, CGROUP_DRIVER_CGROUPFS);
 	ck_assert_str_eq(l.hadoop_yarn, "/yarn/nm");
+	ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_AUTO, "a/.b/..c/x.", &e), 0);
+	ck_assert_str_eq(l.hadoop_yarn, "/a/.b/..c/x.");
+	ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_AUTO, "/yarn/nm", &e), 0);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_CGROUPFS, bad[i], &e), -1);
 		ck_assert_int_eq(e.kind, ERR_USAGE);
