@@ -642,6 +642,54 @@ START_TEST(test_cgroup_start_time)
 }
 END_TEST
 
+/* The committed fixture trees: the same two containers in every layout. */
+static const struct {
+	const char *scenario;
+	unsigned c1_ctrls;
+} fixtures[] = {
+	{ "sysroot/v1-separate", 1u << CGROUP_CPU | 1u << CGROUP_CPUACCT | 1u << CGROUP_MEMORY },
+	{ "sysroot/v1-combined-systemd",
+	  1u << CGROUP_CPU | 1u << CGROUP_CPUACCT | 1u << CGROUP_MEMORY },
+	{ "sysroot/v1-no-memory", 1u << CGROUP_CPU | 1u << CGROUP_CPUACCT },
+	{ "sysroot/v2-systemd", (1u << CGROUP_NCTRL) - 1 },
+	{ "sysroot/v2-cgroupfs", (1u << CGROUP_NCTRL) - 1 },
+};
+
+START_TEST(test_cgroup_fixture_containers)
+{
+	char *dir = testlib_fixture(fixtures[_i].scenario), *cg;
+	struct cgroup_layout l = { 0 };
+	struct cgroup_container *v = NULL;
+	struct sysroot fx;
+	struct err e = { 0 };
+	size_t n = 0;
+	int64_t ms = 0, ns = 0, cur = 0;
+
+	ck_assert_int_eq(sysroot_open(&fx, dir, &e), 0);
+	ck_assert_msg(cgroup_layout_detect(&l, &fx, CGROUP_DRIVER_AUTO, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(cgroup_list_containers(&l, &fx, &v, &n, &e), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(v[0].id, "container_e17_1410901177871_0001_01_000001");
+	ck_assert_str_eq(v[1].id, "container_e17_1410901177871_0001_01_000002");
+	ck_assert_uint_eq(v[0].ctrls, fixtures[_i].c1_ctrls);
+	cg = cgroup_container_path(&l, v[0].id);
+	/* pid 4242 started 360000 ticks after btime 1795960000 */
+	ck_assert_int_eq(cgroup_start_time_ms(&l, &fx, CGROUP_CPU, cg, &ms, &e), CGROUP_OK);
+	ck_assert_int_eq(ms, 1795960000000LL + 360000LL * 1000 / procfs_hz());
+	ck_assert_int_eq(cgroup_read_cpu_usage(&l, &fx, cg, &ns, &e), CGROUP_OK);
+	ck_assert_int_eq(ns, 3000000000LL);
+	ck_assert_int_eq(cgroup_read_memory_current(&l, &fx, cg, &cur, &e),
+			 fixtures[_i].c1_ctrls & 1u << CGROUP_MEMORY ? CGROUP_OK : CGROUP_ABSENT);
+	if (fixtures[_i].c1_ctrls & 1u << CGROUP_MEMORY)
+		ck_assert_int_eq(cur, 384LL << 20);
+	free(cg);
+	free(v);
+	cgroup_layout_release(&l);
+	sysroot_release(&fx);
+	free(dir);
+}
+END_TEST
+
 static Suite *cgroup_suite(void)
 {
 	Suite *s = suite_create("cgroup");
@@ -667,6 +715,8 @@ static Suite *cgroup_suite(void)
 	tcase_add_test(tt, test_cgroup_detect_v2_systemd);
 	tcase_add_test(tt, test_cgroup_detect_tree_v1_and_none);
 	tcase_add_test(tt, test_cgroup_start_time);
+	tcase_add_loop_test(tt, test_cgroup_fixture_containers, 0,
+			    sizeof(fixtures) / sizeof(fixtures[0]));
 	suite_add_tcase(s, tt);
 	return s;
 }
