@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "containerid.h"
+#include "http.h"
 #include "jsonio.h"
 #include "xalloc.h"
 
@@ -142,5 +143,57 @@ int nm_parse_containers(const json_t *doc, struct nm_containers *out, struct err
 	}
 	if (out->n)
 		qsort(out->items, out->n, sizeof(*out->items), cmp_container);
+	return 0;
+}
+
+/* GET url + path; the parsed JSON object (new reference) or NULL with e set. */
+static json_t *nm_get(const char *url, const char *path, long timeout_ms, struct err *e)
+{
+	struct http_client client = { .timeout_ms = timeout_ms, .connect_timeout_ms = timeout_ms };
+	struct http_request req;
+	struct http_response resp = { 0 };
+	json_t *doc = NULL;
+
+	http_request_init(&req, HTTP_GET, url, path);
+	if (http_perform(&client, &req, &resp, e) == 0 &&
+	    http_status_err(&resp, "NodeManager", e) == 0) {
+		doc = http_response_json(&resp, e);
+		if (!doc)
+			e->kind = ERR_INPUT;
+	}
+	if (!doc && e->kind == ERR_NOTFOUND)
+		e->kind = ERR_REMOTE;
+	http_response_release(&resp);
+	http_request_release(&req);
+	return doc;
+}
+
+int nm_fetch_containers(const char *url, long timeout_ms, struct nm_containers *out,
+			struct err *e)
+{
+	json_auto_t *doc = nm_get(url, "/ws/v1/node/containers", timeout_ms, e);
+
+	memset(out, 0, sizeof(*out));
+	if (!doc)
+		return -1;
+	return nm_parse_containers(doc, out, e);
+}
+
+int nm_fetch_info(const char *url, long timeout_ms, char **id, struct err *e)
+{
+	json_auto_t *doc = nm_get(url, "/ws/v1/node/info", timeout_ms, e);
+	json_t *info = NULL;
+	const char *s = NULL;
+
+	*id = NULL;
+	if (!doc)
+		return -1;
+	if (jsonio_get_obj(doc, "NM info", "nodeInfo", &info, e) < 0)
+		return -1;
+	if (!info)
+		return err_set(e, ERR_INPUT, 0, "NM info: no nodeInfo object");
+	if (jsonio_get_str(info, "NM info.nodeInfo", "id", &s, e) < 0)
+		return -1;
+	*id = dup_or_null(s);
 	return 0;
 }
