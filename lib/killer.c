@@ -12,6 +12,7 @@
 #include "cleanup.h"
 #include "clock.h"
 #include "containerid.h"
+#include "containerlist.h"
 #include "jsonio.h"
 #include "xalloc.h"
 
@@ -55,21 +56,6 @@ const char *killer_result_name(enum killer_result r)
 	default:
 		return "pending";
 	}
-}
-
-/* The controller whose cgroup.procs lists the container's processes: cpu
- * (YARN's CPU handler, and the unified tree on v2), else the first one
- * holding the dir. */
-static enum cgroup_ctrl procs_ctrl(const struct cgroup_layout *l, const struct sysroot *s,
-				   const char *cg)
-{
-	static const enum cgroup_ctrl order[] = { CGROUP_CPU, CGROUP_CPUACCT, CGROUP_MEMORY,
-						  CGROUP_PIDS, CGROUP_CPUSET, CGROUP_BLKIO };
-
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (cgroup_exists(l, s, order[i], cg))
-			return order[i];
-	return CGROUP_CPU;
 }
 
 static int listed(const pid_t *pids, size_t n, pid_t pid)
@@ -157,9 +143,13 @@ static void start_item(const struct cgroup_layout *l, const struct sysroot *s,
 {
 	cleanup_free pid_t *pids = NULL;
 	size_t n = 0;
+	unsigned ctrls = 0;
 
 	it->cg = cgroup_container_path(l, it->id);
-	it->ctrl = procs_ctrl(l, s, it->cg);
+	for (int c = 0; c < CGROUP_NCTRL; c++)
+		if (cgroup_exists(l, s, (enum cgroup_ctrl)c, it->cg))
+			ctrls |= 1u << c;
+	it->ctrl = containerlist_procs_ctrl(ctrls);
 	if (read_procs(l, s, it, &pids, &n) < 0)
 		return finish(it, KILLER_FAILED, 0);
 	it->processes = n;

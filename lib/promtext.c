@@ -3,14 +3,12 @@
 #include "promtext.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "atomicfile.h"
 #include "cleanup.h"
 #include "xalloc.h"
 
@@ -119,7 +117,11 @@ void promtext_sample_f64(struct promtext *p, const char *name, const char *const
 	else if (isinf(value))
 		snprintf(num, sizeof(num), " %sInf\n", value > 0 ? "+" : "-");
 	else
-		snprintf(num, sizeof(num), " %.17g\n", value);
+		for (int prec = 15; prec <= 17; prec++) { /* shortest that round-trips */
+			snprintf(num, sizeof(num), " %.*g\n", prec, value);
+			if (strtod(num, NULL) == value)
+				break;
+		}
 	puts_(p, num);
 }
 
@@ -135,50 +137,10 @@ int promtext_write(const struct promtext *p, FILE *f, struct err *e)
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int promtext_write_textfile(const struct promtext *p, const char *dir, const char *name,
 			    struct err *e)
 {
-	cleanup_free char *tmp = xasprintf("%s/.%s.%ld.tmp", dir, name, (long)getpid());
-	cleanup_free char *dst = xasprintf("%s/%s", dir, name);
-	cleanup_close int fd = -1;
-	cleanup_close int dfd = -1;
+	cleanup_free char *path = xasprintf("%s/%s", dir, name);
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return err_set(e, ERR_SYSTEM, errno, "create '%s'", tmp);
-	if (fchmod(fd, 0644) < 0 || write_all(fd, p->buf, p->len) < 0 || fsync(fd) < 0) {
-		err_set(e, ERR_SYSTEM, errno, "write '%s'", tmp);
-		unlink(tmp);
-		return -1;
-	}
-	if (close(steal_fd(&fd)) < 0) {
-		err_set(e, ERR_SYSTEM, errno, "write '%s'", tmp);
-		unlink(tmp);
-		return -1;
-	}
-	if (rename(tmp, dst) < 0) {
-		err_set(e, ERR_SYSTEM, errno, "rename '%s' to '%s'", tmp, dst);
-		unlink(tmp);
-		return -1;
-	}
-	/* make the rename itself durable; a failure here loses nothing */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0)
-		fsync(dfd);
-	return 0;
+	return atomicfile_write(path, p->buf, p->len, 0644, e);
 }

@@ -6,7 +6,7 @@
  * starts a family (HELP and TYPE first), promtext_sample() adds its samples,
  * which therefore stay contiguous as the format requires.  HELP text and
  * label values are escaped; integers print exactly, other values with
- * round-trip precision; no client-side timestamps (the textfile collector
+ * the shortest precision that round-trips; no client-side timestamps (the textfile collector
  * refuses them).  promtext_write_textfile() publishes the text atomically.
  */
 #ifndef KILO_PROMTEXT_H
@@ -45,11 +45,10 @@ const char *promtext_text(const struct promtext *p);
 /* Write the text to f.  Returns 0, or -1 with e set (ERR_SYSTEM). */
 int promtext_write(const struct promtext *p, FILE *f, struct err *e);
 
-/* Publish the text as dir/name atomically: write a temporary file in dir
- * whose name does not end in ".prom" (".<name>.<pid>.tmp"), mode 0644,
- * fsync it, rename it onto dir/name, fsync dir.  On failure the temporary
- * file is removed and dir/name is left as it was.  Returns 0, or -1 with e
- * set (ERR_SYSTEM naming the path; errnum ENOSPC, EACCES...). */
+/* Publish the text as dir/name, mode 0644, with atomicfile_write(): the
+ * temporary file (".<name>.<pid>.tmp") does not end in ".prom", so the
+ * textfile collector never reads it.  Returns 0, or -1 with e set
+ * (ERR_SYSTEM naming the path; errnum ENOSPC, EACCES...). */
 int promtext_write_textfile(const struct promtext *p, const char *dir, const char *name,
 			    struct err *e);
 

@@ -95,6 +95,10 @@ class Handler(BaseHTTPRequestHandler):
 class Server(ThreadingHTTPServer):
     daemon_threads = True
 
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
     def containers_file(self):
         if self.opts.mode == "legacy":
             return os.path.join(FIXTURES, "nm-containers-legacy.json")

@@ -22,6 +22,7 @@ START_TEST(test_promtext_format)
 	promtext_sample_f64(p, "y_seconds_total", NULL, 123.456789);
 	promtext_sample_f64(p, "y_seconds_total", lab + 2, 0.1);
 	promtext_sample_f64(p, "y_seconds_total", lab + 4, NAN);
+	promtext_sample_f64(p, "y_seconds_total", NULL, 1.0 / 3);
 	promtext_sample_f64(p, "y_seconds_total", NULL, -INFINITY);
 	ck_assert_str_eq(promtext_text(p),
 			 "# HELP x_bytes Bytes \\\\ of\\nx\n"
@@ -31,8 +32,9 @@ START_TEST(test_promtext_format)
 			 "# HELP y_seconds_total Y\n"
 			 "# TYPE y_seconds_total counter\n"
 			 "y_seconds_total 123.456789\n"
-			 "y_seconds_total{app=\"a\"} 0.10000000000000001\n"
+			 "y_seconds_total{app=\"a\"} 0.1\n"
 			 "y_seconds_total NaN\n"
+			 "y_seconds_total 0.3333333333333333\n"
 			 "y_seconds_total -Inf\n");
 	promtext_free(p);
 }
