@@ -447,6 +447,33 @@ START_TEST(test_cgroup_typed_v1)
 	ck_assert_str_eq(s, "0");
 	free(s);
 
+	ck_assert_int_eq(cgroup_write_cfs_period(&l, &sr, l.besteffort, 50000, &e), CGROUP_OK);
+	s = testlib_read(root, CPU BE "cpu.cfs_period_us");
+	ck_assert_str_eq(s, "50000");
+	free(s);
+
+	/* mkdir and rmdir: created, existed, parent missing, gone */
+	{
+		int created = -1;
+		char *cg = cgroup_container_path(&l, C1);
+
+		ck_assert_int_eq(cgroup_mkdir(&l, &sr, CGROUP_CPUSET, l.hadoop_yarn, &created, &e),
+				 CGROUP_OK);
+		ck_assert_int_eq(created, 1);
+		ck_assert_int_eq(cgroup_mkdir(&l, &sr, CGROUP_CPUSET, l.hadoop_yarn, &created, &e),
+				 CGROUP_OK);
+		ck_assert_int_eq(created, 0);
+		ck_assert_int_eq(cgroup_mkdir(&l, &sr, CGROUP_CPUSET, "/a/b", &created, &e),
+				 CGROUP_ABSENT);
+		ck_assert_int_eq(cgroup_mkdir(&l, &sr, CGROUP_PIDS, "/a", NULL, &e), CGROUP_ABSENT);
+		ck_assert_int_eq(cgroup_mkdir(&l, &sr, CGROUP_CPUSET, cg, NULL, &e), CGROUP_OK);
+		ck_assert_int_eq(cgroup_exists(&l, &sr, CGROUP_CPUSET, cg), 1);
+		ck_assert_int_eq(cgroup_rmdir(&l, &sr, CGROUP_CPUSET, l.hadoop_yarn, &e), -1);
+		ck_assert_int_eq(cgroup_rmdir(&l, &sr, CGROUP_CPUSET, cg, &e), CGROUP_OK);
+		ck_assert_int_eq(cgroup_rmdir(&l, &sr, CGROUP_CPUSET, cg, &e), CGROUP_ABSENT);
+		free(cg);
+	}
+
 	/* a bad value names the file */
 	testlib_write(root, CPU BE "cpuacct.usage", "lots\n");
 	ck_assert_int_eq(cgroup_read_cpu_usage(&l, &sr, l.besteffort, &v, &e), -1);
@@ -545,6 +572,13 @@ START_TEST(test_cgroup_detect_v2_systemd)
 	ck_assert_int_eq(cgroup_write_cfs_quota(&l, &sr, l.besteffort, -1, &e), CGROUP_OK);
 	s = testlib_read(root, "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpu.max");
 	ck_assert_str_eq(s, "max");
+	free(s);
+	/* a fake file keeps only what was written; the kernel keeps the period */
+	testlib_write(root, "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpu.max",
+		      "30000 100000\n");
+	ck_assert_int_eq(cgroup_write_cfs_period(&l, &sr, l.besteffort, 50000, &e), CGROUP_OK);
+	s = testlib_read(root, "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpu.max");
+	ck_assert_str_eq(s, "30000 50000");
 	free(s);
 	/* cpu.max absent (cpu not enabled for the subtree): unsupported */
 	ck_assert_int_eq(cgroup_read_cfs(&l, &sr, l.kubepods, &q, &per, &e), CGROUP_UNSUPPORTED);
