@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomicfile.h"
 #include "cgroup.h"
 #include "cleanup.h"
 #include "cli.h"
@@ -17,6 +16,7 @@
 #include "killer.h"
 #include "nm.h"
 #include "promtext.h"
+#include "statefile.h"
 #include "sysroot.h"
 #include "xalloc.h"
 
@@ -225,38 +225,15 @@ static void ask_nm(const struct opts *o, struct nm_containers *c, struct contain
 }
 
 /* The previous --state, or NULL (a missing file is the first call; an
- * unreadable one is warned about). */
+ * unreadable one is warned about and rates start over). */
 static json_t *read_state(const char *path)
 {
-	cleanup_fclose FILE *f = fopen(path, "re");
-	cleanup_free char *text = NULL;
-	size_t len = 0;
 	struct err e = { 0 };
-	json_t *doc;
+	json_t *doc = NULL;
 
-	if (!f)
-		return NULL;
-	if (getdelim(&text, &len, '\0', f) < 0) {
-		cli_warn("state '%s': cannot read; rates start over", path);
-		return NULL;
-	}
-	doc = jsonio_parse(text, path, &e);
-	if (!doc)
+	if (statefile_load(path, "ContainerListState", &doc, &e) < 0)
 		cli_warn("%s; rates start over", e.msg);
 	return doc;
-}
-
-static int write_state(const char *path, const json_t *state)
-{
-	cleanup_free char *text = json_dumps(state, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	cleanup_free char *line = xasprintf("%s\n", text);
-	struct err e = { 0 };
-
-	if (atomicfile_write(path, line, strlen(line), 0644, &e) < 0) {
-		cli_print_err(&e);
-		return -1;
-	}
-	return 0;
 }
 
 /* Collect the containers and the NM view: 0, or an exit code. */
@@ -297,8 +274,10 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 			rc = KILO_EXIT_FAIL;
 		}
 		state = containerlist_state(&cl, now);
-		if (rc == 0 && o->state && write_state(o->state, state) < 0)
+		if (rc == 0 && o->state && statefile_save(o->state, state, &e) < 0) {
+			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
+		}
 	}
 	nm_containers_release(&c);
 	containerlist_release(&cl);
