@@ -156,6 +156,9 @@ class State:
 
 class RMHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body are two writes: without TCP_NODELAY the body of a
+    # kept-alive connection waits for the client's delayed ACK (40 ms).
+    disable_nagle_algorithm = True
     server_version = "Jetty(9.4.20)"
     sys_version = ""
 
@@ -352,6 +355,7 @@ class RMHandler(BaseHTTPRequestHandler):
 
 class ControlHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
 
     def log_message(self, fmt, *args):
         pass
