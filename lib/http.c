@@ -252,9 +252,7 @@ int http_response_is_json(const struct http_response *r)
 	return strcmp(ct, "application/json") == 0 || (n > 5 && strcmp(ct + n - 5, "+json") == 0);
 }
 
-/* The start of a body on one line for messages: tags dropped, blanks
- * collapsed, at most 160 bytes. */
-static void body_snippet(const struct http_response *r, char *out, size_t size)
+void http_response_snippet(const struct http_response *r, char *out, size_t size)
 {
 	size_t n = 0;
 	int in_tag = 0, blank = 1;
@@ -290,7 +288,7 @@ json_t *http_response_json(const struct http_response *r, struct err *e)
 	json_error_t je;
 	json_t *doc;
 
-	body_snippet(r, snippet, sizeof(snippet));
+	http_response_snippet(r, snippet, sizeof(snippet));
 	if (!http_response_is_json(r)) {
 		err_set(e, ERR_REMOTE, 0, "expected a JSON answer, got %s: '%s'",
 			r->content_type ? r->content_type : "no content type", snippet);
@@ -324,7 +322,7 @@ int http_status_err(const struct http_response *r, const char *what, struct err 
 
 	if (kind == ERR_NONE)
 		return 0;
-	body_snippet(r, snippet, sizeof(snippet));
+	http_response_snippet(r, snippet, sizeof(snippet));
 	return err_set(e, kind, 0, "%s: HTTP %ld%s%s", what, r->status, *snippet ? ": " : "",
 		       snippet);
 }
@@ -473,7 +471,8 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &t);
 	curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(curl, CURLOPT_HEADERDATA, &t);
-	if (req->method != HTTP_GET && req->method != HTTP_POST)
+	/* A body would turn a plain GET into a POST. */
+	if (req->method != HTTP_POST && (req->method != HTTP_GET || req->body))
 		curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
 	if (req->body) {
 		curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
@@ -509,13 +508,36 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 	return 0;
 }
 
+struct http_pool {
+	CURL *curl;
+};
+
+struct http_pool *http_pool_new(void)
+{
+	return xcalloc(1, sizeof(struct http_pool));
+}
+
+void http_pool_free(struct http_pool *pool)
+{
+	if (!pool)
+		return;
+	if (pool->curl)
+		curl_easy_cleanup(pool->curl);
+	free(pool);
+}
+
 int http_perform(const struct http_client *c, const struct http_request *req,
 		 struct http_response *resp, struct err *e)
 {
 	int max = req->max_redirects ? req->max_redirects : HTTP_MAX_REDIRECTS;
 	cleanup_free char *url = xstrdup(req->url);
-	CURL *curl = curl_easy_init();
+	struct http_pool *pool = c->pool;
+	CURL *curl;
 	int redirects = 0, ret;
+
+	if (pool && !pool->curl)
+		pool->curl = curl_easy_init();
+	curl = pool ? pool->curl : curl_easy_init();
 
 	http_response_release(resp);
 	if (!curl)
@@ -544,7 +566,8 @@ int http_perform(const struct http_client *c, const struct http_request *req,
 		url = xstrdup(next);
 	}
 	resp->redirects = redirects;
-	curl_easy_cleanup(curl);
+	if (!pool)
+		curl_easy_cleanup(curl);
 	if (ret < 0)
 		http_response_release(resp);
 	return ret;

@@ -59,8 +59,13 @@ struct http_tls {
  * and bodies are never traced. */
 typedef void http_trace_fn(void *arg, const char *line);
 
+/* A reusable libcurl handle: requests made with the same pool keep their
+ * connections (and TLS sessions) open between calls.  Single-threaded. */
+struct http_pool;
+
 /* Settings shared by the requests to one server.  Strings borrowed.  A
- * zeroed struct is valid: no TLS material, no token, default timeouts. */
+ * zeroed struct is valid: no TLS material, no token, default timeouts, a
+ * fresh connection per http_perform(). */
 struct http_client {
 	struct http_tls tls;
 	const char *bearer_token;   /* "Authorization: Bearer <token>", or NULL */
@@ -68,6 +73,7 @@ struct http_client {
 	int64_t timeout_ms;         /* whole exchange; 0: HTTP_TIMEOUT_MS */
 	http_trace_fn *trace;       /* optional */
 	void *trace_arg;
+	struct http_pool *pool;     /* optional: keep connections between calls */
 };
 
 /* A request, built by the functions below.  Owned strings are freed by
@@ -134,6 +140,8 @@ char *http_escape(const char *s, int path_segment);
  * new strings; free with http_headers_free(). */
 char **http_request_headers(const struct http_client *c, const struct http_request *r,
 			    int with_token);
+
+/* Free an array from http_request_headers() (NULL is allowed). */
 void http_headers_free(char **headers);
 
 /* url without "user:password@" (a new string), for messages and traces. */
@@ -150,7 +158,16 @@ const char *http_method_name(enum http_method m);
 /* curl_global_init, once, from main() (and test setup).  Returns 0, or -1
  * with e set (ERR_SYSTEM). */
 int http_global_init(struct err *e);
+
+/* curl_global_cleanup, at the end of main() (and test teardown). */
 void http_global_cleanup(void);
+
+/* A new, empty pool for http_client.pool.  Never NULL (aborts on out of
+ * memory); the caller frees it with http_pool_free(). */
+struct http_pool *http_pool_new(void);
+
+/* Close the pool's connections and free it; NULL is allowed. */
+void http_pool_free(struct http_pool *pool);
 
 /* Send req with client c and fill *resp (released first, so a response
  * struct can be reused; zero it before the first use).  Returns 0 when an
@@ -183,6 +200,11 @@ int http_response_is_json(const struct http_response *r);
  * set (ERR_REMOTE) when the content type is not JSON or the body is not a
  * JSON object; the message quotes the start of the body. */
 json_t *http_response_json(const struct http_response *r, struct err *e);
+
+/* The start of the body on one line, for messages: HTML tags dropped,
+ * control characters and blanks collapsed to one space, at most 160 bytes
+ * (and size - 1).  out is always NUL-terminated. */
+void http_response_snippet(const struct http_response *r, char *out, size_t size);
 
 /* The error kind for a non-2xx status (style-anchors 4.6): 404 ERR_NOTFOUND;
  * 429, 5xx ERR_TEMP; other 4xx and 3xx ERR_REMOTE; ERR_NONE for 2xx. */
