@@ -276,6 +276,7 @@ int k8s_client_init_config(struct k8s_client *c, struct k8s_config *cfg, http_tr
 	};
 	c->http.trace = trace;
 	c->http.trace_arg = trace_arg;
+	c->http.pool = http_pool_new(); /* pages and retries reuse the connection */
 	if (token_refresh(c, 1, e) < 0)
 		return err_wrap(e, "%s", c->cfg.source ? c->cfg.source : "kubernetes");
 	return 0;
@@ -297,6 +298,7 @@ int k8s_client_init(struct k8s_client *c, const struct k8s_options *o, http_trac
 void k8s_client_release(struct k8s_client *c)
 {
 	k8s_config_release(&c->cfg);
+	http_pool_free(c->http.pool);
 	free(c->token);
 	free(c->exec_cert);
 	free(c->exec_key);

@@ -21,7 +21,10 @@
  *            - 429 and 5xx retried up to max_retries times, waiting the
  *              integer Retry-After when the server sends one (capped at
  *              max_wait_ms), else 200 ms doubling; a GET whose connection
- *              failed (reset, refused, timeout) is retried the same way;
+ *              failed (reset, refused, timeout) is retried the same way,
+ *              other methods are not (but libcurl re-sends any request once
+ *              when a kept-alive connection turns out closed before any
+ *              answer byte);
  *            - the bearer token of a token file (tokenFile, in-cluster)
  *              re-read by path at most every K8S_TOKEN_REREAD_MS and at once
  *              after a 401 (then the request is sent once more); an exec

@@ -14,7 +14,7 @@ is served, in the shapes of kube-apiserver (k8s-conventions.md section 3):
               fieldSelector (=, ==, != joined by commas), labelSelector
               (=, ==, !=, in, notin, exists, !exists), limit and continue.
               Continue tokens are apiserver's (base64url of {"v","rv","start"});
-              after a compaction (POST /fake/compact or a "compact" fault)
+              after a compaction (POST /compact on the control URL or a "compact" fault)
               older tokens answer 410 Expired.
   PATCH       application/merge-patch+json (RFC 7386),
               application/strategic-merge-patch+json (lists of known
@@ -35,7 +35,7 @@ every request, one token per line) a request needs "Authorization: Bearer
 authenticates.  Without any of them everyone is allowed.  TLS with
 --tls-cert/--tls-key (ssl module).
 
-Faults (--fault JSON, repeatable, or POST /fake/faults with the JSON body):
+Faults (--fault JSON, repeatable, or POST /faults on the control URL):
   {"method": "GET", "path": "/api/v1/pods", "query": "continue=",
    "count": 1, "status": 429, "retryAfter": "1", "delayMs": 0,
    "drop": false, "compact": false}
@@ -45,16 +45,20 @@ with that code (429 plain text, others a Status); delayMs sleeps first;
 drop closes the connection without an answer; compact expires all continue
 tokens issued so far, then the request is served.
 
-Control (no authentication): POST /fake/faults, POST /fake/compact,
-DELETE /fake/faults, GET /fake/objects (everything stored).
+Control (a second, plain-HTTP listener, no authentication): POST /faults
+(add one), DELETE /faults (remove all), POST /compact, GET /objects
+(everything stored), POST /shutdown.
 
 --log FILE appends one JSON line per request, before the answer is sent:
 method, path, query, contentType, userAgent, auth ("bearer", "cert",
 "bearer-invalid" or "none"), status (-1: no answer), and the body of
 PATCH/POST/PUT.  Tokens are never logged.
 
-Listens on 127.0.0.1 port 0 and writes the port to --port-file.  Stops
-after --lifetime seconds (default 300) or when its parent process exits.
+Listens on 127.0.0.1, ports chosen by the kernel, and prints one JSON line
+{"api": URL, "control": URL} (also written to --urls-file), the protocol of
+test/unit/fakeproc.h.  Exits when stdin reaches end of file (not with
+--ignore-stdin, for shell scripts), when its parent process exits, on POST
+/shutdown, or after --lifetime seconds (default 300).
 Python 3 standard library only.
 """
 import argparse
@@ -62,6 +66,7 @@ import base64
 import copy
 import json
 import os
+import select
 import socket
 import ssl
 import sys
@@ -415,6 +420,9 @@ def apis_doc():
 class Handler(BaseHTTPRequestHandler):
     server_version = "fake-apiserver"
     protocol_version = "HTTP/1.1"
+    # headers and body are two writes: without TCP_NODELAY a kept-alive
+    # connection's body waits for the client's delayed ACK (40 ms)
+    disable_nagle_algorithm = True
 
     def log_message(self, fmt, *args):
         pass
@@ -424,7 +432,7 @@ class Handler(BaseHTTPRequestHandler):
     def log_request_line(self, status):
         """Written before the answer is sent, so a client that got it finds it logged."""
         body = self.body if self.command in ("PATCH", "POST", "PUT") else None
-        if self.logged or not self.server.opts.log:
+        if self.logged or self.server.is_control or not self.server.opts.log:
             return
         self.logged = True
         u = urllib.parse.urlsplit(self.path)
@@ -485,7 +493,7 @@ class Handler(BaseHTTPRequestHandler):
         body = self.body = self.rfile.read(n) if n else None
         state = self.server.state
         try:
-            if u.path.startswith("/fake/"):
+            if self.server.is_control:
                 self.control(u.path, body)
                 return
             if not self.authenticate():
@@ -527,15 +535,17 @@ class Handler(BaseHTTPRequestHandler):
 
     def control(self, path, body):
         state = self.server.state
-        if path == "/fake/faults" and self.command == "POST":
+        if path == "/faults" and self.command == "POST":
             with state.lock:
                 state.faults.append(json.loads(body or b"{}"))
-        elif path == "/fake/faults" and self.command == "DELETE":
+        elif path == "/faults" and self.command == "DELETE":
             with state.lock:
                 state.faults.clear()
-        elif path == "/fake/compact" and self.command == "POST":
+        elif path == "/compact" and self.command == "POST":
             state.compact()
-        elif path == "/fake/objects" and self.command == "GET":
+        elif path == "/shutdown" and self.command == "POST":
+            self.server.stop.set()
+        elif path == "/objects" and self.command == "GET":
             with state.lock:
                 items = [o for objs in state.objects.values() for o in objs.values()]
             self.reply(200, {"kind": "List", "apiVersion": "v1", "items": items})
@@ -755,7 +765,9 @@ class Server(ThreadingHTTPServer):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--load", action="append", default=[], metavar="FILE")
-    ap.add_argument("--port-file", required=True)
+    ap.add_argument("--urls-file", help="also write the URL line to this file")
+    ap.add_argument("--ignore-stdin", action="store_true",
+                    help="do not exit when stdin reaches end of file")
     ap.add_argument("--log")
     ap.add_argument("--token", action="append", default=[])
     ap.add_argument("--token-file")
@@ -766,30 +778,40 @@ def main():
     ap.add_argument("--lifetime", type=float, default=300)
     opts = ap.parse_args()
 
-    srv = Server(("127.0.0.1", 0), Handler)
-    srv.opts, srv.state, srv.log_lock = opts, State(opts), threading.Lock()
+    state, stop, log_lock = State(opts), threading.Event(), threading.Lock()
+    api, control = Server(("127.0.0.1", 0), Handler), Server(("127.0.0.1", 0), Handler)
+    for srv, is_control in ((api, False), (control, True)):
+        srv.opts, srv.state, srv.log_lock = opts, state, log_lock
+        srv.is_control, srv.stop = is_control, stop
     if opts.tls_cert:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         ctx.load_cert_chain(opts.tls_cert, opts.tls_key)
         if opts.client_ca:
             ctx.load_verify_locations(opts.client_ca)
-            ctx.verify_mode = ssl.CERT_OPTIONAL
-        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
-    parent = os.getppid()
+            ctx.verify_mode = ssl.CERT_OPTIONAL  # a token may authenticate instead
+        api.socket = ctx.wrap_socket(api.socket, server_side=True)
+    for srv in (api, control):
+        threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.1},
+                         daemon=True).start()
+    line = json.dumps({"api": "%s://127.0.0.1:%d" % ("https" if opts.tls_cert else "http",
+                                                      api.server_port),
+                       "control": "http://127.0.0.1:%d" % control.server_port})
+    if opts.urls_file:
+        with open(opts.urls_file + ".tmp", "w", encoding="utf-8") as f:
+            f.write(line + "\n")
+        os.rename(opts.urls_file + ".tmp", opts.urls_file)
+    print(line, flush=True)
 
-    def watchdog():
-        deadline = time.monotonic() + opts.lifetime
-        while time.monotonic() < deadline and os.getppid() == parent:
-            time.sleep(0.2)
-        srv.shutdown()
-
-    threading.Thread(target=watchdog, daemon=True).start()
-    tmp = opts.port_file + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write("%d\n" % srv.server_port)
-    os.rename(tmp, opts.port_file)
-    srv.serve_forever(poll_interval=0.1)
-    return 0
+    parent, deadline = os.getppid(), time.monotonic() + opts.lifetime
+    while not stop.is_set() and time.monotonic() < deadline and os.getppid() == parent:
+        if opts.ignore_stdin:
+            stop.wait(0.2)
+            continue
+        ready, _, _ = select.select([sys.stdin], [], [], 0.2)
+        if ready and not sys.stdin.buffer.read1(4096):
+            break
+    # nothing to flush: exit at once, in-flight requests and all
+    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -2,20 +2,16 @@
 /* test_k8s - lib/k8s: configuration, error decoding, and calls against the
  * fake API server (test/fake/fake_apiserver.py) on 127.0.0.1. */
 #include <errno.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "fakeproc.h"
 #include "jsonio.h"
 #include "k8s.h"
 #include "testlib.h"
-
-extern char **environ;
 
 static char *tmp;
 
@@ -60,48 +56,40 @@ static json_t *fixture(const char *rel)
 /* ---- the fake API server ---- */
 
 struct fake {
-	pid_t pid;
-	char url[64];
+	struct fakeproc proc;
+	const char *url; /* the API server's URL, borrowed from proc */
 	char *log;
 };
 
 /* Start the fake with the node and pod fixtures plus args (NULL-terminated). */
-static void fake_start(struct fake *f, int tls, const char *const *args)
+static void fake_start(struct fake *f, const char *const *args)
 {
-	char *script = testlib_fixture("../fake/fake_apiserver.py");
 	char *node = testlib_fixture("k8s/node-batch.json");
 	char *pods = testlib_fixture("k8s/podlist-mixed.json");
-	char *port_file = path_in("port");
-	const char *argv[48] = { "python3", script, "--port-file", port_file, "--log", NULL,
-				 "--load", node, "--load", pods, "--lifetime", "60" };
-	size_t n = 12;
-	char *text;
-	int64_t t0 = clock_mono_ms();
+	const char *argv[24] = { "--log", NULL, "--load", node, "--load", pods, "--lifetime", "60" };
+	size_t n = 8;
 
 	f->log = path_in("fake.log");
-	argv[5] = f->log;
-	for (; args && *args; args++)
+	argv[1] = f->log;
+	for (; args && *args && n < 23; args++)
 		argv[n++] = *args;
 	argv[n] = NULL;
-	unlink(port_file);
-	ck_assert_int_eq(posix_spawnp(&f->pid, "python3", NULL, NULL, (char **)argv, environ), 0);
-	while (!(text = testlib_read(tmp, "port"))) {
-		ck_assert_msg(clock_mono_ms() - t0 < 10000, "fake API server did not start");
-		clock_sleep_ms(20);
-	}
-	snprintf(f->url, sizeof(f->url), "%s://127.0.0.1:%d", tls ? "https" : "http", atoi(text));
-	free(text);
-	free(script);
+	fakeproc_start(&f->proc, "fake_apiserver.py", argv);
+	f->url = fakeproc_url(&f->proc, "api");
 	free(node);
 	free(pods);
-	free(port_file);
 }
 
 static void fake_stop(struct fake *f)
 {
-	kill(f->pid, SIGTERM);
-	waitpid(f->pid, NULL, 0);
+	fakeproc_stop(&f->proc);
 	free(f->log);
+}
+
+/* POST a fault (JSON text) to the fake's control URL. */
+static void fake_fault(struct fake *f, const char *json)
+{
+	json_decref(fakeproc_call(&f->proc, "POST", "/faults", json));
 }
 
 /* Lines of the request log that contain every one of the given strings. */
@@ -117,22 +105,6 @@ static int log_count(const struct fake *f, const char *a, const char *b)
 		n += strstr(line, a) && (!b || strstr(line, b));
 	fclose(in);
 	return n;
-}
-
-/* POST a control request (/fake/...) with a JSON body. */
-static void fake_control(const struct fake *f, const char *path, const char *body)
-{
-	struct http_client hc = { 0 };
-	struct http_request r;
-	struct http_response resp = { 0 };
-	struct err e = { 0 };
-
-	http_request_init(&r, HTTP_POST, f->url, path);
-	http_request_set_body(&r, "application/json", body, strlen(body));
-	ck_assert_msg(http_perform(&hc, &r, &resp, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(resp.status, 200);
-	http_response_release(&resp);
-	http_request_release(&r);
 }
 
 /* A kubeconfig at tmp/rel for server with the given user body (YAML lines
@@ -535,7 +507,7 @@ START_TEST(test_k8s_list_pages)
 	struct k8s_list_options lo = { .limit = 2 };
 	char *kc;
 
-	fake_start(&f, 0, NULL);
+	fake_start(&f, NULL);
 	kc = kubeconfig("kc", f.url, NULL, NULL);
 	client_for(&c, kc);
 
@@ -598,7 +570,7 @@ START_TEST(test_k8s_list_expired_restarts)
 	json_t *all;
 	char *kc;
 
-	fake_start(&f, 0, args);
+	fake_start(&f, args);
 	kc = kubeconfig("kc", f.url, NULL, NULL);
 	client_for(&c, kc);
 
@@ -610,8 +582,7 @@ START_TEST(test_k8s_list_expired_restarts)
 	ck_assert_int_eq(log_count(&f, "\"status\": 410", NULL), 1);
 
 	/* the collected list has no duplicates from the abandoned pass */
-	fake_control(&f, "/fake/faults",
-		     "{\"path\":\"/api/v1/pods\",\"query\":\"continue=\",\"compact\":true}");
+	fake_fault(&f, "{\"path\":\"/api/v1/pods\",\"query\":\"continue=\",\"compact\":true}");
 	all = k8s_list_all(&c, "/api/v1/pods", &lo, &e);
 	ck_assert_ptr_nonnull(all);
 	ck_assert_str_eq(json_string_value(json_object_get(all, "kind")), "PodList");
@@ -619,8 +590,7 @@ START_TEST(test_k8s_list_expired_restarts)
 	json_decref(all);
 
 	/* expiring for ever: bounded */
-	fake_control(&f, "/fake/faults",
-		     "{\"path\":\"/api/v1/pods\",\"query\":\"continue=\",\"compact\":true,"
+	fake_fault(&f, "{\"path\":\"/api/v1/pods\",\"query\":\"continue=\",\"compact\":true,"
 		     "\"count\":0}");
 	memset(&p, 0, sizeof(p));
 	ck_assert_int_eq(k8s_pods_list(&c, NULL, NULL, &lo, count_page, &p, &e), -1);
@@ -648,7 +618,7 @@ START_TEST(test_k8s_list_failed_page)
 	struct k8s_list_options lo = { .limit = 2 };
 	char *kc;
 
-	fake_start(&f, 0, args);
+	fake_start(&f, args);
 	kc = kubeconfig("kc", f.url, NULL, NULL);
 	client_for(&c, kc);
 	ck_assert_int_eq(k8s_pods_list(&c, NULL, NULL, &lo, count_page, &p, &e), -1);
@@ -675,7 +645,7 @@ START_TEST(test_k8s_patch_conflict)
 	const char *rv;
 	char *kc, *old_rv;
 
-	fake_start(&f, 0, NULL);
+	fake_start(&f, NULL);
 	kc = kubeconfig("kc", f.url, NULL, NULL);
 	client_for(&c, kc);
 	node = k8s_node_get(&c, "worker-1", &e);
@@ -738,7 +708,7 @@ START_TEST(test_k8s_retry_429)
 	int64_t t0;
 	char *kc;
 
-	fake_start(&f, 0, args);
+	fake_start(&f, args);
 	kc = kubeconfig("kc", f.url, NULL, NULL);
 	client_for(&c, kc);
 	t0 = clock_mono_ms();
@@ -752,7 +722,7 @@ START_TEST(test_k8s_retry_429)
 	json_decref(node);
 
 	/* 429 for ever: the plain-text body is the message, after max_retries */
-	fake_control(&f, "/fake/faults", "{\"path\":\"/api/v1/nodes\",\"status\":429,"
+	fake_fault(&f, "{\"path\":\"/api/v1/nodes\",\"status\":429,"
 					 "\"retryAfter\":\"0\",\"count\":0}");
 	c.max_retries = 2;
 	ck_assert_ptr_null(k8s_node_get(&c, "worker-1", &e));
@@ -779,7 +749,7 @@ START_TEST(test_k8s_retry_5xx_bounded)
 	int64_t t0;
 	char *kc;
 
-	fake_start(&f, 0, args);
+	fake_start(&f, args);
 	kc = kubeconfig("kc", f.url, NULL, NULL);
 	client_for(&c, kc);
 	c.max_retries = 3;
@@ -810,7 +780,7 @@ START_TEST(test_k8s_dropped_connection)
 	const char *args[] = { "--fault", "{\"method\":\"GET\",\"path\":\"/api/v1/nodes\","
 					  "\"drop\":true}",
 			       "--fault", "{\"method\":\"PATCH\",\"path\":\"/api/v1/nodes\","
-					  "\"drop\":true}",
+					  "\"drop\":true,\"count\":0}",
 			       NULL };
 	struct fake f;
 	struct k8s_client c;
@@ -818,19 +788,49 @@ START_TEST(test_k8s_dropped_connection)
 	json_t *node, *ann = json_pack("{s:s}", "a", "b");
 	char *kc;
 
-	fake_start(&f, 0, args);
+	fake_start(&f, args);
 	kc = kubeconfig("kc", f.url, NULL, NULL);
 	client_for(&c, kc);
 	node = k8s_node_get(&c, "worker-1", &e);
 	ck_assert_msg(node != NULL, "%s", e.msg);
 	ck_assert_int_eq(c.retries, 1);
 	json_decref(node);
-	/* a PATCH is not sent twice after a lost answer */
+	/* we do not send a PATCH again after a lost answer; libcurl itself
+	 * re-sends once when a kept-alive connection was closed under it */
 	ck_assert_ptr_null(k8s_node_patch_annotations(&c, "worker-1", ann, NULL, &e));
 	ck_assert_int_eq(e.kind, ERR_TEMP);
 	ck_assert_int_eq(c.retries, 0);
-	ck_assert_int_eq(log_count(&f, "PATCH", NULL), 1);
+	ck_assert_int_eq(log_count(&f, "PATCH", NULL), 2);
 	json_decref(ann);
+	k8s_client_release(&c);
+	fake_stop(&f);
+	free(kc);
+}
+END_TEST
+
+START_TEST(test_k8s_slow_answer)
+{
+	const char *args[] = { "--fault", "{\"path\":\"/api/v1/nodes\",\"delayMs\":1500}", NULL };
+	struct fake f;
+	struct k8s_client c;
+	struct err e = { 0 };
+	json_t *node;
+	char *kc;
+
+	fake_start(&f, args);
+	kc = kubeconfig("kc", f.url, NULL, NULL);
+	client_for(&c, kc);
+	c.http.timeout_ms = 500;
+	node = k8s_node_get(&c, "worker-1", &e);
+	ck_assert_msg(node != NULL, "%s", e.msg);
+	ck_assert_int_eq(c.retries, 1);
+	json_decref(node);
+	/* without retries the timeout is the error, a temporary one */
+	fake_fault(&f, "{\"path\":\"/api/v1/nodes\",\"delayMs\":1500}");
+	c.max_retries = 0;
+	ck_assert_ptr_null(k8s_node_get(&c, "worker-1", &e));
+	ck_assert_int_eq(e.kind, ERR_TEMP);
+	ck_assert_int_eq(c.last_status, 0);
 	k8s_client_release(&c);
 	fake_stop(&f);
 	free(kc);
@@ -860,7 +860,7 @@ START_TEST(test_k8s_token_file_reread)
 
 	testlib_write(tmp, "accepted", "tok-A\n");
 	testlib_write(tmp, "sa/token", "  tok-A\n");
-	fake_start(&f, 0, args);
+	fake_start(&f, args);
 	kc = kubeconfig("kc", f.url, NULL, "    tokenFile: sa/token\n");
 	o.kubeconfig = kc;
 	ck_assert_msg(k8s_client_init(&c, &o, collect_trace, trace, &e) == 0, "%s", e.msg);
@@ -953,7 +953,7 @@ START_TEST(test_k8s_tls_client_certificate)
 	ca_b64 = testlib_read(tmp, "pki/ca.b64");
 	cli_b64 = testlib_read(tmp, "pki/cli.b64");
 	key_b64 = testlib_read(tmp, "pki/key.b64");
-	fake_start(&f, 1, args);
+	fake_start(&f, args);
 
 	/* files, relative to the kubeconfig */
 	kc = kubeconfig("kc", f.url, "    certificate-authority: pki/ca.crt\n",
@@ -1027,7 +1027,7 @@ START_TEST(test_k8s_in_cluster_against_fake)
 	write_sa("sa-token-1\n", "yarn\n");
 	testlib_write(tmp, "root/var/run/secrets/kubernetes.io/serviceaccount/ca.crt", ca_pem);
 	testlib_write(tmp, "accepted", "sa-token-1\n");
-	fake_start(&f, 1, args);
+	fake_start(&f, args);
 	setenv("KUBERNETES_SERVICE_HOST", "127.0.0.1", 1);
 	setenv("KUBERNETES_SERVICE_PORT", strrchr(f.url, ':') + 1, 1);
 
@@ -1059,22 +1059,27 @@ END_TEST
 
 START_TEST(test_k8s_exec_plugin)
 {
-	const char *args[] = { "--token", "exec-token", NULL };
+	char *accepted = path_in("accepted");
+	const char *args[] = { "--token-file", accepted, NULL };
 	struct fake f;
 	struct k8s_client c;
 	struct err e = { 0 };
 	char *kc, *info, *user = NULL;
+	struct k8s_options o = { 0 };
 	json_t *node;
 
 	testlib_write(tmp, "bin/cred",
 		      "#!/bin/sh\n"
 		      "printf '%s' \"$KUBERNETES_EXEC_INFO\" >\"$OUT_DIR/exec-info\"\n"
 		      "printf '%s\\n' \"$1\" >>\"$OUT_DIR/runs\"\n"
-		      "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1\","
-		      "\"kind\":\"ExecCredential\",\"status\":{\"token\":\"exec-token\"}}'\n");
+		      "printf '{\"apiVersion\":\"client.authentication.k8s.io/v1\","
+		      "\"kind\":\"ExecCredential\",\"status\":{\"token\":\"%s\"}}\\n' "
+		      "\"$(cat \"$OUT_DIR/token\")\"\n");
+	testlib_write(tmp, "token", "exec-1");
+	testlib_write(tmp, "accepted", "exec-1\n");
 	ck_assert_int_eq(chmod(kc = path_in("bin/cred"), 0755), 0);
 	free(kc);
-	fake_start(&f, 0, args);
+	fake_start(&f, args);
 	/* command relative to the kubeconfig; env from it goes to the plugin */
 	ck_assert(asprintf(&user,
 			   "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n"
@@ -1094,10 +1099,32 @@ START_TEST(test_k8s_exec_plugin)
 	info = testlib_read(tmp, "runs");
 	ck_assert_str_eq(info, "first\n"); /* cached: one run for init and the call */
 	free(info);
+
+	/* the credential went stale: 401, the plugin runs again */
+	testlib_write(tmp, "token", "exec-2");
+	testlib_write(tmp, "accepted", "exec-2\n");
+	node = k8s_node_get(&c, "worker-1", &e);
+	ck_assert_msg(node != NULL, "%s", e.msg);
+	json_decref(node);
+	ck_assert_str_eq(c.token, "exec-2");
+	ck_assert_int_eq(log_count(&f, "\"status\": 401", NULL), 1);
+	info = testlib_read(tmp, "runs");
+	ck_assert_str_eq(info, "first\nfirst\n");
+	free(info);
+	k8s_client_release(&c);
+	free(kc);
+
+	/* a plugin that fails: the client cannot start */
+	testlib_write(tmp, "bin/cred", "#!/bin/sh\nexit 3\n");
+	kc = kubeconfig("kc", f.url, NULL, user);
+	o.kubeconfig = kc;
+	ck_assert_int_eq(k8s_client_init(&c, &o, NULL, NULL, &e), -1);
+	ck_assert_msg(strstr(e.msg, "bin/cred' failed (status 3)"), "%s", e.msg);
 	k8s_client_release(&c);
 	fake_stop(&f);
 	free(kc);
 	free(user);
+	free(accepted);
 }
 END_TEST
 
@@ -1126,6 +1153,7 @@ static Suite *k8s_suite(void)
 	tcase_add_test(fake, test_k8s_retry_429);
 	tcase_add_test(fake, test_k8s_retry_5xx_bounded);
 	tcase_add_test(fake, test_k8s_dropped_connection);
+	tcase_add_test(fake, test_k8s_slow_answer);
 	tcase_add_test(fake, test_k8s_token_file_reread);
 	tcase_add_test(fake, test_k8s_tls_client_certificate);
 	tcase_add_test(fake, test_k8s_in_cluster_against_fake);

@@ -25,19 +25,20 @@ client=${KILO_TEST_TOOLS:-${KILO_BIN%/*}/test/tools}/k8s-client
 ) >"$tmpdir/openssl.log" 2>&1 || fail "openssl: $(tail -n 3 "$tmpdir/openssl.log")"
 
 # the fake: every request needs the client certificate (or a token nobody has)
-python3 "$KILO_TOP/test/fake/fake_apiserver.py" --port-file "$tmpdir/port" \
+python3 "$KILO_TOP/test/fake/fake_apiserver.py" --ignore-stdin --urls-file "$tmpdir/urls" \
 	--log "$tmpdir/requests.log" --load "$FIX/k8s/node-batch.json" \
 	--load "$FIX/k8s/podlist-mixed.json" --tls-cert "$tmpdir/srv.crt" \
-	--tls-key "$tmpdir/srv.key" --client-ca "$tmpdir/ca.crt" --token unused-token &
+	--tls-key "$tmpdir/srv.key" --client-ca "$tmpdir/ca.crt" --token unused-token \
+	>/dev/null &
 pid=$!
 at_exit "kill $pid 2>/dev/null"
 i=0
-while [ ! -s "$tmpdir/port" ]; do
+while [ ! -s "$tmpdir/urls" ]; do
 	i=$((i + 1))
 	[ $i -lt 200 ] || fail "fake API server did not start"
 	sleep 0.05
 done
-port=$(cat "$tmpdir/port")
+server=$(jq -r .api "$tmpdir/urls")
 
 # one kubeconfig for both clients; paths relative to it
 cat >"$tmpdir/kubeconfig" <<EOF
@@ -46,7 +47,7 @@ kind: Config
 clusters:
 - name: fake
   cluster:
-    server: https://127.0.0.1:$port
+    server: $server
     certificate-authority: ca.crt
 users:
 - name: kilo
