@@ -167,7 +167,10 @@ static int write_line(const struct sysroot *s, const char *rel, const struct sch
 	errnum = e->errnum;
 	status = errnum == EINVAL ? last_cmd_status(s) : NULL;
 	if (status) {
-		err_set(e, e->kind, 0, "%.300s (info/last_cmd_status: %.100s)", e->msg, status);
+		char msg[ERR_MSG_MAX];
+
+		snprintf(msg, sizeof(msg), "%s", e->msg);
+		err_set(e, e->kind, 0, "%.300s (info/last_cmd_status: %.100s)", msg, status);
 		e->errnum = errnum;
 	}
 	return err_wrap(e, "%s", text);
