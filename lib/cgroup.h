@@ -142,6 +142,20 @@ char *cgroup_path(const struct cgroup_layout *l, enum cgroup_ctrl c, const char 
 int cgroup_exists(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
 		  const char *cg);
 
+/* Create cgroup cg in controller c (its parent must exist).  *created
+ * (may be NULL) is 1 when made, 0 when it already existed.  Returns 0;
+ * CGROUP_ABSENT when c is not mounted or the parent does not exist; -1 with
+ * e set otherwise.  A new v1 cpuset needs cpuset.cpus and cpuset.mems
+ * written before any task can join it. */
+int cgroup_mkdir(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		 const char *cg, int *created, struct err *e);
+
+/* Remove the (empty) cgroup cg in controller c; children first is the
+ * caller's business.  Returns 0; CGROUP_ABSENT when it was already gone (or c
+ * is not mounted); -1 with e set (EBUSY: tasks or children remain). */
+int cgroup_rmdir(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		 const char *cg, struct err *e);
+
 /* ---- Raw files ------------------------------------------------------- */
 
 /* Read file of cg in c into a new string (*out, caller frees; trailing
@@ -196,6 +210,11 @@ int cgroup_read_cfs(const struct cgroup_layout *l, const struct sysroot *s, cons
  * CgroupUpdateWithUnlimitedFunc).  Returns a status. */
 int cgroup_write_cfs_quota(const struct cgroup_layout *l, const struct sysroot *s,
 			   const char *cg, int64_t quota_us, struct err *e);
+
+/* Write the CFS period in us: v1 cpu.cfs_period_us; v2 "<quota|max>
+ * <period>" to cpu.max, keeping the quota read from it.  Returns a status. */
+int cgroup_write_cfs_period(const struct cgroup_layout *l, const struct sysroot *s,
+			    const char *cg, int64_t period_us, struct err *e);
 
 /* The file holding the CPU weight: "cpu.shares" (v1) or "cpu.weight" (v2).
  * Static string.  Read and write it with cgroup_read_i64()/cgroup_write(). */
