@@ -247,12 +247,21 @@ static void add_error(struct resctrl_tasks_result *r, const char *msg)
 		json_array_append_new(r->errors, json_string(msg));
 }
 
+static int write_id(const struct sysroot *s, int fd, const char *file, pid_t id, struct err *e)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%d\n", (int)id);
+	return sysroot_write_fd(s, fd, file, buf, e);
+}
+
 int resctrl_tasks_move(const struct sysroot *s, const char *group, const pid_t *ids, size_t n,
 		       int dry_run, struct resctrl_tasks_result *r, struct err *e)
 {
 	cleanup_free char *file = xasprintf(RESCTRL_ROOT "/%s/tasks", group);
 	cleanup_free char *text = NULL;
 	cleanup_free pid_t *have = NULL, *todo = NULL;
+	cleanup_close int fd = -1;
 	size_t nhave = 0;
 	pid_t prev = 0;
 
@@ -283,7 +292,11 @@ int resctrl_tasks_move(const struct sysroot *s, const char *group, const pid_t *
 		}
 		if (dry_run) {
 			r->moved++;
-		} else if (sysroot_writef(s, file, &we, "%d", (int)todo[i]) == 0) {
+			continue;
+		}
+		if (fd < 0 && (fd = sysroot_open_append(s, file, e)) < 0)
+			return err_wrap(e, "tasks of group %s", group);
+		if (write_id(s, fd, file, todo[i], &we) == 0) {
 			r->moved++;
 		} else if (we.errnum == ESRCH) {
 			r->gone++;

@@ -76,8 +76,9 @@ struct resctrl_tasks_result {
 
 /* Move the thread ids ids[0..n) (any order, duplicates allowed) into group:
  * ids listed in its tasks file are counted as already there; every other
- * id is written alone, in ascending order, with one write(2) each (the
- * kernel's tasks file takes one id per write; koordlet resctrl_updater).
+ * id is written alone ("<id>\n"), in ascending order, with one write(2)
+ * each on one open file (koordlet resctrl_updater: a failed id must not
+ * abort the others, as a comma-separated batch would).
  * ESRCH counts as gone.  In a dry run nothing is written and a missing
  * tasks file (a group still to be made) counts as empty.  *r is filled in every case (release it).  Returns
  * 0; -1 with e set when the tasks file cannot be read or written at all, or

@@ -297,7 +297,8 @@ START_TEST(test_resctrl_tasks_one_write_per_id_ascending)
 	ck_assert_int_eq(r.moved, 2);
 	ck_assert_int_eq(r.failed, 0);
 	ck_assert_uint_eq(json_array_size(r.errors), 0);
-	assert_file("sys/fs/resctrl/BE/tasks", "2001"); /* the last write, ascending order */
+	/* appended one by one, ascending; 1001 was gone */
+	assert_file("sys/fs/resctrl/BE/tasks", "1003\n1002\n2001\n");
 	resctrl_tasks_result_release(&r);
 }
 END_TEST
