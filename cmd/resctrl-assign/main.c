@@ -207,8 +207,8 @@ static int run(const struct opts *o, const struct policy *p, const struct sysroo
 	json_object_set_new(report, "dryRun", json_boolean(o->dry_run));
 	r = resctrl_detect(sr, &f, &why, &e);
 	json_object_set_new(report, "supported", json_boolean(r == 1));
-	if (r == 0)
-		json_object_set_new(report, "reason", json_string(why));
+	if (r <= 0)
+		json_object_set_new(report, "reason", json_string(r == 0 ? why : e.msg));
 	json_object_set_new(report, "groups", groups);
 	json_object_set_new(report, "tasks", json_null());
 	if (r < 0) {
@@ -233,7 +233,6 @@ static int run(const struct opts *o, const struct policy *p, const struct sysroo
 		total++;
 		if (schemata_plan(&f, &p->resctrl[k], &want, &g.err) < 0) {
 			g.result = "failed";
-			g.new = NULL;
 		} else {
 			resctrl_group_apply(sr, name, &want, o->dry_run, &g);
 		}

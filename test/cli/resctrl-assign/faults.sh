@@ -33,3 +33,11 @@ reset_tasks
 out=$(KILO_FAULTS=write:BE/tasks:EINVAL:1 resctrl-assign --sysroot "$tmpdir/root" 2>/dev/null)
 assert_eq "$?" 3 "exit status with one thread refused"
 assert_eq "$(printf '%s' "$out" | jq -c '.tasks | [.moved, .failed, (.errors | length)]')" '[4,1,1]' "refused"
+
+# resctrl's own files unreadable: the report says why, exit 1
+echo zz >"$tmpdir/root/sys/fs/resctrl/info/L3/cbm_mask"
+out=$(resctrl-assign --sysroot "$tmpdir/root" 2>/dev/null)
+assert_eq "$?" 1 "exit status with a bad cbm_mask"
+assert_eq "$(printf '%s' "$out" | jq -c '[.supported, .reason, .groups, .tasks]')" \
+	"[false,\"read '$tmpdir/root/sys/fs/resctrl/info/L3/cbm_mask': expected a hex mask, got 'zz'\",[],null]" \
+	"report"
