@@ -564,10 +564,16 @@ int cgroup_layout_detect(struct cgroup_layout *l, const struct sysroot *s,
 
 	memset(l, 0, sizeof(*l));
 	if (sysroot_read_str(s, "proc/self/mountinfo", &mi, &ign) >= 0) {
-		if (cgroup_mounts_parse(mi, l, e) < 0) {
+		int n = cgroup_mounts_parse(mi, l, e);
+
+		if (n < 0) {
+			cleanup_free char *path = sysroot_path(s, "proc/self/mountinfo");
+
 			cgroup_layout_release(l);
-			return err_wrap(e, "proc/self/mountinfo");
+			return err_wrap(e, "read '%s'", path);
 		}
+		if (n == 0)
+			mounts_from_tree(l, s);
 	} else {
 		mounts_from_tree(l, s);
 	}

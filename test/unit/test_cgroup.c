@@ -612,6 +612,15 @@ START_TEST(test_cgroup_detect_tree_v1_and_none)
 	cgroup_layout_release(&l);
 	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_AUTO, "../x", &e), -1);
 	ck_assert_int_eq(e.kind, ERR_USAGE);
+	/* a mountinfo without cgroup mounts: the tree decides */
+	testlib_write(root, "proc/self/mountinfo", MI_TMPFS);
+	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_AUTO, NULL, &e), 0);
+	ck_assert_str_eq(l.mount[CGROUP_CPUACCT], "sys/fs/cgroup/cpu,cpuacct");
+	cgroup_layout_release(&l);
+	/* a malformed one is an error */
+	testlib_write(root, "proc/self/mountinfo", "1 2\n");
+	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_AUTO, NULL, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "/proc/self/mountinfo': mountinfo line 1: malformed"));
 }
 END_TEST
 
