@@ -13,7 +13,7 @@
 typedef unsigned __int128 u128;
 
 #define NANO (-9)
-#define MAX_DIGITS 38                 /* 10^38 < 2^128 */
+#define MAX_DIGITS 38                /* 10^38 < 2^128 */
 #define BINARY_CAP ((u128)INT64_MAX) /* quantity.go maxAllowed */
 #define GIGA UINT64_C(1000000000)
 
@@ -77,12 +77,12 @@ static int set_value(struct quantity *q, int negative, u128 m, int64_t scale,
 /* The pieces of a quantity string (quantity.go parseQuantityString). */
 struct scan {
 	int negative;
-	int has_digit;       /* at least one digit, leading zeros included */
-	const char *intd;    /* integer digits after the leading zeros */
+	int has_digit;    /* at least one digit, leading zeros included */
+	const char *intd; /* integer digits after the leading zeros */
 	size_t nint;
-	const char *frac;    /* fraction digits */
+	const char *frac; /* fraction digits */
 	size_t nfrac;
-	const char *suffix;  /* letters of eEinumkKMGTP, then [+-]?[0-9]* */
+	const char *suffix; /* letters of eEinumkKMGTP, then [+-]?[0-9]* */
 	size_t nsuffix;
 };
 
@@ -257,8 +257,8 @@ static int parse_n(const char *s, size_t n, struct quantity *q, struct err *e)
 			 s[bad] >= ' ' && s[bad] < 127 ? s[bad] : '?', bad);
 		why = what;
 	} else if ((kind = interpret(sc.suffix, sc.nsuffix, &exp)) == SUFFIX_BAD) {
-		snprintf(what, sizeof(what), "unknown suffix '%.*s'", (int)(sc.nsuffix > 16 ? 16 : sc.nsuffix),
-			 sc.suffix);
+		snprintf(what, sizeof(what), "unknown suffix '%.*s'",
+			 (int)(sc.nsuffix > 16 ? 16 : sc.nsuffix), sc.suffix);
 		why = what;
 	} else if (kind == SUFFIX_RANGE) {
 		why = "exponent out of range";
@@ -267,14 +267,15 @@ static int parse_n(const char *s, size_t n, struct quantity *q, struct err *e)
 		if (kind == SUFFIX_BINARY ? exp > NODIGIT_MAX_BINARY_EXP : exp < NANO)
 			why = "no digits";
 		else
-			q->format = kind == SUFFIX_BINARY	? QUANTITY_BINARY_SI
+			q->format = kind == SUFFIX_BINARY     ? QUANTITY_BINARY_SI
 				    : kind == SUFFIX_EXPONENT ? QUANTITY_DECIMAL_EXPONENT
 							      : QUANTITY_DECIMAL_SI;
 	} else if (kind == SUFFIX_BINARY) {
 		binary_value(&sc, (int)exp, q);
 	} else {
 		why = decimal_value(&sc, exp, q,
-				    kind == SUFFIX_EXPONENT ? QUANTITY_DECIMAL_EXPONENT : QUANTITY_DECIMAL_SI);
+				    kind == SUFFIX_EXPONENT ? QUANTITY_DECIMAL_EXPONENT
+							    : QUANTITY_DECIMAL_SI);
 	}
 	if (!why)
 		return 0;
@@ -413,7 +414,8 @@ char *quantity_format(const struct quantity *q0, char buf[static QUANTITY_STR_MA
 	int r, n = 0;
 	u128 w;
 
-	if (set_value(&q, q0->negative, q0->mantissa, q0->scale, q0->format) < 0 || q.mantissa == 0) {
+	if (set_value(&q, q0->negative, q0->mantissa, q0->scale, q0->format) < 0 ||
+	    q.mantissa == 0) {
 		memcpy(buf, "0", 2);
 		return buf;
 	}
@@ -439,7 +441,8 @@ char *quantity_format(const struct quantity *q0, char buf[static QUANTITY_STR_MA
 	for (; r > 0; r--)
 		*p++ = '0';
 	if (f == QUANTITY_DECIMAL_SI && exp >= NANO && exp <= 18)
-		memcpy(p, decimal_suffix[(exp - NANO) / 3], strlen(decimal_suffix[(exp - NANO) / 3]) + 1);
+		memcpy(p, decimal_suffix[(exp - NANO) / 3],
+		       strlen(decimal_suffix[(exp - NANO) / 3]) + 1);
 	else if (exp != 0)
 		snprintf(p, (size_t)(buf + QUANTITY_STR_MAX - p), "e%" PRId64, exp);
 	else

@@ -14,7 +14,8 @@ int main(void)
 
 	while (fgets(line, sizeof(line), stdin)) {
 		line[strcspn(line, "\n")] = '\0';
-		fputs(quantity_parse(line, &q, NULL) == 0 ? quantity_format(&q, buf) : "error", stdout);
+		fputs(quantity_parse(line, &q, NULL) == 0 ? quantity_format(&q, buf) : "error",
+		      stdout);
 		putchar('\n');
 	}
 	return ferror(stdout) || fclose(stdout) != 0;

@@ -59,7 +59,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc || runs < 1 || runs > 1000) {
-		fprintf(stderr, "usage: rusage [-n RUNS 1..1000] [-i INPUT] [-o OUTPUT] -- COMMAND...\n");
+		fprintf(stderr,
+			"usage: rusage [-n RUNS 1..1000] [-i INPUT] [-o OUTPUT] -- COMMAND...\n");
 		return 2;
 	}
 	for (i = 0; i < runs; i++) {
@@ -92,7 +93,7 @@ int main(int argc, char **argv)
 			maxrss = ru.ru_maxrss;
 	}
 	qsort(cpu, (size_t)runs, sizeof(cpu[0]), cmp_double);
-	printf("%.6f %.6f %ld\n", runs % 2 ? cpu[runs / 2] : (cpu[runs / 2 - 1] + cpu[runs / 2]) / 2,
-	       cpu[0], maxrss);
+	printf("%.6f %.6f %ld\n",
+	       runs % 2 ? cpu[runs / 2] : (cpu[runs / 2 - 1] + cpu[runs / 2]) / 2, cpu[0], maxrss);
 	return 0;
 }
