@@ -207,6 +207,8 @@ static const struct {
 	{ "1e2147483648", "exponent out of range" },
 	{ "1e-2147483649", "exponent out of range" },
 	{ "1e99999999999999999999", "exponent out of range" },
+	{ "1e18446744073709551626", "exponent out of range" }, /* 2^64 + 10: no wrap */
+	{ "1e-9223372036854775808", "exponent out of range" },
 	{ "1000e2147483646", "exponent out of range" },
 	{ "123456789012345678901234567890123456789", "more than 38 significant digits" },
 	{ "999999999999999999999999999999.999999999", "more than 38 significant digits" },
@@ -250,6 +252,31 @@ START_TEST(test_quantity_formats)
 	ck_assert(q.mantissa == 15); /* 15 * 10^-1 */
 	ck_assert_int_eq(q.scale, -1);
 	ck_assert_int_eq(q.negative, 1);
+}
+END_TEST
+
+/* quantity_format() and quantity_cmp() accept a struct built by hand,
+ * with trailing zeros in the mantissa or a scale that normalises past int32. */
+START_TEST(test_quantity_unnormalised)
+{
+	struct quantity q = { .mantissa = 1500, .scale = -3 }, r = { .mantissa = 15, .scale = -1 };
+	char buf[QUANTITY_STR_MAX];
+	int64_t v;
+
+	ck_assert_str_eq(quantity_format(&q, buf), "1500m");
+	ck_assert_int_eq(quantity_cmp(&q, &r), 0);
+	ck_assert_int_eq(quantity_milli_ceil(&q, &v, NULL), 0);
+	ck_assert_int_eq(v, 1500);
+	q.mantissa = 10;
+	q.scale = INT32_MAX;
+	ck_assert_str_eq(quantity_format(&q, buf), "100e2147483646");
+	ck_assert_int_eq(quantity_cmp(&q, &r), 1);
+	q.negative = 1;
+	ck_assert_int_eq(quantity_cmp(&q, &r), -1);
+	ck_assert_str_eq(quantity_format(&q, buf), "-100e2147483646");
+	q.mantissa = 0;
+	ck_assert_str_eq(quantity_format(&q, buf), "0");
+	ck_assert_int_eq(quantity_sign(&q), 0);
 }
 END_TEST
 
@@ -395,6 +422,8 @@ static const struct {
 	{ "0.1", "100m" },
 	{ "1e3", "1k" }, /* a JSON real: value kept, format decimal */
 	{ "2.5e-3", "2500u" },
+	{ "0.30000000000000004", "300000001n" }, /* 17 digits: 0.1 + 0.2 */
+	{ "123456.789012", "123456789012u" },
 	{ "null", "0" },
 	{ "\"\"", NULL },
 	{ "\"  \"", NULL },
@@ -463,6 +492,7 @@ static Suite *quantity_suite(void)
 	tcase_add_loop_test(tc, test_quantity_canonical, 0, N(good));
 	tcase_add_loop_test(tc, test_quantity_rejected, 0, N(bad));
 	tcase_add_test(tc, test_quantity_formats);
+	tcase_add_test(tc, test_quantity_unnormalised);
 	tcase_add_loop_test(tc, test_quantity_constructors, 0, N(built));
 	tcase_add_loop_test(tc, test_quantity_conversions, 0, N(conv));
 	tcase_add_loop_test(tc, test_quantity_cmp, 0, N(order));
