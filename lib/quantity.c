@@ -322,9 +322,10 @@ static const char *const unicode_space[] = {
  * (at_end 1) of s[0..n), or 0. */
 static size_t space_len(const char *s, size_t n, int at_end)
 {
+	char c = n > 0 ? s[at_end ? n - 1 : 0] : '\0';
 	size_t i, len;
 
-	if (n > 0 && strchr("\t\n\v\f\r ", s[at_end ? n - 1 : 0]) && s[at_end ? n - 1 : 0])
+	if (c != '\0' && strchr("\t\n\v\f\r ", c))
 		return 1;
 	for (i = 0; i < sizeof(unicode_space) / sizeof(unicode_space[0]); i++) {
 		len = strlen(unicode_space[i]);

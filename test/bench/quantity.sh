@@ -10,6 +10,8 @@
 . "$KILO_TOP/test/bench/lib.sh"
 
 n=${KILO_BENCH_QUANTITIES:-500000}
+# A 10k-node cluster with 30 pods each carries about 1.5M quantities (requests,
+# limits, capacity): at 300 ns each, under half a second of CPU per pass.
 target_ns=300
 command -v python3 >/dev/null 2>&1 || skip "no python3 for the peer"
 
