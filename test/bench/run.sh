@@ -6,13 +6,13 @@
 # anything else (failed: its log is shown, and run.sh exits 1).
 # Usage: run.sh [FILTER]   (FILTER: a substring of the benchmark's name)
 # Environment: KILO_BIN (tools, default bin/), KILO_BENCH_DIR (helpers,
-# default build/bench), CC.
+# default build/bench), CC; benchmarks also get KILO_TOP and FIX (test/fixtures).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 filter=${1:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/kilo-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
-export LC_ALL=C TZ=UTC KILO_TOP="$top" KILO_BIN="${KILO_BIN:-$top/bin}"
+export LC_ALL=C TZ=UTC KILO_TOP="$top" KILO_BIN="${KILO_BIN:-$top/bin}" FIX="$top/test/fixtures"
 export PATH="$KILO_BIN:$PATH"
 
 failed=0
