@@ -19,6 +19,17 @@ static int get_figure(const json_t *obj, const char *ctx, const char *key, int64
 	return jsonio_get_int(obj, ctx, key, 0, FIGURE_MAX, out, e) < 0 ? -1 : 0;
 }
 
+/* A required figure: absent or null is an error too. */
+static int get_required(const json_t *obj, const char *ctx, const char *key, int64_t *out,
+			struct err *e)
+{
+	int r = jsonio_get_int(obj, ctx, key, 0, FIGURE_MAX, out, e);
+
+	if (r == 0)
+		return jsonio_bad_value(e, ctx, key, "an integer 0..9007199254740992", NULL);
+	return r < 0 ? -1 : 0;
+}
+
 int64_t evict_cpuset_count(const char *s)
 {
 	int64_t n = 0;
@@ -344,7 +355,7 @@ static int parse_state(const json_t *doc, struct evict_state *st, struct err *e)
 
 		snprintf(ctx, sizeof(ctx), "victims[%zu]", i);
 		if (jsonio_get_str(v, ctx, "id", &id, e) < 0 ||
-		    jsonio_get_int(v, ctx, "atMs", 0, FIGURE_MAX, &vi->at_ms, e) < 0)
+		    get_required(v, ctx, "atMs", &vi->at_ms, e) < 0)
 			return -1;
 		if (!id || !containerid_valid(id))
 			return jsonio_bad_value(e, ctx, "id", "a YARN container id",
@@ -358,12 +369,11 @@ static int parse_state(const json_t *doc, struct evict_state *st, struct err *e)
 		struct evict_sample *s = &st->samples[i];
 
 		snprintf(ctx, sizeof(ctx), "cpuSamples[%zu]", i);
-		if (jsonio_get_int(v, ctx, "atMs", 0, FIGURE_MAX, &s->at_ms, e) < 0 ||
+		if (get_required(v, ctx, "atMs", &s->at_ms, e) < 0 ||
 		    get_figure(v, ctx, "windowMs", &s->window_ms, e) < 0 ||
-		    jsonio_get_int(v, ctx, "usageCpuMilli", 0, FIGURE_MAX, &s->usage_cpu_milli, e) < 0 ||
-		    jsonio_get_int(v, ctx, "limitCpuMilli", 0, FIGURE_MAX, &s->limit_cpu_milli, e) < 0 ||
-		    jsonio_get_int(v, ctx, "requestCpuMilli", 0, FIGURE_MAX, &s->request_cpu_milli,
-				   e) < 0)
+		    get_required(v, ctx, "usageCpuMilli", &s->usage_cpu_milli, e) < 0 ||
+		    get_required(v, ctx, "limitCpuMilli", &s->limit_cpu_milli, e) < 0 ||
+		    get_required(v, ctx, "requestCpuMilli", &s->request_cpu_milli, e) < 0)
 			return -1;
 		st->nsamples++;
 	}
