@@ -55,7 +55,8 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 	int c;
 
 	*done = 0;
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_POLICY:
 			o->policy = optarg;
@@ -74,8 +75,10 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 			cli_print_version(NULL);
 			*done = 1;
 			return KILO_EXIT_OK;
+		case ':':
+			return cli_usage_error("option '%s' requires an argument", argv[optind - 1]);
 		default:
-			return cli_usage_error("unknown option");
+			return cli_usage_error("unrecognized option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
