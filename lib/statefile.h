@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* statefile - a tool's own memory between runs (`--state FILE`, SCHEMAS.md
- * "Common command-line flags"): one JSON object in a file the tool alone
- * writes.  A missing file is a first run; the file is replaced atomically
- * (temporary file in the same directory, fsync, rename), so a crash or a
- * full disk leaves the previous state whole and readers never see half a
- * file.
+/* statefile - a tool's own memory between runs (--state FILE): one JSON
+ * document, replaced atomically so a crash or a concurrent reader never
+ * sees half a file.
  */
 #ifndef KILO_STATEFILE_H
 #define KILO_STATEFILE_H
@@ -13,16 +10,15 @@
 
 #include "err.h"
 
-/* Load the state at path into *doc: a new reference to its object, or NULL
- * when the file does not exist.  Returns 0, or -1 with e set: ERR_INPUT
- * "<path>:<line>:<column>: ..." when it is not one JSON object, ERR_SYSTEM
- * when it cannot be read. */
-int statefile_load(const char *path, json_t **doc, struct err *e);
+/* Load the document of kind kind (apiVersion kilo/v1) from path.  Returns 1
+ * and a new reference in *doc; 0 and *doc NULL when the file does not exist
+ * (a first run); -1 with e set: ERR_SYSTEM when it cannot be read, ERR_INPUT
+ * when it is not such a document (callers usually warn and start afresh). */
+int statefile_load(const char *path, const char *kind, json_t **doc, struct err *e);
 
-/* Replace path with doc (compact JSON and a newline): write
- * "<dir>/.<name>.XXXXXX" (mode 0600), fsync it, rename it onto path, fsync
- * the directory.  On failure the temporary file is removed and path is
- * left as it was.  Returns 0, or -1 with e set (ERR_SYSTEM naming the path). */
+/* Write doc to path atomically: a temporary file beside it
+ * ("<path>.tmp.<pid>"), written, flushed with fsync, then renamed over path.
+ * Returns 0, or -1 with e set (ERR_SYSTEM; the temporary file is removed). */
 int statefile_save(const char *path, const json_t *doc, struct err *e);
 
 #endif

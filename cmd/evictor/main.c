@@ -120,7 +120,7 @@ static int run(const struct opts *o, struct err *e)
 	for (size_t i = 0; i < json_array_size(warnings); i++)
 		cli_warn("unknown policy field '%s'", json_string_value(json_array_get(warnings, i)));
 	if (read_input(docs, &in, e) < 0 ||
-	    (o->state && (statefile_load(o->state, &state_doc, e) < 0 ||
+	    (o->state && (statefile_load(o->state, "EvictorState", &state_doc, e) < 0 ||
 			  evict_state_parse(state_doc, o->state, &st, e) < 0)))
 		goto out;
 	evict_decide(&p, &in, &st, now, &plan);

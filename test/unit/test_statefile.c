@@ -27,7 +27,7 @@ START_TEST(test_statefile_missing_is_first_run)
 	struct err e = { 0 };
 	json_t *doc = json_true();
 
-	ck_assert_int_eq(statefile_load(path, &doc, &e), 0);
+	ck_assert_int_eq(statefile_load(path, "T", &doc, &e), 0);
 	ck_assert_ptr_null(doc);
 	testlib_rmtree(dir);
 	free(path);
@@ -39,14 +39,14 @@ START_TEST(test_statefile_round_trip_replaces_atomically)
 {
 	char *dir = testlib_tmpdir(), *path = xasprintf("%s/s.json", dir), *text;
 	struct err e = { 0 };
-	json_t *doc = json_pack("{s:i}", "a", 1), *back = NULL;
+	json_t *doc = json_pack("{s:s,s:i}", "kind", "T", "a", 1), *back = NULL;
 
 	testlib_write(dir, "s.json", "{\"old\":true}\n");
 	ck_assert_msg(statefile_save(path, doc, &e) == 0, "%s", e.msg);
 	text = testlib_read(dir, "s.json");
-	ck_assert_str_eq(text, "{\"a\":1}\n");
+	ck_assert_str_eq(text, "{\"kind\":\"T\",\"a\":1}\n");
 	ck_assert_int_eq(entries(dir), 1); /* no temporary file left */
-	ck_assert_int_eq(statefile_load(path, &back, &e), 0);
+	ck_assert_int_eq(statefile_load(path, "T", &back, &e), 1);
 	ck_assert(json_equal(doc, back));
 	json_decref(back);
 	json_decref(doc);
@@ -65,12 +65,16 @@ START_TEST(test_statefile_errors)
 	json_t *doc = json_object(), *back = NULL;
 
 	testlib_write(dir, "s.json", "{\"a\":\n");
-	ck_assert_int_eq(statefile_load(path, &back, &e), -1);
+	ck_assert_int_eq(statefile_load(path, "T", &back, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 	ck_assert_msg(strncmp(e.msg, path, strlen(path)) == 0, "%s", e.msg);
 	testlib_write(dir, "s.json", "");
-	ck_assert_int_eq(statefile_load(path, &back, &e), -1);
+	ck_assert_int_eq(statefile_load(path, "T", &back, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
+	testlib_write(dir, "s.json", "{\"kind\":\"U\"}");
+	ck_assert_int_eq(statefile_load(path, "T", &back, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_ptr_nonnull(strstr(e.msg, "no T document"));
 	ck_assert_int_eq(statefile_save(nodir, doc, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_SYSTEM);
 	ck_assert_ptr_nonnull(strstr(e.msg, "No such file or directory"));

@@ -61,10 +61,13 @@ policy "usage threshold" "resourceUsedThresholdWithBE: {cpuEvictBEUsageThreshold
 	"resourceUsedThresholdWithBE.cpuEvictBEUsageThresholdPercent: expected an integer 0..100, got -1"
 
 # a corrupt state file is bad input too, and is left as it was
-printf '{"victims":[{"id":"container_1410901177871_0001_01_000002","atMs":"soon"}]}\n' >"$st"
+printf '{"kind":"EvictorState","victims":[{"id":"container_1410901177871_0001_01_000002","atMs":"soon"}]}\n' >"$st"
 cp "$st" "$tmpdir/state.orig"
 cat "$mem" "$ev/containers.json" |
 	check "bad state" "state.json: victims[0].atMs: expected an integer 0..9007199254740992, got \"soon\""
+printf '{"kind":"NodeUsage","apiVersion":"kilo/v1"}\n' >"$st"
+cp "$st" "$tmpdir/state.orig"
+cat "$mem" "$ev/containers.json" | check "state of another tool" "state.json': no EvictorState document"
 
 # usage errors: the message and the --help hint
 evictor --bogus </dev/null 2>"$tmpdir/err" >"$tmpdir/out"
