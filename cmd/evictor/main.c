@@ -86,60 +86,70 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 	return 0;
 }
 
-/* Read the documents into *in (docs[] keeps them alive for its borrowed strings). */
-static int read_input(json_t **docs, struct evict_input *in, struct err *e)
+/* What one run holds; released by run_release() on every path. */
+struct run {
+	json_t *docs[4]; /* NodeUsage, ContainerList, PodList, List: in borrows from them */
+	json_t *warnings;
+	json_t *state_doc;
+	struct evict_input in;
+	struct evict_state st;
+	struct evict_plan plan;
+};
+
+static void run_release(struct run *r)
+{
+	evict_plan_release(&r->plan);
+	evict_state_release(&r->st);
+	evict_input_release(&r->in);
+	for (size_t i = 0; i < 4; i++)
+		json_decref(r->docs[i]);
+	json_decref(r->warnings);
+	json_decref(r->state_doc);
+}
+
+/* Read the documents on stdin into r->in. */
+static int read_input(struct run *r, struct err *e)
 {
 	static const char *const want[] = { "NodeUsage", "ContainerList", "PodList", "List" };
 	json_t *pods;
 
-	if (jsonio_collect(stdin, "stdin", want, 4, docs, e) < 0 ||
-	    jsonio_require(docs[0], "NodeUsage", "stdin", e) < 0 ||
-	    jsonio_require(docs[1], "ContainerList", "stdin", e) < 0 ||
-	    evict_parse_node_usage(docs[0], in, e) < 0 ||
-	    evict_parse_container_list(docs[1], in, e) < 0)
+	if (jsonio_collect(stdin, "stdin", want, 4, r->docs, e) < 0 ||
+	    jsonio_require(r->docs[0], "NodeUsage", "stdin", e) < 0 ||
+	    jsonio_require(r->docs[1], "ContainerList", "stdin", e) < 0 ||
+	    evict_parse_node_usage(r->docs[0], &r->in, e) < 0 ||
+	    evict_parse_container_list(r->docs[1], &r->in, e) < 0)
 		return -1;
-	pods = docs[2] ? docs[2] : docs[3];
-	return pods ? evict_parse_pods(pods, in, e) : 0;
+	pods = r->docs[2] ? r->docs[2] : r->docs[3];
+	return pods ? evict_parse_pods(pods, &r->in, e) : 0;
 }
 
+/* Policy, input and state first (any error: nothing written), then decide,
+ * save the state, and print the plan. */
 static int run(const struct opts *o, struct err *e)
 {
-	json_t *docs[4] = { NULL }, *warnings = json_array();
-	json_auto_t *state_doc = NULL;
+	__attribute__((cleanup(run_release))) struct run r = { .warnings = json_array() };
 	json_auto_t *plan_doc = NULL;
-	struct evict_input in = { 0 };
-	struct evict_state st;
-	struct evict_plan plan = { 0 };
 	struct policy p;
 	int64_t now = clock_now_ms();
-	int ret = -1;
 
-	evict_state_init(&st);
-	if (policy_load(&p, o->policy, warnings, e) < 0)
-		goto out;
-	for (size_t i = 0; i < json_array_size(warnings); i++)
-		cli_warn("unknown policy field '%s'", json_string_value(json_array_get(warnings, i)));
-	if (read_input(docs, &in, e) < 0 ||
-	    (o->state && (statefile_load(o->state, "EvictorState", &state_doc, e) < 0 ||
-			  evict_state_parse(state_doc, o->state, &st, e) < 0)))
-		goto out;
-	evict_decide(&p, &in, &st, now, &plan);
+	evict_state_init(&r.st);
+	if (policy_load(&p, o->policy, r.warnings, e) < 0)
+		return -1;
+	for (size_t i = 0; i < json_array_size(r.warnings); i++)
+		cli_warn("unknown policy field '%s'", json_string_value(json_array_get(r.warnings, i)));
+	if (read_input(&r, e) < 0 ||
+	    (o->state && (statefile_load(o->state, "EvictorState", &r.state_doc, e) < 0 ||
+			  evict_state_parse(r.state_doc, o->state, &r.st, e) < 0)))
+		return -1;
+	evict_decide(&p, &r.in, &r.st, now, &r.plan);
 	if (o->state) {
-		json_auto_t *next = evict_state_json(&st);
+		json_auto_t *next = evict_state_json(&r.st);
 
 		if (statefile_save(o->state, next, e) < 0)
-			goto out;
+			return -1;
 	}
-	plan_doc = evict_plan_json(&plan, &in, &p, now);
-	ret = jsonio_write(stdout, plan_doc, o->pretty, e);
-out:
-	evict_plan_release(&plan);
-	evict_state_release(&st);
-	evict_input_release(&in);
-	for (size_t i = 0; i < 4; i++)
-		json_decref(docs[i]);
-	json_decref(warnings);
-	return ret;
+	plan_doc = evict_plan_json(&r.plan, &r.in, &p, now);
+	return jsonio_write(stdout, plan_doc, o->pretty, e);
 }
 
 int main(int argc, char **argv)
