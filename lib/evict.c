@@ -196,8 +196,9 @@ static void select_victims(const struct policy *p, const struct evict_input *in,
 	for (size_t i = 0; i < n && remaining > 0 && plan->cool_down_remaining_ms == 0; i++) {
 		struct evict_item *it = &plan->items[plan->nitems];
 
-		if (cands[i].release < 0) {
-			skip(plan, cands[i].index, memory ? "noUsage" : "noRequest");
+		if (cands[i].release <= 0) {
+			skip(plan, cands[i].index,
+			     cands[i].release == 0 ? "nothingToRelease" : memory ? "noUsage" : "noRequest");
 			continue;
 		}
 		if (cands[i].am && !p->allow_am) {

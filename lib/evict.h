@@ -104,7 +104,7 @@ struct evict_item {
 struct evict_skip {
 	size_t index;
 	const char *reason; /* "am", "terminating", "recentlyPlanned", "noProcesses", "noUsage",
-			       "noRequest" */
+			       "noRequest", "nothingToRelease" */
 };
 
 /* Figures of one CPU evaluation (koordlet cpuevict steps 2-4). */

@@ -174,6 +174,9 @@ static const struct mem_case mem_cases[] = {
 		  3, "\"requests\":null,\"usage\":{\"memoryBytes\":4" GB "}") "," C(
 		  4, "\"requests\":null,\"usage\":{\"memoryBytes\":2" GB "}")),
 	  NULL, "3,4", "2:noUsage", 7000000000, 0, 1, "NodeManager unreachable: planning by usage alone" },
+	{ "a container releasing nothing is passed over", NULL, MEM(75000000000),
+	  LIST(C(2, "\"usage\":{\"memoryBytes\":0}") "," C(3, "\"usage\":{\"memoryBytes\":2" GB "}")),
+	  NULL, "3", "2:nothingToRelease", 7000000000, 0, 1, NULL },
 	{ "a container without processes is passed over", NULL, MEM(75000000000),
 	  LIST("{\"id\":\"container_1410901177871_0001_01_000002\",\"processes\":0,"
 	       "\"usage\":{\"memoryBytes\":9" GB "}}," C(
