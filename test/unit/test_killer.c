@@ -132,7 +132,7 @@ static void fixture_open(struct fixture *f, int v2)
 	memset(&f->rec, 0, sizeof(f->rec));
 	f->rec.root = f->root;
 	f->ops = (struct killer_ops){ rec_pin, rec_send, rec_unpin, &f->rec, 0 };
-	f->opts = (struct killer_opts){ .grace_ms = 100, .kill_timeout_ms = 200, .poll_ms = 10 };
+	f->opts = (struct killer_opts){ .grace_ms = 200, .kill_timeout_ms = 200, .poll_ms = 10 };
 }
 
 static void fixture_layout(struct fixture *f)
@@ -185,15 +185,15 @@ START_TEST(test_killer_sequence)
 
 	f.rec.start = t0 = clock_mono_ms();
 	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 4), 0);
-	ck_assert_int_ge(clock_mono_ms() - t0, 100);
+	ck_assert_int_ge(clock_mono_ms() - t0, 200);
 
 	ck_assert_int_eq(items[0].result, KILLER_TERMINATED);
 	ck_assert_uint_eq(items[0].processes, 2);
 	ck_assert_uint_eq(items[0].sent, KILLER_SENT_TERM);
-	ck_assert_int_le(items[0].elapsed_ms, 50); /* one poll, not a grace period */
+	ck_assert_int_lt(items[0].elapsed_ms, 150); /* a poll or so, not the grace period */
 	ck_assert_int_eq(items[1].result, KILLER_KILLED);
 	ck_assert_uint_eq(items[1].sent, KILLER_SENT_TERM | KILLER_SENT_KILL);
-	ck_assert_int_ge(items[1].elapsed_ms, 100);
+	ck_assert_int_ge(items[1].elapsed_ms, 200);
 	ck_assert_int_eq(items[2].result, KILLER_GONE);
 	ck_assert_uint_eq(items[2].processes, 0);
 	ck_assert_uint_eq(items[2].sent, 0);
@@ -207,11 +207,11 @@ START_TEST(test_killer_sequence)
 	ck_assert_int_eq(f.rec.log[1].sig, SIGTERM);
 	ck_assert_int_eq(f.rec.log[2].pid, 201);
 	ck_assert_int_eq(f.rec.log[2].sig, SIGTERM);
-	ck_assert_int_le(f.rec.log[2].at_ms, 20);
+	ck_assert_int_lt(f.rec.log[2].at_ms, 100);
 	ck_assert_int_eq(f.rec.log[3].pid, 201);
 	ck_assert_int_eq(f.rec.log[3].sig, SIGKILL);
-	ck_assert_int_ge(f.rec.log[3].at_ms, 100);
-	ck_assert_int_le(f.rec.log[3].at_ms, 150);
+	ck_assert_int_ge(f.rec.log[3].at_ms, 200);
+	ck_assert_int_le(f.rec.log[3].at_ms, 300);
 	ck_assert_int_eq(f.rec.pinned, 0);
 	killer_items_release(items, 4);
 	fixture_close(&f);
@@ -236,7 +236,7 @@ START_TEST(test_killer_grace_period)
 	ck_assert_int_eq(f.rec.log[0].sig, SIGTERM);
 	ck_assert_int_eq(f.rec.log[1].sig, SIGKILL);
 	ck_assert_int_ge(f.rec.log[1].at_ms, graces[_i]);
-	ck_assert_int_le(f.rec.log[1].at_ms, graces[_i] + 30);
+	ck_assert_int_le(f.rec.log[1].at_ms, graces[_i] + 80);
 	killer_items_release(items, 1);
 	fixture_close(&f);
 }
