@@ -39,6 +39,9 @@ struct opts {
 	int grace_given;
 	int64_t kill_timeout_ms;
 	int pretty;
+	/* kill: the containers, read before anything else is looked at */
+	struct killer_item *items;
+	size_t nitems;
 };
 
 enum {
@@ -392,7 +395,8 @@ static int cmd_metrics(const struct opts *o, const struct cgroup_layout *l,
 }
 
 /* The containers to kill: ids from the command line, else a KillPlan on
- * stdin.  0, or an exit code after printing (nothing signalled). */
+ * stdin, whose gracePeriodMs replaces *grace_ms.  0, or an exit code after
+ * printing (nothing signalled). */
 static int kill_items(const struct opts *o, struct killer_item **items, size_t *n,
 		      int64_t *grace_ms)
 {
@@ -401,7 +405,6 @@ static int kill_items(const struct opts *o, struct killer_item **items, size_t *
 	struct err e = { 0 };
 	int64_t plan_grace = -1;
 
-	*grace_ms = o->grace_ms;
 	if (o->nargs) {
 		if (killer_ids_parse(o->args, (size_t)o->nargs, items, n, &e) < 0)
 			return cli_usage_error("%s", e.msg);
@@ -420,15 +423,14 @@ static int kill_items(const struct opts *o, struct killer_item **items, size_t *
 
 static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
-	struct killer_item *items = NULL;
-	struct killer_opts ko = { .kill_timeout_ms = o->kill_timeout_ms, .poll_ms = KILLER_POLL_MS };
+	struct killer_item *items = o->items;
+	struct killer_opts ko = { .grace_ms = o->grace_ms, .kill_timeout_ms = o->kill_timeout_ms,
+				  .poll_ms = KILLER_POLL_MS };
 	struct err e = { 0 };
 	json_auto_t *report = NULL;
-	size_t n = 0, failed;
-	int rc = kill_items(o, &items, &n, &ko.grace_ms);
+	size_t n = o->nitems, failed;
+	int rc;
 
-	if (rc)
-		return rc;
 	if (!s->live)
 		cli_warn("sysroot '%s' is not /: no signal will be sent", s->prefix);
 	failed = killer_run(l, s, &killer_ops_pidfd, &ko, items, n);
@@ -442,7 +444,6 @@ static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const s
 		rc = KILO_EXIT_FAIL;
 	}
 	killer_items_release(items, n);
-	free(items);
 	return rc;
 }
 
@@ -490,6 +491,11 @@ int main(int argc, char **argv)
 		;
 	if (i == ncmd)
 		return cli_finish(cli_usage_error("unknown command '%s'", o.command));
+	if (commands[i].fn == cmd_kill) {
+		rc = kill_items(&o, &o.items, &o.nitems, &o.grace_ms);
+		if (rc)
+			return cli_finish(rc);
+	}
 	if (http_global_init(&e) < 0) {
 		cli_print_err(&e);
 		return cli_finish(KILO_EXIT_FAIL);
@@ -500,5 +506,6 @@ int main(int argc, char **argv)
 	cgroup_layout_release(&l);
 	sysroot_release(&s);
 	http_global_cleanup();
+	free(o.items);
 	return cli_finish(rc);
 }
