@@ -36,12 +36,13 @@ struct sent {
 
 struct recorder {
 	const char *root;
-	struct proc procs[8];
+	struct proc procs[320];
 	size_t nprocs;
-	struct sent log[32];
+	struct sent log[320];
 	size_t nlog;
 	int64_t start;
-	int pinned; /* open handles */
+	int pinned;	/* open handles */
+	int max_pinned; /* most handles open at once */
 };
 
 static struct proc *find(struct recorder *r, pid_t pid)
@@ -55,7 +56,7 @@ static struct proc *find(struct recorder *r, pid_t pid)
 /* Rewrite the fake cgroup.procs of p without the dead. */
 static void rewrite(struct recorder *r, const char *procs)
 {
-	char buf[256] = "";
+	char buf[320 * 8] = "";
 
 	for (size_t i = 0; i < r->nprocs; i++)
 		if (strcmp(r->procs[i].procs, procs) == 0 && !r->procs[i].dead)
@@ -82,7 +83,8 @@ static int rec_pin(void *arg, pid_t pid)
 		errno = ESRCH;
 		return -1;
 	}
-	r->pinned++;
+	if (++r->pinned > r->max_pinned)
+		r->max_pinned = r->pinned;
 	return (int)pid;
 }
 
@@ -92,7 +94,7 @@ static int rec_send(void *arg, int handle, pid_t pid, int sig)
 	struct proc *p = find(r, pid);
 
 	ck_assert_int_eq(handle, pid);
-	ck_assert_uint_lt(r->nlog, 32);
+	ck_assert_uint_lt(r->nlog, 320);
 	r->log[r->nlog++] = (struct sent){ pid, sig, clock_mono_ms() - r->start };
 	if (sig == SIGKILL || p->how == EXITS_ON_TERM)
 		end(r, p);
@@ -284,6 +286,29 @@ START_TEST(test_killer_pid_left_before_pin)
 }
 END_TEST
 
+/* More processes than may be pinned at once: every one is signalled,
+ * never more than KILLER_PIN_BATCH pins open. */
+START_TEST(test_killer_many_processes)
+{
+	struct fixture f;
+	struct killer_item items[1] = { item(CA) };
+
+	fixture_open(&f, 1);
+	for (pid_t p = 1000; p < 1300; p++)
+		add_proc(&f.rec, HY_V2 CA "/cgroup.procs", p, EXITS_ON_TERM);
+	fixture_layout(&f);
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
+	ck_assert_int_eq(items[0].result, KILLER_TERMINATED);
+	ck_assert_uint_eq(items[0].processes, 300);
+	ck_assert_uint_eq(f.rec.nlog, 300);
+	ck_assert_int_eq(f.rec.log[299].pid, 1299);
+	ck_assert_int_eq(f.rec.max_pinned, KILLER_PIN_BATCH);
+	ck_assert_int_eq(f.rec.pinned, 0);
+	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
 /* The live seam refuses a sysroot other than /. */
 START_TEST(test_killer_live_ops_need_live_root)
 {
@@ -408,6 +433,7 @@ static Suite *killer_suite(void)
 	tcase_add_loop_test(tc, test_killer_grace_period, 0, 3);
 	tcase_add_test(tc, test_killer_never_pid1);
 	tcase_add_test(tc, test_killer_pid_left_before_pin);
+	tcase_add_test(tc, test_killer_many_processes);
 	tcase_add_test(tc, test_killer_live_ops_need_live_root);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(td, test_killer_plan_parse, 0, sizeof(plans) / sizeof(plans[0]));
