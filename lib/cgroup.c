@@ -68,11 +68,18 @@ static int parse_int(const char *s, int64_t *out, const char **end)
 	return 0;
 }
 
+/* The start of the line after line, or NULL at the end of the text. */
+static const char *next_line(const char *line)
+{
+	line = strchr(line, '\n');
+	return line && line[1] ? line + 1 : NULL;
+}
+
 int cgroup_parse_kv(const char *text, const char *key, int64_t *out, struct err *e)
 {
 	size_t kl = strlen(key);
 
-	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (const char *line = *text ? text : NULL; line; line = next_line(line)) {
 		if (strncmp(line, key, kl) != 0 || line[kl] != ' ')
 			continue;
 		if (parse_int(line + kl + 1, out, NULL) < 0) {
@@ -469,12 +476,15 @@ int cgroup_layout_set_kube(struct cgroup_layout *l, enum cgroup_driver driver,
 			h[--n] = '\0';
 		if (!*h || strchr(h, ','))
 			goto bad;
-		for (char *c = h; c; c = strchr(c, '/'), c = c ? c + 1 : NULL) {
+		for (const char *c = h;; c++) { /* each component */
 			size_t cl = strcspn(c, "/");
 
 			if (cl == 0 || (cl == 1 && c[0] == '.') ||
 			    (cl == 2 && c[0] == '.' && c[1] == '.'))
 				goto bad;
+			c += cl;
+			if (!*c)
+				break;
 		}
 	}
 	free(l->kubepods);
@@ -554,10 +564,16 @@ int cgroup_layout_detect(struct cgroup_layout *l, const struct sysroot *s,
 
 	memset(l, 0, sizeof(*l));
 	if (sysroot_read_str(s, "proc/self/mountinfo", &mi, &ign) >= 0) {
-		if (cgroup_mounts_parse(mi, l, e) < 0) {
+		int n = cgroup_mounts_parse(mi, l, e);
+
+		if (n < 0) {
+			cleanup_free char *path = sysroot_path(s, "proc/self/mountinfo");
+
 			cgroup_layout_release(l);
-			return err_wrap(e, "proc/self/mountinfo");
+			return err_wrap(e, "read '%s'", path);
 		}
+		if (n == 0)
+			mounts_from_tree(l, s);
 	} else {
 		mounts_from_tree(l, s);
 	}

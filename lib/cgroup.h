@@ -111,14 +111,16 @@ void cgroup_layout_map_unified(struct cgroup_layout *l, const char *controllers)
  * cgroupfs here; cgroup_layout_detect() resolves it from the tree first.
  * hierarchy is yarn-site's yarn.nodemanager.linux-container-executor.cgroups.
  * hierarchy (leading and trailing '/' stripped, as YARN does;
- * yarn-interfaces.md 5a), or NULL for "<besteffort>/hadoop-yarn".  Returns 0,
- * or -1 with e set (ERR_USAGE: an empty hierarchy, a "." or ".." component,
- * or a ','). */
+ * yarn-interfaces.md 5a), or NULL for "<besteffort>/hadoop-yarn".  Also
+ * changes the driver or hierarchy of a detected layout.  Returns 0, or -1
+ * with e set (ERR_USAGE: an empty hierarchy, an empty, "." or ".."
+ * component, or a ','), l then unchanged. */
 int cgroup_layout_set_kube(struct cgroup_layout *l, enum cgroup_driver driver,
 			   const char *hierarchy, struct err *e);
 
 /* Detect the layout through s: mounts from proc/self/mountinfo, or, when
- * that file is missing (a dump of sys/ only), from the content of
+ * that file is missing or lists no cgroup mount (a dump of sys/ only, a
+ * container's own view), from the content of
  * sys/fs/cgroup (cgroup.controllers at the root means unified, otherwise each
  * subdir named by controllers, "cpu,cpuacct" included, is a v1 mount).  The
  * version is read from content, never from statfs magic.  driver AUTO picks
