@@ -208,8 +208,8 @@ static int open_node(const struct opts *o, struct sysroot *s, struct cgroup_layo
 	return 0;
 }
 
-/* Ask the NM for its containers; on failure nm->reachable is 0 and a
- * warning is printed.  errbuf holds nm->error. */
+/* Ask the NM for its containers; on failure nm->reachable is 0, a warning
+ * is printed and nm->error points into e. */
 static void ask_nm(const struct opts *o, struct nm_containers *c, struct containerlist_nm *nm,
 		   struct err *e)
 {
@@ -287,8 +287,8 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
 		}
-		state = containerlist_state(&cl, now);
-		if (rc == 0 && o->state && statefile_save(o->state, state, &e) < 0) {
+		state = o->state ? containerlist_state(&cl, now) : NULL;
+		if (rc == 0 && state && statefile_save(o->state, state, &e) < 0) {
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
 		}
