@@ -106,7 +106,7 @@ assert_eq "$?" 2 "a pid as id"
 echo "{\"apiVersion\":\"kilo/v1\",\"kind\":\"KillPlan\",\"gracePeriodMs\":300,\"items\":[{\"id\":\"$A\",\"pid\":$outside},{\"id\":\"$B\",\"pids\":[$outside]},{\"id\":\"$C\"},{\"id\":\"$D\"}]}" \
 	>"$tmpdir/plan"
 t0=$(date +%s%N)
-yarn-copilot --hierarchy "$hy" kill <"$tmpdir/plan" >"$tmpdir/report" 2>"$tmpdir/err" ||
+yarn-copilot --hierarchy "$hy" --grace-period 50 kill <"$tmpdir/plan" >"$tmpdir/report" 2>"$tmpdir/err" ||
 	fail "kill: exit $?: $(cat "$tmpdir/err")"
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 r() { jq -r --arg id "$1" '.items[] | select(.id == $id) | "\(.result) \(.processes) \(.signalled | join(",")) \(.error)"' "$tmpdir/report"; }
@@ -116,7 +116,7 @@ assert_eq "$(r "$C")" "terminated 3 SIGTERM null" "C"
 assert_eq "$(r "$D")" "gone 0  null" "D"
 b_ms=$(jq -r --arg id "$B" '.items[] | select(.id == $id) | .elapsedMs' "$tmpdir/report")
 a_ms=$(jq -r --arg id "$A" '.items[] | select(.id == $id) | .elapsedMs' "$tmpdir/report")
-[ "$b_ms" -ge 300 ] && [ "$b_ms" -lt 1000 ] || fail "B ended after $b_ms ms, grace 300"
+[ "$b_ms" -ge 300 ] && [ "$b_ms" -lt 1000 ] || fail "B ended after $b_ms ms: the plan's 300 ms grace must win over --grace-period 50"
 [ "$a_ms" -lt 200 ] || fail "A ended after $a_ms ms"
 [ "$ms" -lt 2000 ] || fail "kill took $ms ms"
 # alive PID: exists and is not a zombie waiting for this shell to reap it
