@@ -597,8 +597,10 @@ static void plan_quota(struct ctx *x, const char *target, int64_t allowed, int u
 		free_names(names, n);
 	}
 	if (x->l->version == 2) {
+		/* The period read back is written with it, so the file holds
+		 * exactly this value afterwards. */
 		if (q < 0)
-			snprintf(val, sizeof(val), "max");
+			snprintf(val, sizeof(val), "max %lld", (long long)period);
 		else
 			snprintf(val, sizeof(val), "%lld %lld", (long long)q, (long long)period);
 	} else {
