@@ -281,22 +281,42 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-json_t *cgchange_items_json(const struct cgchange_plan *plan)
+json_t *cgchange_items_json(const struct cgchange_plan *plan, int changes_only)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct cgchange_item *it = &plan->items[i];
+		json_t *o;
 
-		json_array_append_new(
-			a, json_pack("{s:s,s:s,s:o,s:o,s:o,s:s,s:s,s:o}", "path", it->cg,
-				     "controller", cgroup_ctrl_name(it->ctrl), "file",
-				     str_or_null(it->file), "old", str_or_null(it->old), "new",
-				     str_or_null(it->value), "result",
-				     cgchange_result_name(it->result), "reason", it->reason,
-				     "error", str_or_null(it->error)));
+		if (changes_only && it->result == CGCHANGE_UNCHANGED)
+			continue;
+		o = json_object();
+		json_object_set_new_nocheck(o, "path", json_string(it->cg));
+		json_object_set_new_nocheck(o, "controller",
+					    json_string_nocheck(cgroup_ctrl_name(it->ctrl)));
+		json_object_set_new_nocheck(o, "file", str_or_null(it->file));
+		json_object_set_new_nocheck(o, "old", str_or_null(it->old));
+		json_object_set_new_nocheck(o, "new", str_or_null(it->value));
+		json_object_set_new_nocheck(o, "result",
+					    json_string_nocheck(cgchange_result_name(it->result)));
+		json_object_set_new_nocheck(o, "reason", json_string(it->reason));
+		json_object_set_new_nocheck(o, "error", str_or_null(it->error));
+		json_array_append_new(a, o);
 	}
 	return a;
+}
+
+json_t *cgchange_summary_json(const struct cgchange_plan *plan)
+{
+	size_t count[CGCHANGE_NRESULTS] = { 0 };
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < plan->n; i++)
+		count[plan->items[i].result]++;
+	for (int r = CGCHANGE_WRITTEN; r < CGCHANGE_NRESULTS; r++)
+		json_object_set_new_nocheck(o, result_names[r], json_integer((json_int_t)count[r]));
+	return o;
 }
 
 void cgchange_release(struct cgchange_plan *plan)

@@ -100,8 +100,13 @@ void cgchange_apply(struct cgchange_plan *plan, size_t first, const struct cgrou
 size_t cgchange_count(const struct cgchange_plan *plan, enum cgchange_result r);
 
 /* The items as CgroupChanges items: {"path","controller","file","old","new",
- * "result","reason","error"}.  New reference. */
-json_t *cgchange_items_json(const struct cgchange_plan *plan);
+ * "result","reason","error"}; with changes_only, items whose result is
+ * `unchanged` are left out.  New reference. */
+json_t *cgchange_items_json(const struct cgchange_plan *plan, int changes_only);
+
+/* {"written":n,"unchanged":n,...}: the count of every result, zeros
+ * included.  New reference. */
+json_t *cgchange_summary_json(const struct cgchange_plan *plan);
 
 /* Free everything; the plan is empty and reusable afterwards. */
 void cgchange_release(struct cgchange_plan *plan);

@@ -26,6 +26,7 @@ struct opts {
 	enum qos_weight_conv conv;
 	int do_static, do_suppress;
 	int dry_run;
+	int changes_only;
 	int pretty;
 };
 
@@ -38,6 +39,7 @@ enum {
 	OPT_WEIGHT,
 	OPT_ONLY,
 	OPT_DRY_RUN,
+	OPT_CHANGES_ONLY,
 	OPT_PRETTY,
 };
 
@@ -50,6 +52,7 @@ static const struct option longopts[] = {
 	{ "weight-conversion", required_argument, NULL, OPT_WEIGHT },
 	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "changes-only", no_argument, NULL, OPT_CHANGES_ONLY },
 	{ "pretty", no_argument, NULL, OPT_PRETTY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -73,6 +76,7 @@ static void usage(void)
 	      "     --weight-conversion <name>   v2 cpu.weight: linear (default) or nonlinear\n"
 	      "     --only <part>                static (steps 0, 1, 3, 4) or suppress (step 2)\n"
 	      "     --dry-run                    report what would change, write nothing\n"
+	      "     --changes-only               leave unchanged items out of the report\n"
 	      "     --pretty                     indented JSON\n"
 	      " -h, --help                       display this help\n"
 	      " -V, --version                    display version\n"
@@ -128,6 +132,9 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 			break;
 		case OPT_DRY_RUN:
 			o->dry_run = 1;
+			break;
+		case OPT_CHANGES_ONLY:
+			o->changes_only = 1;
 			break;
 		case OPT_PRETTY:
 			o->pretty = 1;
@@ -212,7 +219,8 @@ static int run(const struct opts *o)
 		out = jsonio_new_doc("CgroupChanges");
 		json_object_set_new(out, "dryRun", json_boolean(o->dry_run));
 		json_object_set_new(out, "metadata", jsonio_metadata(in.node, clock_now_ms()));
-		json_object_set_new(out, "items", cgchange_items_json(&plan));
+		json_object_set_new(out, "summary", cgchange_summary_json(&plan));
+		json_object_set_new(out, "items", cgchange_items_json(&plan, o->changes_only));
 		failed = cgchange_count(&plan, CGCHANGE_FAILED);
 		code = cli_exit_for_items(plan.n, failed);
 		if (jsonio_write(stdout, out, o->pretty, &e) < 0) {
