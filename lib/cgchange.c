@@ -64,14 +64,17 @@ struct cgchange_item *cgchange_add(struct cgchange_plan *plan, int chain, enum c
 void cgchange_preset(struct cgchange_item *it, enum cgchange_result r, const char *fmt, ...)
 {
 	va_list ap;
+	char *reason;
 
 	it->result = r;
 	if (!fmt)
 		return;
-	free(it->reason);
+	/* The arguments may include the old reason: format before freeing it. */
 	va_start(ap, fmt);
-	it->reason = vformat(fmt, ap);
+	reason = vformat(fmt, ap);
 	va_end(ap);
+	free(it->reason);
+	it->reason = reason;
 }
 
 static int parse_i64(const char *s, int64_t *v)
@@ -159,6 +162,13 @@ static void fail(struct cgchange_item *it, const struct err *e)
 	it->error = xstrdup(e->msg);
 }
 
+/* The cgroup dir is not there (YARN has not made it yet, or the container
+ * ended during the pass): nothing to write, not a failure. */
+static void absent(struct cgchange_item *it)
+{
+	cgchange_preset(it, CGCHANGE_SKIPPED, "%s (no such cgroup)", it->reason);
+}
+
 static void apply_dir(struct cgchange_item *it, const struct cgroup_layout *l,
 		      const struct sysroot *s, int dry_run)
 {
@@ -211,6 +221,10 @@ static void apply_file(struct cgchange_plan *plan, size_t idx, const struct cgro
 				it->result = CGCHANGE_UNSUPPORTED;
 				return;
 			}
+			if (r == CGROUP_ABSENT) {
+				absent(it);
+				return;
+			}
 			if (r != CGROUP_OK) {
 				fail(it, &e);
 				return;
@@ -230,6 +244,8 @@ static void apply_file(struct cgchange_plan *plan, size_t idx, const struct cgro
 		it->result = CGCHANGE_WRITTEN;
 	} else if (r == CGROUP_UNSUPPORTED) {
 		it->result = CGCHANGE_UNSUPPORTED;
+	} else if (r == CGROUP_ABSENT) {
+		absent(it);
 	} else if (it->unsupported_errno && e.errnum == it->unsupported_errno) {
 		it->result = CGCHANGE_UNSUPPORTED;
 		it->error = xstrdup(e.msg);

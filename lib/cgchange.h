@@ -90,6 +90,9 @@ int cgchange_equal(enum cgchange_cmp cmp, const char *current, const char *wante
 /* Execute the items from index first on (earlier ones are left as they
  * are): read, compare, write what differs (dry_run: report `planned` and
  * remember the value, so a later item on the same file compares with it).
+ * A cgroup dir that does not exist (or a controller not mounted) makes
+ * its items `skipped` ("no such cgroup"), not failed: YARN may not have
+ * made it yet, or the container ended during the pass.
  * ESRCH on a cgroup.procs write (the process exited) is `skipped`, and a
  * write error equal to the item's unsupported_errno is `unsupported` (with
  * the error): neither is a failure.  Never fails as a whole: every error is in its item. */

@@ -76,9 +76,12 @@ int qos_cpuset_step(int current, int want, int nlogical)
 {
 	int step = (nlogical + 9) / 10;
 
+	int n;
+
 	if (want <= current)
 		return want;
-	return want - current > step ? current + step : want;
+	n = want - current > step ? current + step : want;
+	return n < QOS_MIN_CPUSET_CPUS && want >= QOS_MIN_CPUSET_CPUS ? QOS_MIN_CPUSET_CPUS : n;
 }
 
 static int cpu_cmp(const void *a, const void *b)

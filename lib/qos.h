@@ -73,7 +73,8 @@ int64_t qos_suppress_milli(const struct qos_suppress_in *in, int threshold_perce
 int qos_cpuset_want(int64_t allowed_milli);
 
 /* The count to write this round (koordlet): growing is limited to
- * ceil(10% of nlogical) above current, shrinking is immediate. */
+ * ceil(10% of nlogical) above current, shrinking is immediate; never below
+ * 2 when want is at least 2 (a dir with 0 or 1 CPUs grows to 2 at once). */
 int qos_cpuset_step(int current, int want, int nlogical);
 
 /* One logical CPU of the topology (sys/devices/system/cpu/cpuN/topology,

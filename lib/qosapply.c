@@ -463,6 +463,8 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 	char detail[160];
 
 	r = cgroup_read_cpuset(x->l, x->s, parent, &cand, &e);
+	if (r == CGROUP_OK && !cgroup_exists(x->l, x->s, CGROUP_CPUSET, target))
+		r = CGROUP_ABSENT;
 	if (r != CGROUP_OK) {
 		struct cgchange_item *it = cgchange_add(x->plan, chain, CGROUP_CPUSET, target,
 							"cpuset.cpus", CGCHANGE_CPUSET, NULL,
@@ -470,6 +472,8 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 
 		if (r == CGROUP_UNSUPPORTED)
 			it->result = CGCHANGE_UNSUPPORTED;
+		else if (r == CGROUP_ABSENT)
+			cgchange_preset(it, CGCHANGE_SKIPPED, "%s (no such cgroup)", why);
 		else
 			cgchange_preset(it, CGCHANGE_SKIPPED, "no cpuset of the parent %s: %s",
 					parent, e.msg);
@@ -560,6 +564,8 @@ static void plan_quota(struct ctx *x, const char *target, int64_t allowed, int u
 				  why);
 		if (r == CGROUP_UNSUPPORTED) {
 			it->result = CGCHANGE_UNSUPPORTED;
+		} else if (r == CGROUP_ABSENT) {
+			cgchange_preset(it, CGCHANGE_SKIPPED, "%s (no such cgroup)", why);
 		} else {
 			it->result = CGCHANGE_FAILED;
 			it->error = xstrdup(e.msg);

@@ -90,7 +90,8 @@ START_TEST(test_qos_cpuset_want_and_step)
 	ck_assert_int_eq(qos_cpuset_want(24600), 25);
 	/* 2 logical CPUs: step ceil(0.2) = 1 */
 	ck_assert_int_eq(qos_cpuset_step(1, 2, 2), 2);
-	ck_assert_int_eq(qos_cpuset_step(0, 2, 2), 1);
+	ck_assert_int_eq(qos_cpuset_step(0, 2, 2), 2);
+	ck_assert_int_eq(qos_cpuset_step(0, 5, 2), 2);
 	/* 96 logical CPUs: step ceil(9.6) = 10 */
 	ck_assert_int_eq(qos_cpuset_step(20, 60, 96), 30);
 	ck_assert_int_eq(qos_cpuset_step(20, 25, 96), 25);
