@@ -94,7 +94,7 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 	in->requests_known = reachable;
 	json_array_foreach(items, i, it)
 	{
-		char ctx[64];
+		char ctx[64], rctx[80];
 		const char *state = NULL;
 		json_t *req = NULL;
 		int64_t milli = 0;
@@ -109,9 +109,10 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 		if (is_final(state))
 			continue;
 		in->nlive++;
-		r = req ? jsonio_get_int(req, ctx, "cpuMilli", 0, INT64_C(1) << 40, &milli, e) : 0;
+		snprintf(rctx, sizeof(rctx), "%s.requests", ctx);
+		r = req ? jsonio_get_int(req, rctx, "cpuMilli", 0, INT64_C(1) << 40, &milli, e) : 0;
 		if (r < 0)
-			return err_wrap(e, "requests");
+			return -1;
 		if (r == 0)
 			in->requests_known = 0;
 		in->cpu_milli_sum += milli;
