@@ -223,6 +223,21 @@ int64_t qos_cfs_quota(int64_t allowed_milli, int64_t period_us)
 	return q < QOS_MIN_QUOTA_US ? QOS_MIN_QUOTA_US : q;
 }
 
+int64_t qos_cfs_quota_round(int64_t current_us, int64_t want_us, int64_t capacity_milli,
+			    int64_t period_us)
+{
+	int64_t whole = capacity_milli * period_us / 1000; /* capacity as quota */
+	int64_t delta = want_us - current_us;
+
+	if (want_us < 0 || current_us < 0)
+		return want_us;
+	if (want_us != QOS_MIN_QUOTA_US && (delta < 0 ? -delta : delta) < whole / 100)
+		return current_us;
+	if (delta > whole / 10)
+		return current_us + whole / 10;
+	return want_us;
+}
+
 int64_t qos_cfs_quota_v1(int64_t quota_us, int64_t period_us, const struct qos_cfs *children,
 			 size_t n, long *raised_by)
 {

@@ -130,6 +130,15 @@ struct qos_cfs {
  * allowed x period / 1000, at least 2000 us. */
 int64_t qos_cfs_quota(int64_t allowed_milli, int64_t period_us);
 
+/* The quota to write this round, from the current one (koordlet cfsQuota
+ * policy): a change smaller than 1% of capacity (capacity cores x period
+ * x 0.01) keeps current, unless want is the 2000 us minimum; a rise from a
+ * limited current is at most 10% of capacity (cores x period x 0.1); from
+ * unlimited (-1) want is taken at once (koordlet #2723).  want -1 is
+ * returned as is. */
+int64_t qos_cfs_quota_round(int64_t current_us, int64_t want_us, int64_t capacity_milli,
+			    int64_t period_us);
+
 /* The v1 quota of a dir with period_us whose children have children[]: the
  * kernel (tg_cfs_schedulable_down) refuses a parent quota/period below a
  * child's, so quota is raised to ceil(child quota x period / child period)

@@ -576,9 +576,16 @@ static void plan_quota(struct ctx *x, const char *target, int64_t allowed, int u
 	q = unlimited ? -1 : qos_cfs_quota(allowed, period);
 	snprintf(detail, sizeof(detail), "%s", why);
 	if (!unlimited) {
+		int64_t want = q;
+
+		q = qos_cfs_quota_round(quota, want, x->o->in->usage.capacity_milli, period);
 		snprintf(detail, sizeof(detail),
-			 "%s: %lld milli-cores allowed x period %lld us / 1000 (at least %d)", why,
-			 (long long)allowed, (long long)period, QOS_MIN_QUOTA_US);
+			 "%s: %lld milli-cores allowed x period %lld us / 1000 (at least %d) = %lld%s",
+			 why, (long long)allowed, (long long)period, QOS_MIN_QUOTA_US,
+			 (long long)want,
+			 q == want     ? ""
+			 : q == quota ? ", within 1% of capacity: kept"
+				      : ", rise limited to 10% of capacity");
 	}
 	if (q >= 0 && x->l->version == 1) {
 		size_t n = 0;

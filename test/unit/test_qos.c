@@ -216,6 +216,20 @@ START_TEST(test_qos_cfs_quota)
 }
 END_TEST
 
+START_TEST(test_qos_cfs_quota_round)
+{
+	/* 64 cores, period 100000: 1% = 64000 us, 10% = 640000 us */
+	ck_assert_int_eq(qos_cfs_quota_round(2000000, 2050000, 64000, 100000), 2000000);
+	ck_assert_int_eq(qos_cfs_quota_round(2000000, 1950000, 64000, 100000), 2000000);
+	ck_assert_int_eq(qos_cfs_quota_round(2000000, 1900000, 64000, 100000), 1900000);
+	ck_assert_int_eq(qos_cfs_quota_round(2000000, 4000000, 64000, 100000), 2640000);
+	/* the minimum is always written; from unlimited at once; to unlimited */
+	ck_assert_int_eq(qos_cfs_quota_round(3000, 2000, 64000, 100000), 2000);
+	ck_assert_int_eq(qos_cfs_quota_round(-1, 4000000, 64000, 100000), 4000000);
+	ck_assert_int_eq(qos_cfs_quota_round(4000000, -1, 64000, 100000), -1);
+}
+END_TEST
+
 START_TEST(test_qos_cfs_quota_v1_strict_children)
 {
 	/* YARN strict mode: quota 1 s, period 1 s / cpus (yarn-interfaces 5b). */
@@ -296,6 +310,7 @@ static Suite *qos_suite(void)
 			    sizeof(order_cases) / sizeof(order_cases[0]));
 	tcase_add_test(tc, test_qos_cpuset_order_mixed_children);
 	tcase_add_test(tc, test_qos_cfs_quota);
+	tcase_add_test(tc, test_qos_cfs_quota_round);
 	tcase_add_test(tc, test_qos_cfs_quota_v1_strict_children);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("memory");
