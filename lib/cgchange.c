@@ -26,7 +26,7 @@ int cgchange_chain(struct cgchange_plan *plan)
 	return plan->nchains++;
 }
 
-static char *vformat(const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0))) static char *vformat(const char *fmt, va_list ap)
 {
 	char *s = NULL;
 
