@@ -9,6 +9,7 @@
 # Anolis kernel has, each container mirrored and holding 2 pids, so every
 # file the pass compares exists and is read.
 set -eu
+: "${KILO_BIN:?}"
 n=500 runs=20
 dir=$(mktemp -d "${TMPDIR:-/tmp}/kilo-bench-XXXXXX")
 trap 'rm -rf "$dir"' EXIT
@@ -63,10 +64,10 @@ with open(root + "/in.json", "w") as f:
 PY
 # 64000 x 65% - 10000 - 2000 = 29600 milli-cores -> 30 CPUs: the tree holds
 # 32, so the first pass shrinks it; the measured passes change nothing.
-qos-cgset --sysroot "$dir" <"$dir/in.json" >/dev/null
-python3 - "$dir" "$runs" <<'PY'
+"$KILO_BIN/qos-cgset" --sysroot "$dir" <"$dir/in.json" >/dev/null
+python3 - "$dir" "$runs" "$KILO_BIN/qos-cgset" <<'PY'
 import json, resource, subprocess, sys
-root, runs = sys.argv[1], int(sys.argv[2])
+root, runs, tool = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 variants = [("qos-cgset-no-change-500", []),
             ("qos-cgset-no-change-500-changes-only", ["--changes-only"]),
             ("qos-cgset-no-change-500-static", ["--changes-only", "--only", "static"]),
@@ -76,7 +77,7 @@ for name, opts in variants:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     for _ in range(runs):
         with open(root + "/in.json") as f:
-            out = subprocess.run(["qos-cgset", "--sysroot", root] + opts, stdin=f,
+            out = subprocess.run([tool, "--sysroot", root] + opts, stdin=f,
                                  capture_output=True, check=True).stdout
         s = json.loads(out)["summary"]
         writes += s["written"] + s["failed"] + s["planned"]
