@@ -172,20 +172,14 @@ static void absent(struct cgchange_item *it)
 static void apply_dir(struct cgchange_item *it, const struct cgroup_layout *l,
 		      const struct sysroot *s, int dry_run)
 {
-	cleanup_free char *rel = cgroup_path(l, it->ctrl, it->cg, NULL);
+	int is_mkdir = it->cmp == CGCHANGE_MKDIR;
+	int exists = cgroup_exists(l, s, it->ctrl, it->cg);
 	struct err e = { 0 };
-	int exists;
+	int r;
 
-	if (!rel) {
-		err_set(&e, ERR_NOTFOUND, 0, "controller %s is not mounted",
-			cgroup_ctrl_name(it->ctrl));
-		fail(it, &e);
-		return;
-	}
-	exists = sysroot_is_dir(s, rel);
 	if (exists)
 		it->old = xstrdup("directory");
-	if (exists == (it->cmp == CGCHANGE_MKDIR)) {
+	if (exists == is_mkdir) {
 		it->result = CGCHANGE_UNCHANGED;
 		return;
 	}
@@ -193,11 +187,14 @@ static void apply_dir(struct cgchange_item *it, const struct cgroup_layout *l,
 		it->result = CGCHANGE_PLANNED;
 		return;
 	}
-	if ((it->cmp == CGCHANGE_MKDIR ? sysroot_mkdir(s, rel, 0755, &e) < 0
-				       : sysroot_rmdir(s, rel, &e) < 0))
-		fail(it, &e);
-	else
+	r = is_mkdir ? cgroup_mkdir(l, s, it->ctrl, it->cg, NULL, &e)
+		     : cgroup_rmdir(l, s, it->ctrl, it->cg, &e);
+	if (r == CGROUP_OK)
 		it->result = CGCHANGE_WRITTEN;
+	else if (r == CGROUP_ABSENT)
+		absent(it);
+	else
+		fail(it, &e);
 }
 
 static void apply_file(struct cgchange_plan *plan, size_t idx, const struct cgroup_layout *l,
