@@ -10,10 +10,10 @@
 #include "xalloc.h"
 
 static const char *const result_names[CGCHANGE_NRESULTS] = {
-	[CGCHANGE_PENDING] = "pending",		[CGCHANGE_WRITTEN] = "written",
-	[CGCHANGE_UNCHANGED] = "unchanged",	[CGCHANGE_UNSUPPORTED] = "unsupported",
-	[CGCHANGE_FAILED] = "failed",		[CGCHANGE_SKIPPED] = "skipped",
-	[CGCHANGE_PLANNED] = "planned",		[CGCHANGE_DEFERRED] = "deferred",
+	[CGCHANGE_PENDING] = "pending",     [CGCHANGE_WRITTEN] = "written",
+	[CGCHANGE_UNCHANGED] = "unchanged", [CGCHANGE_UNSUPPORTED] = "unsupported",
+	[CGCHANGE_FAILED] = "failed",       [CGCHANGE_SKIPPED] = "skipped",
+	[CGCHANGE_PLANNED] = "planned",     [CGCHANGE_DEFERRED] = "deferred",
 };
 
 const char *cgchange_result_name(enum cgchange_result r)

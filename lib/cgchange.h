@@ -47,8 +47,8 @@ enum cgchange_result {
 
 struct cgchange_item {
 	enum cgroup_ctrl ctrl;
-	char *cg;    /* cgroup path, "/kubepods/besteffort/hadoop-yarn" */
-	char *file;  /* "cpu.shares", NULL for a mkdir or rmdir */
+	char *cg;   /* cgroup path, "/kubepods/besteffort/hadoop-yarn" */
+	char *file; /* "cpu.shares", NULL for a mkdir or rmdir */
 	enum cgchange_cmp cmp;
 	char *value; /* wanted value; NULL for rmdir */
 	char *old;   /* the value found (filled by the executor), or NULL */

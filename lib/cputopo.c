@@ -46,7 +46,8 @@ static int read_nodes(const struct sysroot *s, struct qos_cpu *cpus, size_t n, s
 		if (*end)
 			continue;
 		rel = xasprintf("sys/devices/system/node/%s/cpulist", de->d_name);
-		if (sysroot_read_str(s, rel, &text, e) < 0 || cgroup_cpuset_parse(text, &set, e) < 0)
+		if (sysroot_read_str(s, rel, &text, e) < 0 ||
+		    cgroup_cpuset_parse(text, &set, e) < 0)
 			return err_wrap(e, "NUMA node %ld", node);
 		for (size_t i = 0; i < n; i++)
 			if (cgroup_cpuset_has(&set, cpus[i].cpu))

@@ -52,8 +52,7 @@ int qos_weight_conv_parse(const char *s, enum qos_weight_conv *out, struct err *
 	return 0;
 }
 
-int64_t qos_suppress_milli(const struct qos_suppress_in *in, int threshold_percent,
-			   int min_percent)
+int64_t qos_suppress_milli(const struct qos_suppress_in *in, int threshold_percent, int min_percent)
 {
 	int64_t sys = in->system_milli > in->reserved_milli ? in->system_milli : in->reserved_milli;
 	int64_t allowed = in->capacity_milli * threshold_percent / 100 - in->nonbe_milli - sys;

@@ -65,8 +65,8 @@ static int usage_inputs(const json_t *u, struct qosapply_inputs *in, struct err 
 	int64_t g = 0, b = 0;
 	int known[4];
 
-	if ((known[0] = get_nested(u, ctx, "capacity", NULL, "cpuMilli",
-				   &in->usage.capacity_milli, e)) < 0 ||
+	if ((known[0] = get_nested(u, ctx, "capacity", NULL, "cpuMilli", &in->usage.capacity_milli,
+				   e)) < 0 ||
 	    (known[1] = get_nested(u, ctx, "system", NULL, "cpuMilli", &in->usage.system_milli,
 				   e)) < 0 ||
 	    (known[2] = get_nested(u, ctx, "qos", "guaranteed", "cpuMilli", &g, e)) < 0 ||
@@ -87,7 +87,8 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 	json_t *it;
 
 	if (jsonio_get_obj(list, "ContainerList", "nodeManager", &nm, e) < 0 ||
-	    (nm && jsonio_get_bool(nm, "ContainerList.nodeManager", "reachable", &reachable, e) < 0) ||
+	    (nm &&
+	     jsonio_get_bool(nm, "ContainerList.nodeManager", "reachable", &reachable, e) < 0) ||
 	    jsonio_get_arr(list, "ContainerList", "items", &items, e) < 0 ||
 	    (!in->node && node_of(list, "ContainerList", &in->node, e) < 0))
 		return -1;
@@ -241,9 +242,10 @@ static void mirror_dir(struct ctx *x, int chain, enum cgroup_ctrl c, const char 
 		const char *vals[2] = { src->cpus, src->mems };
 
 		for (int i = 0; i < 2; i++) {
-			it = cgchange_add(x->plan, chain, c, cg, files[i], CGCHANGE_CPUSET,
-					  src->ok ? vals[i] : NULL,
-					  "a cpuset child needs CPUs and memory nodes before tasks");
+			it = cgchange_add(
+				x->plan, chain, c, cg, files[i], CGCHANGE_CPUSET,
+				src->ok ? vals[i] : NULL,
+				"a cpuset child needs CPUs and memory nodes before tasks");
 			if (!src->ok) {
 				it->result = CGCHANGE_FAILED;
 				it->error = xstrdup(src->e.msg);
@@ -283,8 +285,9 @@ static void mirror_remove(struct ctx *x, enum cgroup_ctrl c, const char *cg)
 	it = cgchange_add(x->plan, cgchange_chain(x->plan), c, cg, NULL, CGCHANGE_RMDIR, NULL,
 			  "the container's cpu cgroup is gone");
 	if (n)
-		cgchange_preset(it, CGCHANGE_SKIPPED, "the container's cpu cgroup is gone, but %zu "
-						      "processes remain",
+		cgchange_preset(it, CGCHANGE_SKIPPED,
+				"the container's cpu cgroup is gone, but %zu "
+				"processes remain",
 				n);
 }
 
@@ -340,7 +343,8 @@ static void plan_mirror(struct ctx *x)
 			}
 			chain = cgchange_chain(x->plan);
 			if (!(ct->ctrls & (1u << c)))
-				mirror_dir(x, chain, c, cg, &src, "mirror of the container's cpu cgroup");
+				mirror_dir(x, chain, c, cg, &src,
+					   "mirror of the container's cpu cgroup");
 			else if (n)
 				cgroup_read_procs(x->l, x->s, c, cg, &there, &nthere, NULL);
 			move_pids(x, chain, c, cg, pids, n, there, nthere);
@@ -370,7 +374,8 @@ static void plan_shares(struct ctx *x)
 		v = qos_weight(shares, x->o->conv);
 	snprintf(val, sizeof(val), "%lld", (long long)v);
 	if (in->cpu_milli_sum % 1000)
-		snprintf(vcores, sizeof(vcores), "%lld.%03lld", (long long)(in->cpu_milli_sum / 1000),
+		snprintf(vcores, sizeof(vcores), "%lld.%03lld",
+			 (long long)(in->cpu_milli_sum / 1000),
 			 (long long)(in->cpu_milli_sum % 1000));
 	else
 		snprintf(vcores, sizeof(vcores), "%lld", (long long)(in->cpu_milli_sum / 1000));
@@ -386,11 +391,13 @@ static void plan_shares(struct ctx *x)
 				  CGCHANGE_INT, val, "sum of %s vCores x 1024 (%zu containers)",
 				  vcores, in->nlive);
 	if (idle)
-		cgchange_preset(it, CGCHANGE_SKIPPED, "idle: the kernel refuses shares on an idle "
-						      "group");
+		cgchange_preset(it, CGCHANGE_SKIPPED,
+				"idle: the kernel refuses shares on an idle "
+				"group");
 	else if (!in->requests_known)
-		cgchange_preset(it, CGCHANGE_SKIPPED, "container requests unknown (NodeManager "
-						      "unreachable)");
+		cgchange_preset(it, CGCHANGE_SKIPPED,
+				"container requests unknown (NodeManager "
+				"unreachable)");
 }
 
 /* ---- Step 2: CPU suppress ---------------------------------------------- */
@@ -468,8 +475,8 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 		r = CGROUP_ABSENT;
 	if (r != CGROUP_OK) {
 		struct cgchange_item *it = cgchange_add(x->plan, chain, CGROUP_CPUSET, target,
-							"cpuset.cpus", CGCHANGE_CPUSET, NULL,
-							"%s", why);
+							"cpuset.cpus", CGCHANGE_CPUSET, NULL, "%s",
+							why);
 
 		if (r == CGROUP_UNSUPPORTED)
 			it->result = CGCHANGE_UNSUPPORTED;
@@ -484,16 +491,15 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 		for (size_t i = 0; i < sizeof(cand.bits) / sizeof(cand.bits[0]); i++)
 			cand.bits[i] &= ~resv.bits[i];
 	/* v2 children inherit the parent's effective cpuset: only the target. */
-	subtree_walk(&t, x, target, -1,
-		     x->l->version == 2 ? 0 : x->o->scope_besteffort ? 2 : 1);
+	subtree_walk(&t, x, target, -1, x->l->version == 2 ? 0 : x->o->scope_besteffort ? 2 : 1);
 	if (restore) {
 		want = cand;
 		snprintf(detail, sizeof(detail), "%s: all %d candidate CPUs", why,
 			 cgroup_cpuset_count(&cand));
 	} else if (cputopo_read(x->s, &topo, &ntopo, &e) < 0) {
 		struct cgchange_item *it = cgchange_add(x->plan, chain, CGROUP_CPUSET, target,
-							"cpuset.cpus", CGCHANGE_CPUSET, NULL,
-							"%s", why);
+							"cpuset.cpus", CGCHANGE_CPUSET, NULL, "%s",
+							why);
 
 		it->result = CGCHANGE_FAILED;
 		it->error = xstrdup(e.msg);
@@ -579,13 +585,14 @@ static void plan_quota(struct ctx *x, const char *target, int64_t allowed, int u
 		int64_t want = q;
 
 		q = qos_cfs_quota_round(quota, want, x->o->in->usage.capacity_milli, period);
-		snprintf(detail, sizeof(detail),
-			 "%s: %lld milli-cores allowed x period %lld us / 1000 (at least %d) = %lld%s",
-			 why, (long long)allowed, (long long)period, QOS_MIN_QUOTA_US,
-			 (long long)want,
-			 q == want     ? ""
-			 : q == quota ? ", within 1% of capacity: kept"
-				      : ", rise limited to 10% of capacity");
+		snprintf(
+			detail, sizeof(detail),
+			"%s: %lld milli-cores allowed x period %lld us / 1000 (at least %d) = %lld%s",
+			why, (long long)allowed, (long long)period, QOS_MIN_QUOTA_US,
+			(long long)want,
+			q == want    ? ""
+			: q == quota ? ", within 1% of capacity: kept"
+				     : ", rise limited to 10% of capacity");
 	}
 	if (q >= 0 && x->l->version == 1) {
 		size_t n = 0;
@@ -660,8 +667,8 @@ static void plan_suppress(struct ctx *x)
 
 /* ---- Steps 3 and 4: group identity, memory QoS ------------------------- */
 
-static void add_int(struct ctx *x, enum cgroup_ctrl c, const char *cg, const char *file,
-		    int64_t v, const char *why)
+static void add_int(struct ctx *x, enum cgroup_ctrl c, const char *cg, const char *file, int64_t v,
+		    const char *why)
 {
 	char val[24];
 
@@ -701,8 +708,9 @@ static void plan_memory_cap(struct ctx *x)
 		cgchange_preset(it, CGCHANGE_DEFERRED, "memory capacity unknown (NodeUsage)");
 	else if (!ok)
 		cgchange_preset(it, CGCHANGE_DEFERRED,
-				"limit %lld is below usage %lld + margin %lld bytes", (long long)limit,
-				(long long)usage, (long long)p->memory_limit_margin_bytes);
+				"limit %lld is below usage %lld + margin %lld bytes",
+				(long long)limit, (long long)usage,
+				(long long)p->memory_limit_margin_bytes);
 }
 
 static void plan_memory(struct ctx *x)
@@ -748,9 +756,9 @@ void qosapply_run(const struct qosapply_opts *o, struct cgchange_plan *plan)
 	size_t first;
 
 	if (cgroup_list_containers(x.l, x.s, &x.containers, &x.ncontainers, &e) < 0) {
-		struct cgchange_item *it =
-			cgchange_add(plan, cgchange_chain(plan), CGROUP_CPU, x.l->hadoop_yarn, NULL,
-				     CGCHANGE_TEXT, NULL, "list the containers");
+		struct cgchange_item *it = cgchange_add(plan, cgchange_chain(plan), CGROUP_CPU,
+							x.l->hadoop_yarn, NULL, CGCHANGE_TEXT, NULL,
+							"list the containers");
 
 		it->result = CGCHANGE_FAILED;
 		it->error = xstrdup(e.msg);

@@ -30,13 +30,13 @@
 
 /* What NodeUsage and ContainerList say, checked before anything is written. */
 struct qosapply_inputs {
-	const char *node;          /* metadata.node of either document, or NULL (borrowed) */
-	int usage_known;           /* every cpuMilli of the suppress formula is known */
+	const char *node; /* metadata.node of either document, or NULL (borrowed) */
+	int usage_known;  /* every cpuMilli of the suppress formula is known */
 	struct qos_suppress_in usage;
-	int64_t capacity_bytes;    /* capacity.memoryBytes, -1 unknown */
-	int requests_known;        /* NM reachable and every live container's request known */
-	int64_t cpu_milli_sum;     /* Σ requests.cpuMilli of live containers */
-	size_t nlive;              /* live containers (state not final) */
+	int64_t capacity_bytes; /* capacity.memoryBytes, -1 unknown */
+	int requests_known;     /* NM reachable and every live container's request known */
+	int64_t cpu_milli_sum;  /* Σ requests.cpuMilli of live containers */
+	size_t nlive;           /* live containers (state not final) */
 };
 
 /* Read usage (NodeUsage, may be NULL) and list (ContainerList, may be NULL)
@@ -58,7 +58,7 @@ struct qosapply_opts {
 	int do_static;             /* steps 0, 1, 3, 4 */
 	int do_suppress;           /* step 2 */
 	int dry_run;
-	int64_t page_size;         /* bytes, for the memory cap */
+	int64_t page_size; /* bytes, for the memory cap */
 };
 
 /* Run one pass, appending every decision to plan (release it afterwards).

@@ -273,14 +273,16 @@ static json_t *doc(const char *text)
 
 START_TEST(test_qosapply_inputs)
 {
-	json_t *u = doc("{\"kind\":\"NodeUsage\",\"metadata\":{\"node\":\"n1\"},"
-			"\"capacity\":{\"cpuMilli\":64000,\"memoryBytes\":1024},"
-			"\"system\":{\"cpuMilli\":2000},"
-			"\"qos\":{\"guaranteed\":{\"cpuMilli\":9000},\"burstable\":{\"cpuMilli\":6000}}}");
-	json_t *l = doc("{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":true},\"items\":["
-			"{\"state\":\"RUNNING\",\"requests\":{\"cpuMilli\":2000}},"
-			"{\"state\":\"DONE\",\"requests\":{\"cpuMilli\":8000}},"
-			"{\"state\":\"KILLING\",\"requests\":{\"cpuMilli\":1500}}]}");
+	json_t *u = doc(
+		"{\"kind\":\"NodeUsage\",\"metadata\":{\"node\":\"n1\"},"
+		"\"capacity\":{\"cpuMilli\":64000,\"memoryBytes\":1024},"
+		"\"system\":{\"cpuMilli\":2000},"
+		"\"qos\":{\"guaranteed\":{\"cpuMilli\":9000},\"burstable\":{\"cpuMilli\":6000}}}");
+	json_t *l =
+		doc("{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":true},\"items\":["
+		    "{\"state\":\"RUNNING\",\"requests\":{\"cpuMilli\":2000}},"
+		    "{\"state\":\"DONE\",\"requests\":{\"cpuMilli\":8000}},"
+		    "{\"state\":\"KILLING\",\"requests\":{\"cpuMilli\":1500}}]}");
 	struct qosapply_inputs in;
 	struct err e = { 0 };
 

@@ -26,9 +26,9 @@ static const struct {
 	int64_t milli, shares, linear, nonlinear;
 } shares_cases[] = {
 	{ 0, 2, 1, 1 },
-	{ 1, 2, 1, 1 },                   /* 1 x 1024 / 1000 = 1 -> clamped to 2 */
+	{ 1, 2, 1, 1 }, /* 1 x 1024 / 1000 = 1 -> clamped to 2 */
 	{ 1000, 1024, 39, 100 },
-	{ 7000, 7168, 274, 477 },         /* the example */
+	{ 7000, 7168, 274, 477 }, /* the example */
 	{ 2500, 2560, 98, 208 },
 	{ 256000, 262144, 10000, 10000 },
 	{ 1000000, 262144, 10000, 10000 }, /* clamped */

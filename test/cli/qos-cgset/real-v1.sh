@@ -15,6 +15,7 @@ C2=container_e17_1410901177871_0001_01_000002
 C3=container_e17_1410901177871_0001_01_000003
 pids=""
 
+# shellcheck disable=SC2317 # run by at_exit
 cleanup() {
 	for p in $pids; do kill -9 "$p" 2>/dev/null; done
 	for p in $pids; do wait "$p" 2>/dev/null; done
@@ -34,14 +35,14 @@ for d in "$P" "$P/kubepods" "$P/kubepods/besteffort"; do
 done
 all=$(cat "$CG/cpuset/$P/kubepods/besteffort/cpuset.cpus")
 [ "$all" = "0-1" ] || skip "needs exactly 2 CPUs in the root cpuset (has '$all')"
-for c in $C2 $C3; do
-	mkdir -p "$CG/cpu/$Y/$c"
-	sleep 600 &
-	pids="$pids $!"
-	echo $! >"$CG/cpu/$Y/$c/cgroup.procs"
-done
-set -- $pids
-pid2=$1 pid3=$2
+mkdir -p "$CG/cpu/$Y/$C2" "$CG/cpu/$Y/$C3"
+sleep 600 &
+pid2=$!
+sleep 600 &
+pid3=$!
+pids="$pid2 $pid3"
+echo "$pid2" >"$CG/cpu/$Y/$C2/cgroup.procs"
+echo "$pid3" >"$CG/cpu/$Y/$C3/cgroup.procs"
 
 cat >"$tmpdir/in.json" <<EOF
 {"apiVersion":"kilo/v1","kind":"NodeUsage","metadata":{"node":"w1","timestamp":"2026-11-29T16:00:00Z"},
