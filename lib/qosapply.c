@@ -367,9 +367,10 @@ static void plan_shares(struct ctx *x)
 	char val[24], vcores[32];
 	struct cgchange_item *it;
 
-	if (idle)
-		cgchange_add(x->plan, chain, CGROUP_CPU, yarn, "cpu.idle", CGCHANGE_INT, "1",
-			     "beClass.cpuQOS.schedIdle");
+	/* Written back to 0 too: the kernel refuses shares on an idle group. */
+	cgchange_add(x->plan, chain, CGROUP_CPU, yarn, "cpu.idle", CGCHANGE_INT, idle ? "1" : "0",
+		     idle ? "beClass.cpuQOS.schedIdle"
+			  : "schedIdle off: shares need a non-idle group");
 	if (x->l->version == 2)
 		v = qos_weight(shares, x->o->conv);
 	snprintf(val, sizeof(val), "%lld", (long long)v);

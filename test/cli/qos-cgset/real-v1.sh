@@ -119,7 +119,19 @@ assert_eq "$(try_write "$CG/cpuset/$Y/cpuset.cpus" 0)" EBUSY "parent-first shrin
 for c in $C2 $C3 ""; do echo 0 >"$CG/cpuset/$Y/$c/cpuset.cpus"; done
 assert_eq "$(try_write "$CG/cpuset/$Y/$C2/cpuset.cpus" 0-1)" EACCES "child-first widen"
 
-# 6. A container gone from cpu: its mirrors are removed.
+# 6. schedIdle: cpu.idle 1 first, then shares are left alone (the kernel
+#    refuses them on an idle group); back to 0, the shares come back.
+printf "resourceQOSStrategy:\n  beClass:\n    cpuQOS:\n      schedIdle: 1\n" >"$tmpdir/idle.yaml"
+assert_eq "$(run idle --policy "$tmpdir/idle.yaml" --only static)" 0 "idle exit"
+assert_eq "$(cat "$CG/cpu/$Y/cpu.idle")" 1 "cpu.idle"
+assert_eq "$(jq -r '.items[] | select(.file == "cpu.shares") | .result' "$tmpdir/idle.json")" \
+	skipped "shares on an idle group"
+assert_eq "$(try_write "$CG/cpu/$Y/cpu.shares" 7168)" EINVAL "the kernel on shares of an idle group"
+assert_eq "$(run unidle --only static)" 0 "unidle exit"
+assert_eq "$(written unidle | tr '\n' ';')" "cpu cpu.idle Y;cpu cpu.shares Y;" "unidle writes"
+assert_eq "$(cat "$CG/cpu/$Y/cpu.shares")" 7168 "cpu.shares after idle"
+
+# 7. A container gone from cpu: its mirrors are removed.
 kill -9 "$pid3"
 wait "$pid3" 2>/dev/null
 rmdir "$CG/cpu/$Y/$C3" || fail "rmdir cpu $C3"
