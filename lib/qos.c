@@ -278,13 +278,15 @@ void qos_memory_values(const struct policy *p, struct qos_memory *m)
 	}
 }
 
-int qos_memory_cap(int64_t capacity_bytes, int percent, int64_t usage_bytes, int64_t margin_bytes,
-		   int64_t page_size, int64_t *limit)
+int qos_memory_cap(int64_t capacity_bytes, int percent, int64_t current_bytes, int64_t usage_bytes,
+		   int64_t margin_bytes, int64_t page_size, int64_t *limit)
 {
 	int64_t l = (int64_t)((__int128)capacity_bytes * percent / 100);
 
 	if (page_size > 0)
 		l -= l % page_size;
 	*limit = l;
+	if (current_bytes >= 0 && l >= current_bytes)
+		return 1;
 	return usage_bytes >= 0 && l >= usage_bytes + margin_bytes;
 }

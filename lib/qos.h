@@ -168,10 +168,11 @@ void qos_memory_values(const struct policy *p, struct qos_memory *m);
 
 /* The memory cap of the hadoop-yarn tree: capacity x percent / 100 bytes,
  * rounded down to page_size (the kernel's own rounding, so a second pass
- * reads back the same number) into *limit.  Returns 1 when it may be written
- * (limit >= usage + margin), 0 when it must wait (usage unknown, -1, or too
- * high: "deferred"). */
-int qos_memory_cap(int64_t capacity_bytes, int percent, int64_t usage_bytes, int64_t margin_bytes,
-		   int64_t page_size, int64_t *limit);
+ * reads back the same number) into *limit.  Returns 1 when it may be written:
+ * it does not lower the current limit (current_bytes, -1 unknown), or it
+ * stays at or above usage + margin; 0 when it must wait ("deferred": usage
+ * unknown, -1, or too high). */
+int qos_memory_cap(int64_t capacity_bytes, int percent, int64_t current_bytes, int64_t usage_bytes,
+		   int64_t margin_bytes, int64_t page_size, int64_t *limit);
 
 #endif

@@ -690,7 +690,9 @@ static void plan_memory_cap(struct ctx *x)
 {
 	const struct policy *p = x->o->policy;
 	const char *yarn = x->l->hadoop_yarn;
-	int64_t usage = -1, limit = 0;
+	const char *file = x->l->version == 2 ? "memory.max" : "memory.limit_in_bytes";
+	cleanup_free char *cur = NULL;
+	int64_t usage = -1, current = -1, limit = 0;
 	char val[24];
 	struct cgchange_item *it;
 	int ok;
@@ -698,11 +700,12 @@ static void plan_memory_cap(struct ctx *x)
 	if (p->hadoop_yarn_memory_limit_percent < 0)
 		return;
 	cgroup_read_memory_current(x->l, x->s, yarn, &usage, NULL);
-	ok = qos_memory_cap(x->o->in->capacity_bytes, p->hadoop_yarn_memory_limit_percent, usage,
-			    p->memory_limit_margin_bytes, x->o->page_size, &limit);
+	if (cgroup_read(x->l, x->s, CGROUP_MEMORY, yarn, file, &cur, NULL) == CGROUP_OK)
+		current = strcmp(cur, "max") == 0 ? INT64_MAX : strtoll(cur, NULL, 10);
+	ok = qos_memory_cap(x->o->in->capacity_bytes, p->hadoop_yarn_memory_limit_percent, current,
+			    usage, p->memory_limit_margin_bytes, x->o->page_size, &limit);
 	snprintf(val, sizeof(val), "%lld", (long long)limit);
-	it = cgchange_add(x->plan, cgchange_chain(x->plan), CGROUP_MEMORY, yarn,
-			  x->l->version == 2 ? "memory.max" : "memory.limit_in_bytes", CGCHANGE_INT,
+	it = cgchange_add(x->plan, cgchange_chain(x->plan), CGROUP_MEMORY, yarn, file, CGCHANGE_INT,
 			  val, "kilo.hadoopYarnMemoryLimitPercent %d of %lld bytes",
 			  p->hadoop_yarn_memory_limit_percent, (long long)x->o->in->capacity_bytes);
 	if (x->o->in->capacity_bytes < 0)

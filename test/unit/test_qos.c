@@ -283,13 +283,19 @@ START_TEST(test_qos_memory_cap)
 	int64_t limit;
 
 	/* 50% of 4 GiB + 1000 bytes, rounded down to 4 KiB pages */
-	ck_assert_int_eq(qos_memory_cap(4294968296, 50, 1 << 30, 256 << 20, 4096, &limit), 1);
+	ck_assert_int_eq(
+		qos_memory_cap(4294968296, 50, INT64_MAX, 1 << 30, 256 << 20, 4096, &limit), 1);
 	ck_assert_int_eq(limit, 2147483648);
-	/* usage + margin above the cap: deferred */
-	ck_assert_int_eq(qos_memory_cap(4294967296, 50, 2000000000, 256 << 20, 4096, &limit), 0);
+	/* lowering below usage + margin: deferred */
+	ck_assert_int_eq(
+		qos_memory_cap(4294967296, 50, INT64_MAX, 2000000000, 256 << 20, 4096, &limit), 0);
 	ck_assert_int_eq(limit, 2147483648);
-	/* usage unknown: deferred */
-	ck_assert_int_eq(qos_memory_cap(4294967296, 50, -1, 0, 4096, &limit), 0);
+	/* usage unknown: deferred, unless the cap rises */
+	ck_assert_int_eq(qos_memory_cap(4294967296, 50, -1, -1, 0, 4096, &limit), 0);
+	ck_assert_int_eq(qos_memory_cap(4294967296, 50, 1 << 30, -1, 0, 4096, &limit), 1);
+	/* a rise is always safe, whatever the usage */
+	ck_assert_int_eq(
+		qos_memory_cap(4294967296, 50, 1 << 30, 2000000000, 256 << 20, 4096, &limit), 1);
 }
 END_TEST
 
