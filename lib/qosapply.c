@@ -223,34 +223,42 @@ struct cpuset_src {
 	int ok;
 };
 
-static void cpuset_src_read(const struct ctx *x, const char *cg, struct cpuset_src *src)
+/* Read them once, on first use.  An empty source is an error: a cpuset
+ * child with no CPUs or memory nodes takes no task (ENOSPC). */
+static const struct cpuset_src *cpuset_src_get(const struct ctx *x, const char *cg,
+					       struct cpuset_src *src)
 {
-	*src = (struct cpuset_src){ 0 };
+	if (src->cpus || src->e.kind)
+		return src;
 	src->ok = cgroup_read(x->l, x->s, CGROUP_CPUSET, cg, "cpuset.cpus", &src->cpus, &src->e) ==
 			  CGROUP_OK &&
 		  cgroup_read(x->l, x->s, CGROUP_CPUSET, cg, "cpuset.mems", &src->mems, &src->e) ==
 			  CGROUP_OK;
+	if (src->ok && (!*src->cpus || !*src->mems)) {
+		src->ok = 0;
+		err_set(&src->e, ERR_INPUT, 0, "cpuset.cpus or cpuset.mems of %s is empty", cg);
+	}
+	if (!src->ok && !src->e.kind)
+		err_set(&src->e, ERR_NOTFOUND, 0, "no cpuset of %s", cg);
+	return src;
 }
 
 static void mirror_dir(struct ctx *x, int chain, enum cgroup_ctrl c, const char *cg,
 		       const struct cpuset_src *src, const char *why)
 {
-	cgchange_add(x->plan, chain, c, cg, NULL, CGCHANGE_MKDIR, "directory", "%s", why);
-	if (c == CGROUP_CPUSET) {
-		struct cgchange_item *it;
-		const char *files[2] = { "cpuset.cpus", "cpuset.mems" };
-		const char *vals[2] = { src->cpus, src->mems };
+	struct cgchange_item *it =
+		cgchange_add(x->plan, chain, c, cg, NULL, CGCHANGE_MKDIR, "directory", "%s", why);
 
-		for (int i = 0; i < 2; i++) {
-			it = cgchange_add(
-				x->plan, chain, c, cg, files[i], CGCHANGE_CPUSET,
-				src->ok ? vals[i] : NULL,
-				"a cpuset child needs CPUs and memory nodes before tasks");
-			if (!src->ok) {
-				it->result = CGCHANGE_FAILED;
-				it->error = xstrdup(src->e.msg);
-			}
+	if (c == CGROUP_CPUSET) {
+		/* Without a source the dir is not made: it would take no task. */
+		if (!src->ok) {
+			it->result = CGCHANGE_FAILED;
+			it->error = xstrdup(src->e.msg);
 		}
+		cgchange_add(x->plan, chain, c, cg, "cpuset.cpus", CGCHANGE_CPUSET, src->cpus,
+			     "a cpuset child needs CPUs and memory nodes before tasks");
+		cgchange_add(x->plan, chain, c, cg, "cpuset.mems", CGCHANGE_CPUSET, src->mems,
+			     "a cpuset child needs CPUs and memory nodes before tasks");
 	} else {
 		/* Kernels since 6.x refuse charge moving with EINVAL: the
 		 * tasks still move, their old charges stay behind. */
@@ -303,21 +311,21 @@ static void plan_mirror(struct ctx *x)
 	const char *yarn = x->l->hadoop_yarn;
 	cleanup_free char *be = parent_of(yarn);
 	struct cpuset_src src = { 0 };
-	int yarn_new[2] = { 0, 0 };
+	/* A container mirror takes the hadoop-yarn dir's cpuset, or the
+	 * besteffort dir's when the hadoop-yarn dir is made in this pass. */
+	const char *src_cg = yarn;
 
 	if (x->l->version != 1 || !cgroup_exists(x->l, x->s, CGROUP_CPU, yarn))
 		return;
 	for (int d = 0; d < 2; d++) {
 		if (!mirrored(x->l, dsts[d]) || cgroup_exists(x->l, x->s, dsts[d], yarn))
 			continue;
-		yarn_new[d] = 1;
 		if (dsts[d] == CGROUP_CPUSET)
-			cpuset_src_read(x, be, &src);
-		mirror_dir(x, cgchange_chain(x->plan), dsts[d], yarn, &src,
+			src_cg = be;
+		mirror_dir(x, cgchange_chain(x->plan), dsts[d], yarn,
+			   dsts[d] == CGROUP_CPUSET ? cpuset_src_get(x, be, &src) : &src,
 			   "the hadoop-yarn dir of the cpu hierarchy");
 	}
-	if (mirrored(x->l, CGROUP_CPUSET) && !yarn_new[0])
-		cpuset_src_read(x, yarn, &src);
 
 	for (size_t k = 0; k < x->ncontainers; k++) {
 		const struct cgroup_container *ct = &x->containers[k];
@@ -343,7 +351,9 @@ static void plan_mirror(struct ctx *x)
 			}
 			chain = cgchange_chain(x->plan);
 			if (!(ct->ctrls & (1u << c)))
-				mirror_dir(x, chain, c, cg, &src,
+				mirror_dir(x, chain, c, cg,
+					   c == CGROUP_CPUSET ? cpuset_src_get(x, src_cg, &src)
+							      : &src,
 					   "mirror of the container's cpu cgroup");
 			else if (n)
 				cgroup_read_procs(x->l, x->s, c, cg, &there, &nthere, NULL);
