@@ -613,8 +613,13 @@ static void plan_quota(struct ctx *x, const char *target, int64_t allowed, int u
 		for (size_t i = 0; i < n; i++) {
 			cleanup_free char *sub = child_of(target, names[i]);
 
+			/* The period matters only for a limited child (most are not). */
 			ch[i].quota_us = -1;
-			cgroup_read_cfs(x->l, x->s, sub, &ch[i].quota_us, &ch[i].period_us, NULL);
+			if (cgroup_read_i64(x->l, x->s, CGROUP_CPU, sub, "cpu.cfs_quota_us",
+					    &ch[i].quota_us, NULL) == CGROUP_OK &&
+			    ch[i].quota_us >= 0)
+				cgroup_read_i64(x->l, x->s, CGROUP_CPU, sub, "cpu.cfs_period_us",
+						&ch[i].period_us, NULL);
 		}
 		q = qos_cfs_quota_v1(q, period, ch, n, &raised);
 		if (raised >= 0) {

@@ -7,7 +7,7 @@
 # writes, which must be 0.
 # The tree is a fake cgroup v1 node (cpu, cpuset, memory) with every knob an
 # Anolis kernel has, each container mirrored and holding 2 pids, so every
-# file the pass compares exists and is read.
+# file the pass compares exists and is read, and a 64-CPU topology.
 set -eu
 : "${KILO_BIN:?}"
 n=500 runs=20
@@ -27,6 +27,14 @@ w(root + "/proc/self/mountinfo", "\n".join(
     "%d 1 0:%d / /sys/fs/cgroup/%s rw - cgroup cgroup rw,%s" % (30 + i, 30 + i, c, c)
     for i, c in enumerate(["cpu", "cpuacct", "cpuset", "memory"])))
 w(root + "/sys/devices/system/cpu/online", "0-63")
+# 2 NUMA nodes x 16 cores x 2 hyperthreads: cpu n and n + 32 are siblings.
+for cpu in range(64):
+    t = root + "/sys/devices/system/cpu/cpu%d/topology/" % cpu
+    w(t + "core_id", str(cpu % 32 % 16))
+    w(t + "physical_package_id", str(cpu % 32 // 16))
+for node in range(2):
+    w(root + "/sys/devices/system/node/node%d/cpulist" % node,
+      "%d-%d,%d-%d" % (16 * node, 16 * node + 15, 32 + 16 * node, 32 + 16 * node + 15))
 for c in ["cpu", "cpuacct", "cpuset", "memory"]:
     for d in ["kubepods", "kubepods/besteffort", y]:
         os.makedirs("%s/%s/%s" % (cg, c, d), exist_ok=True)
