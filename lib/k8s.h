@@ -39,6 +39,25 @@
  *              answer stay in k8s_client.last_status/last_reason (409
  *              "Conflict": re-read and retry; 410 "Expired").
  * The bearer token never appears in an error message or a trace line.
+ *
+ * Typical use (a tool's main() has called http_global_init()):
+ *
+ *	struct k8s_options o = { .kubeconfig = opt_kubeconfig, .context = opt_context };
+ *	struct k8s_list_options lo = { .field_selector = "status.phase!=Succeeded" };
+ *	struct k8s_client c;
+ *
+ *	if (k8s_client_init(&c, &o, NULL, NULL, &e) < 0 ||
+ *	    k8s_pods_list(&c, NULL, node, &lo, reduce_page, &acc, &e) < 0)
+ *		...  (release c either way; err_exit_code(&e) maps e.kind)
+ *	node = k8s_node_get(&c, name, &e);        (rv = metadata.resourceVersion)
+ *	patched = k8s_node_patch_annotations(&c, name, ann, rv, &e);
+ *	if (!patched && c.last_status == 409)  ... read the node again, recompute, retry
+ *	k8s_client_release(&c);
+ *
+ * Ownership: k8s_options strings are borrowed for the duration of the init
+ * call only; everything a call returns is a new reference for the caller;
+ * the page given to a k8s_page_fn is borrowed.  A client is not
+ * thread-safe (one per thread).
  */
 #ifndef KILO_K8S_H
 #define KILO_K8S_H

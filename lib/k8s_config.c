@@ -119,8 +119,11 @@ int k8s_config_in_cluster(struct k8s_config *cfg, const struct k8s_options *o, s
 		return err_set(e, ERR_NOTFOUND, 0,
 			       "not in a cluster: KUBERNETES_SERVICE_HOST or KUBERNETES_SERVICE_PORT "
 			       "is not set");
-	if (stat(token, &st) < 0 || S_ISDIR(st.st_mode))
-		return err_set(e, ERR_NOTFOUND, S_ISDIR(st.st_mode) ? EISDIR : errno,
+	if (stat(token, &st) < 0)
+		return err_set(e, ERR_NOTFOUND, errno, "not in a cluster: service-account token '%s'",
+			       token);
+	if (S_ISDIR(st.st_mode))
+		return err_set(e, ERR_NOTFOUND, EISDIR,
 			       "not in a cluster: service-account token '%s'", token);
 	/* net.JoinHostPort: an IPv6 literal goes in brackets */
 	cfg->server = xasprintf(strchr(host, ':') ? "https://[%s]:%s" : "https://%s:%s", host, port);

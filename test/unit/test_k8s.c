@@ -908,38 +908,25 @@ START_TEST(test_k8s_token_file_reread)
 }
 END_TEST
 
-/* In tmp/pki: a CA, a server certificate for 127.0.0.1 and a client
- * certificate, made by openssl, plus another CA and base64 forms. */
+/* tmp/pki: a CA, server and client certificates (test/fake/mkcerts.sh)
+ * and base64 forms; tmp/other: another CA. */
 static void make_certs(void)
 {
-	char *cmd = NULL;
+	char *script = testlib_fixture("../fake/mkcerts.sh"), *cmd = NULL;
 
-	testlib_write(tmp, "pki/.keep", "");
 	ck_assert(asprintf(&cmd,
-			   "cd '%s/pki' && exec >openssl.log 2>&1 && "
-			   "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt "
-			   "-days 1 -subj /CN=kilo-test-ca && "
-			   "openssl req -newkey rsa:2048 -nodes -keyout srv.key -out srv.csr "
-			   "-subj /CN=127.0.0.1 && "
-			   "printf 'subjectAltName=IP:127.0.0.1\\n' >srv.ext && "
-			   "openssl x509 -req -in srv.csr -CA ca.crt -CAkey ca.key -CAcreateserial "
-			   "-out srv.crt -days 1 -extfile srv.ext && "
-			   "openssl req -newkey rsa:2048 -nodes -keyout cli.key -out cli.csr "
-			   "-subj /CN=kilo/O=system:nodes && "
-			   "openssl x509 -req -in cli.csr -CA ca.crt -CAkey ca.key -CAcreateserial "
-			   "-out cli.crt -days 1 && "
-			   "openssl req -x509 -newkey rsa:2048 -nodes -keyout other.key -out other.crt "
-			   "-days 1 -subj /CN=other-ca && "
-			   "base64 -w0 ca.crt >ca.b64 && base64 -w0 cli.crt >cli.b64 && "
-			   "base64 -w0 cli.key >key.b64",
-			   tmp) > 0);
-	ck_assert_msg(system(cmd) == 0, "openssl failed, see %s/pki/openssl.log", tmp);
+			   "exec >'%s/mkcerts.log' 2>&1 && sh '%s' '%s/pki' && sh '%s' '%s/other' && "
+			   "cd '%s/pki' && base64 -w0 ca.crt >ca.b64 && base64 -w0 client.crt >cli.b64 "
+			   "&& base64 -w0 client.key >key.b64",
+			   tmp, script, tmp, script, tmp, tmp) > 0);
+	ck_assert_msg(system(cmd) == 0, "mkcerts failed, see %s/mkcerts.log", tmp);
 	free(cmd);
+	free(script);
 }
 
 START_TEST(test_k8s_tls_client_certificate)
 {
-	char *srv_crt = path_in("pki/srv.crt"), *srv_key = path_in("pki/srv.key");
+	char *srv_crt = path_in("pki/server.crt"), *srv_key = path_in("pki/server.key");
 	char *ca = path_in("pki/ca.crt");
 	const char *args[] = { "--tls-cert", srv_crt, "--tls-key", srv_key, "--client-ca", ca,
 			       "--token", "some-other-token", NULL };
@@ -957,7 +944,7 @@ START_TEST(test_k8s_tls_client_certificate)
 
 	/* files, relative to the kubeconfig */
 	kc = kubeconfig("kc", f.url, "    certificate-authority: pki/ca.crt\n",
-			"    client-certificate: pki/cli.crt\n    client-key: pki/cli.key\n");
+			"    client-certificate: pki/client.crt\n    client-key: pki/client.key\n");
 	client_for(&c, kc);
 	node = k8s_node_get(&c, "worker-1", &e);
 	ck_assert_msg(node != NULL, "%s", e.msg);
@@ -988,7 +975,7 @@ START_TEST(test_k8s_tls_client_certificate)
 	free(kc);
 
 	/* a CA that did not sign the server: refused, not retried */
-	kc = kubeconfig("kc", f.url, "    certificate-authority: pki/other.crt\n", NULL);
+	kc = kubeconfig("kc", f.url, "    certificate-authority: other/ca.crt\n", NULL);
 	client_for(&c, kc);
 	ck_assert_ptr_null(k8s_node_get(&c, "worker-1", &e));
 	ck_assert_int_eq(e.kind, ERR_REMOTE);
@@ -1010,7 +997,7 @@ END_TEST
 
 START_TEST(test_k8s_in_cluster_against_fake)
 {
-	char *srv_crt = path_in("pki/srv.crt"), *srv_key = path_in("pki/srv.key");
+	char *srv_crt = path_in("pki/server.crt"), *srv_key = path_in("pki/server.key");
 	char *accepted = path_in("accepted");
 	char *root = path_in("root");
 	const char *args[] = { "--tls-cert", srv_crt, "--tls-key", srv_key, "--token-file",
