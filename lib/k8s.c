@@ -36,10 +36,13 @@ int k8s_status_err(const struct http_response *r, const char *what, char *reason
 		st = json_loadb(r->body, r->body_len, 0, NULL);
 	msg = json_string_value(json_object_get(st, "message"));
 	why = json_string_value(json_object_get(st, "reason"));
-	if (!st || !json_is_object(st) ||
-	    strcmp(json_string_value(json_object_get(st, "kind")) ?: "", "Status") != 0 || !msg)
-		return http_status_err(r, what, e) < 0 ? -1 : err_set(e, ERR_REMOTE, 0, "%s: HTTP %ld",
-								       what, r->status);
+	if (!json_is_object(st) || !msg ||
+	    strcmp(json_string_value(json_object_get(st, "kind")) ?: "", "Status") != 0) {
+		/* plain text, HTML, or JSON that is no Status */
+		if (http_status_err(r, what, e) == 0) /* a 2xx given to us by mistake */
+			err_set(e, ERR_REMOTE, 0, "%s: HTTP %ld", what, r->status);
+		return -1;
+	}
 	if (reason && why)
 		snprintf(reason, size, "%s", why);
 	if (why && *why)

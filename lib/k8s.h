@@ -71,7 +71,7 @@
 #define K8S_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
 #define K8S_TOKEN_REREAD_MS 60000   /* token files are re-read at most this often */
 #define K8S_MAX_RETRIES 5           /* default k8s_client.max_retries */
-#define K8S_MAX_WAIT_MS 30000       /* default k8s_client.max_wait_ms */
+#define K8S_MAX_WAIT_MS 10000       /* default k8s_client.max_wait_ms */
 #define K8S_LIST_LIMIT 500          /* default page size (kubectl's chunk size) */
 #define K8S_LIST_RESTARTS 3         /* a listing restarts at most this often after 410 */
 
@@ -124,6 +124,7 @@ int k8s_config_load(struct k8s_config *cfg, const struct k8s_options *o, struct 
  * when not in a cluster: a variable empty or no token file). */
 int k8s_config_in_cluster(struct k8s_config *cfg, const struct k8s_options *o, struct err *e);
 
+/* Free what cfg owns and zero it (safe on a zeroed or failed config). */
 void k8s_config_release(struct k8s_config *cfg);
 
 /* Decode standard base64 (RFC 4648, '\r' '\n' and blanks ignored, like Go's
@@ -159,6 +160,8 @@ int k8s_client_init(struct k8s_client *c, const struct k8s_options *o, http_trac
 int k8s_client_init_config(struct k8s_client *c, struct k8s_config *cfg, http_trace_fn *trace,
 			   void *trace_arg, struct err *e);
 
+/* Close the connection, free the configuration and the credentials, zero
+ * c (safe on a zeroed or failed client). */
 void k8s_client_release(struct k8s_client *c);
 
 /* One API call with the retries, token handling and error decoding above.
