@@ -450,6 +450,13 @@ START_TEST(test_k8s_in_cluster_config)
 	ck_assert_str_eq(cfg.namespace, "yarn");
 	k8s_config_release(&cfg);
 
+	/* KUBECONFIG naming only missing files: in-cluster too */
+	setenv("KUBECONFIG", "/nonexistent/a:/nonexistent/b", 1);
+	ck_assert_msg(k8s_config_load(&cfg, &o, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(cfg.source, "in-cluster");
+	k8s_config_release(&cfg);
+	unsetenv("KUBECONFIG");
+
 	setenv("POD_NAMESPACE", "kube-system", 1);
 	setenv("KUBERNETES_SERVICE_HOST", "10.96.0.1", 1);
 	ck_assert_int_eq(k8s_config_in_cluster(&cfg, &o, &e), 0);
@@ -995,6 +1002,38 @@ START_TEST(test_k8s_tls_client_certificate)
 }
 END_TEST
 
+/* Publish the service-account files the way the kubelet's atomic writer
+ * does: files in a new "..<gen>" directory, the "..data" symlink swapped to
+ * it with rename(2), and token, namespace and ca.crt symlinks into ..data. */
+static void sa_publish(const char *gen, const char *token, const char *ca)
+{
+	const char *const files[][2] = { { "token", token }, { "namespace", "yarn\n" },
+					 { "ca.crt", ca } };
+	char *dir = path_in("root/var/run/secrets/kubernetes.io/serviceaccount");
+	char *rel = NULL, *link = NULL, *tmp_link = NULL, *data = NULL;
+
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert(asprintf(&rel, "root/var/run/secrets/kubernetes.io/serviceaccount/..%s/%s",
+				   gen, files[i][0]) > 0);
+		testlib_write(tmp, rel, files[i][1]);
+		free(rel);
+		ck_assert(asprintf(&link, "%s/%s", dir, files[i][0]) > 0);
+		ck_assert(asprintf(&data, "..data/%s", files[i][0]) > 0);
+		ck_assert(symlink(data, link) == 0 || errno == EEXIST);
+		free(link);
+		free(data);
+	}
+	ck_assert(asprintf(&tmp_link, "%s/..data_tmp", dir) > 0);
+	ck_assert(asprintf(&data, "%s/..data", dir) > 0);
+	ck_assert(asprintf(&rel, "..%s", gen) > 0);
+	ck_assert_int_eq(symlink(rel, tmp_link), 0);
+	ck_assert_int_eq(rename(tmp_link, data), 0);
+	free(rel);
+	free(tmp_link);
+	free(data);
+	free(dir);
+}
+
 START_TEST(test_k8s_in_cluster_against_fake)
 {
 	char *srv_crt = path_in("pki/server.crt"), *srv_key = path_in("pki/server.key");
@@ -1011,8 +1050,7 @@ START_TEST(test_k8s_in_cluster_against_fake)
 
 	make_certs();
 	ca_pem = testlib_read(tmp, "pki/ca.crt");
-	write_sa("sa-token-1\n", "yarn\n");
-	testlib_write(tmp, "root/var/run/secrets/kubernetes.io/serviceaccount/ca.crt", ca_pem);
+	sa_publish("2026_11_29_16_00_00.1", "sa-token-1\n", ca_pem);
 	testlib_write(tmp, "accepted", "sa-token-1\n");
 	fake_start(&f, args);
 	setenv("KUBERNETES_SERVICE_HOST", "127.0.0.1", 1);
@@ -1026,7 +1064,7 @@ START_TEST(test_k8s_in_cluster_against_fake)
 	json_decref(node);
 
 	/* the kubelet rotates the projected token; the server takes only the new one */
-	write_sa("sa-token-2\n", NULL);
+	sa_publish("2026_11_29_16_50_00.2", "sa-token-2\n", ca_pem);
 	testlib_write(tmp, "accepted", "sa-token-2\n");
 	node = k8s_node_get(&c, "worker-1", &e);
 	ck_assert_msg(node != NULL, "%s", e.msg);

@@ -79,6 +79,14 @@ grep '"userAgent": "kubectl' "$tmpdir/requests.log" | grep -q "continue=" ||
 grep '"userAgent": "kilo/' "$tmpdir/requests.log" | grep -q "continue=" ||
 	fail "we did not page"
 
+# label selectors
+kubectl get pods -A -l 'koordinator.sh/qosClass in (BE),!job-name' -o json \
+	>"$tmpdir/k-pods.json" || fail "kubectl get pods -l"
+"$client" --label-selector 'koordinator.sh/qosClass in (BE),!job-name' pods \
+	>"$tmpdir/c-pods.json" || fail "k8s-client pods --label-selector"
+assert_eq "$(items <"$tmpdir/k-pods.json")" "$(items <"$tmpdir/c-pods.json")" "pods by label"
+assert_eq "$(jq '.items | length' "$tmpdir/c-pods.json")" 3 "BE pods without job-name"
+
 # annotate node: kubectl writes, we read; we write, kubectl reads
 kubectl annotate node worker-1 kilo.io/by-kubectl=one >/dev/null || fail "kubectl annotate"
 "$client" node worker-1 >"$tmpdir/node.json" || fail "k8s-client node"
