@@ -234,9 +234,11 @@ static int exec_refresh(struct k8s_client *c, int force, struct err *e)
 
 /* Make c->token current: a token file is re-read when force is set or
  * K8S_TOKEN_REREAD_MS have passed (a failed re-read keeps the old token);
- * an exec credential is re-made when forced or expired. */
+ * an exec credential is re-made when forced or expired.  A token file that
+ * cannot be read (missing, empty) keeps the last good token. */
 static int token_refresh(struct k8s_client *c, int force, struct err *e)
 {
+	struct err re = { 0 };
 	char *t;
 
 	if (c->cfg.exec)
@@ -248,9 +250,17 @@ static int token_refresh(struct k8s_client *c, int force, struct err *e)
 	}
 	if (!force && c->token && clock_mono_ms() - c->token_read_ms < K8S_TOKEN_REREAD_MS)
 		return 0;
-	t = read_token_file(c->cfg.token_file, e);
-	if (!t)
-		return c->token ? 0 : -1;
+	t = read_token_file(c->cfg.token_file, &re);
+	if (!t) {
+		/* keep the last good token; before the first good read, a
+		 * kubeconfig token (client-go NewBearerAuthWithRefreshRoundTripper) */
+		if (!c->token && c->cfg.token)
+			c->token = xstrdup(c->cfg.token);
+		if (c->token)
+			return 0;
+		*e = re;
+		return -1;
+	}
 	free(c->token);
 	c->token = t;
 	c->token_read_ms = clock_mono_ms();

@@ -907,6 +907,26 @@ START_TEST(test_k8s_token_file_reread)
 	testlib_write(tmp, "sa/token", "\n");
 	ck_assert_ptr_null(k8s_node_get(&c, "worker-1", &e));
 	ck_assert_str_eq(c.token, secret);
+	k8s_client_release(&c);
+	free(kc);
+
+	/* tokenFile unreadable at start: the kubeconfig's token, until the file reads */
+	kc = kubeconfig("kc", f.url, NULL, "    token: tok-C\n    tokenFile: sa/missing\n");
+	client_for(&c, kc);
+	ck_assert_str_eq(c.token, "tok-C");
+	node = k8s_node_get(&c, "worker-1", &e);
+	ck_assert_msg(node != NULL, "%s", e.msg);
+	json_decref(node);
+	k8s_client_release(&c);
+	free(kc);
+
+	/* without one: the client cannot start */
+	kc = kubeconfig("kc", f.url, NULL, "    tokenFile: sa/missing\n");
+	o.kubeconfig = kc;
+	ck_assert_int_eq(k8s_client_init(&c, &o, NULL, NULL, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
+	ck_assert_msg(strstr(e.msg, "read token '") && strstr(e.msg, "sa/missing': No such file"),
+		      "%s", e.msg);
 
 	k8s_client_release(&c);
 	fake_stop(&f);
