@@ -69,11 +69,11 @@
 #include "http.h"
 
 #define K8S_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
-#define K8S_TOKEN_REREAD_MS 60000   /* token files are re-read at most this often */
-#define K8S_MAX_RETRIES 5           /* default k8s_client.max_retries */
-#define K8S_MAX_WAIT_MS 10000       /* default k8s_client.max_wait_ms */
-#define K8S_LIST_LIMIT 500          /* default page size (kubectl's chunk size) */
-#define K8S_LIST_RESTARTS 3         /* a listing restarts at most this often after 410 */
+#define K8S_TOKEN_REREAD_MS 60000 /* token files are re-read at most this often */
+#define K8S_MAX_RETRIES 5         /* default k8s_client.max_retries */
+#define K8S_MAX_WAIT_MS 10000     /* default k8s_client.max_wait_ms */
+#define K8S_LIST_LIMIT 500        /* default page size (kubectl's chunk size) */
+#define K8S_LIST_RESTARTS 3       /* a listing restarts at most this often after 410 */
 
 /* Where the configuration comes from: a tool's flags.  All strings
  * borrowed; every member may be NULL/0. */
@@ -97,8 +97,8 @@ struct k8s_exec {
 /* The resolved configuration.  Owned strings, NULL when unset; paths are
  * absolute or relative to the current directory. */
 struct k8s_config {
-	char *source;     /* "kubeconfig <files>, context <name>" or "in-cluster" */
-	char *server;     /* "https://host:port[/prefix]" */
+	char *source;                /* "kubeconfig <files>, context <name>" or "in-cluster" */
+	char *server;                /* "https://host:port[/prefix]" */
 	char *ca_file, *ca_data;     /* PEM; data is base64-decoded already */
 	char *cert_file, *cert_data; /* client certificate */
 	char *key_file, *key_data;   /* client key */
@@ -135,17 +135,17 @@ char *k8s_base64_decode(const char *s, size_t *len);
 /* A connection to one API server. */
 struct k8s_client {
 	struct k8s_config cfg;
-	struct http_client http;   /* tls and timeouts from cfg; bearer_token points at token */
-	char *token;               /* current bearer token or NULL (never logged) */
-	int64_t token_read_ms;     /* clock_mono_ms() of the last file read or exec run */
-	int64_t token_expiry_ms;   /* exec credential expiry (wall clock), 0: none */
+	struct http_client http;    /* tls and timeouts from cfg; bearer_token points at token */
+	char *token;                /* current bearer token or NULL (never logged) */
+	int64_t token_read_ms;      /* clock_mono_ms() of the last file read or exec run */
+	int64_t token_expiry_ms;    /* exec credential expiry (wall clock), 0: none */
 	char *exec_cert, *exec_key; /* client certificate and key from the exec plugin (PEM) */
-	int max_retries;           /* 429/5xx/connection retries per call */
-	int64_t max_wait_ms;       /* cap of one wait between retries */
-	int64_t backoff_ms;        /* first wait without Retry-After, doubled each time */
-	long last_status;          /* HTTP status of the last answer, 0 when none */
-	char last_reason[64];      /* Status reason of the last answer ("Conflict"), or "" */
-	int retries;               /* retries done by the last call (for tests and logs) */
+	int max_retries;            /* 429/5xx/connection retries per call */
+	int64_t max_wait_ms;        /* cap of one wait between retries */
+	int64_t backoff_ms;         /* first wait without Retry-After, doubled each time */
+	long last_status;           /* HTTP status of the last answer, 0 when none */
+	char last_reason[64];       /* Status reason of the last answer ("Conflict"), or "" */
+	int retries;                /* retries done by the last call (for tests and logs) */
 };
 
 /* k8s_config_load() into c->cfg and set up the HTTP client.  trace (may be
@@ -244,7 +244,7 @@ int k8s_status_err(const struct http_response *r, const char *what, char *reason
  * string) or *cert and *key (new PEM strings), and *expiry_ms (ms since the
  * epoch, 0 when no expirationTimestamp).  Returns 0, or -1 with e set
  * (ERR_REMOTE naming the missing or bad field). */
-int k8s_exec_parse(const char *out, const char *api_version, char **token, char **cert,
-		   char **key, int64_t *expiry_ms, struct err *e);
+int k8s_exec_parse(const char *out, const char *api_version, char **token, char **cert, char **key,
+		   int64_t *expiry_ms, struct err *e);
 
 #endif
