@@ -346,13 +346,13 @@ START_TEST(test_k8s_kubeconfig_merge)
 	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
 	k8s_config_release(&cfg);
 
-	/* ~/.kube/config when KUBECONFIG is unset */
+	/* ~/.kube/config when KUBECONFIG is unset; JSON is YAML too */
 	unsetenv("KUBECONFIG");
 	testlib_write(tmp, ".kube/config",
-		      "clusters:\n- name: c\n  cluster: {server: 'http://home:8080'}\n"
-		      "users:\n- name: u\n  user: {token: t}\n"
-		      "contexts:\n- name: x\n  context: {cluster: c, user: u}\n"
-		      "current-context: x\n");
+		      "{\"apiVersion\":\"v1\",\"kind\":\"Config\",\"clusters\":[{\"name\":\"c\","
+		      "\"cluster\":{\"server\":\"http://home:8080\"}}],\"users\":[{\"name\":\"u\","
+		      "\"user\":{\"token\":\"t\"}}],\"contexts\":[{\"name\":\"x\",\"context\":"
+		      "{\"cluster\":\"c\",\"user\":\"u\"}}],\"current-context\":\"x\"}\n");
 	o = (struct k8s_options){ 0 };
 	ck_assert_msg(k8s_config_load(&cfg, &o, &e) == 0, "%s", e.msg);
 	ck_assert_str_eq(cfg.server, "http://home:8080");
