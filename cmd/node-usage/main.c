@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: Apache-2.0
+/* node-usage - sample node, kube QoS-class and hadoop-yarn CPU and memory
+ * usage from /proc and the cgroups; print one NodeUsage document. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup.h"
+#include "cleanup.h"
+#include "cli.h"
+#include "clock.h"
+#include "jsonio.h"
+#include "nodeusage.h"
+#include "statefile.h"
+#include "sysroot.h"
+#include "xalloc.h"
+
+enum {
+	OPT_SYSROOT = CHAR_MAX + 1,
+	OPT_DRIVER,
+	OPT_HIERARCHY,
+	OPT_INTERVAL,
+	OPT_STATE,
+	OPT_NODE,
+	OPT_PRETTY,
+};
+
+struct opts {
+	const char *sysroot;
+	enum cgroup_driver driver;
+	const char *hierarchy;
+	int64_t interval_ms;
+	int interval_given;
+	const char *state;
+	const char *node;
+	int pretty;
+};
+
+static void usage(void)
+{
+	fputs("Usage:\n"
+	      " node-usage [options]\n"
+	      "\n"
+	      "Sample node, QoS-class and hadoop-yarn CPU and memory usage from /proc and cgroups.\n"
+	      "\n"
+	      "Options:\n"
+	      "     --sysroot <dir>          root for /sys and /proc (default /)\n"
+	      "     --cgroup-driver <name>   kubelet cgroup driver: auto, cgroupfs, systemd\n"
+	      "                                (default auto)\n"
+	      "     --hierarchy <path>       the hadoop-yarn cgroup, relative to the mount\n"
+	      "                                (default <besteffort>/hadoop-yarn)\n"
+	      "     --interval <ms>          sleep between the two CPU samples (default 1000)\n"
+	      "     --state <file>           take CPU rates against the sample kept in <file>\n"
+	      "                                instead of sleeping, and keep this one there\n"
+	      "     --node <name>            node name in metadata (default $NODE_NAME, else\n"
+	      "                                the host name)\n"
+	      "     --pretty                 indented JSON\n"
+	      " -h, --help                   display this help\n"
+	      " -V, --version                display version\n"
+	      "\n"
+	      "Output: one NodeUsage document (kilo/v1) on stdout.\n"
+	      "\n"
+	      "For more details see node-usage(1).\n",
+	      stdout);
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		{ "cgroup-driver", required_argument, NULL, OPT_DRIVER },
+		{ "hierarchy", required_argument, NULL, OPT_HIERARCHY },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "state", required_argument, NULL, OPT_STATE },
+		{ "node", required_argument, NULL, OPT_NODE },
+		{ "pretty", no_argument, NULL, OPT_PRETTY },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct err e = { 0 };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SYSROOT:
+			o->sysroot = optarg;
+			break;
+		case OPT_DRIVER:
+			if (cgroup_driver_parse(optarg, &o->driver, &e) < 0)
+				return cli_usage_error("%s", e.msg);
+			break;
+		case OPT_HIERARCHY:
+			o->hierarchy = optarg;
+			break;
+		case OPT_INTERVAL:
+			if (cli_parse_i64(optarg, "--interval", 1, 3600000, &o->interval_ms, &e) < 0)
+				return cli_usage_error("%s", e.msg);
+			o->interval_given = 1;
+			break;
+		case OPT_STATE:
+			o->state = optarg;
+			break;
+		case OPT_NODE:
+			o->node = optarg;
+			break;
+		case OPT_PRETTY:
+			o->pretty = 1;
+			break;
+		case 'h':
+			usage();
+			return KILO_EXIT_OK;
+		case 'V':
+			cli_print_version("+cgroup1 +cgroup2");
+			return KILO_EXIT_OK;
+		default:
+			return cli_usage_error("unknown or incomplete option");
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->state && o->interval_given)
+		return cli_usage_error("--interval and --state exclude each other");
+	if (o->state && !*o->state)
+		return cli_usage_error("invalid value for --state: ''");
+	return -1;
+}
+
+static void warn_err(const struct err *e)
+{
+	cli_warn("%s", e->msg);
+}
+
+/* The node name: --node, else $NODE_NAME (the Downward API), else the
+ * host name through the sysroot.  New string or NULL. */
+static char *node_name(const struct opts *o, const struct sysroot *sr)
+{
+	const char *env = getenv("NODE_NAME");
+	char *host = NULL;
+	struct err e = { 0 };
+
+	if (o->node)
+		return xstrdup(o->node);
+	if (env && *env)
+		return xstrdup(env);
+	if (sysroot_read_str(sr, "proc/sys/kernel/hostname", &host, &e) > 0)
+		return host;
+	free(host);
+	return NULL;
+}
+
+/* The previous sample from --state.  0 with *have set to whether one was
+ * found; a broken state file is warned about and ignored. */
+static void load_state(const char *path, struct nodeusage_sample *prev, int *have)
+{
+	json_auto_t *doc = NULL;
+	struct err e = { 0 };
+	int r = statefile_load(path, "NodeUsageState", &doc, &e);
+
+	*have = 0;
+	if (r > 0 && nodeusage_state_parse(doc, prev, &e) == 0)
+		*have = 1;
+	else if (r != 0)
+		cli_warn("%s; starting afresh", e.msg);
+}
+
+static int run(const struct opts *o, struct err *e)
+{
+	struct sysroot sr = { 0 };
+	struct cgroup_layout l = { 0 };
+	struct nodeusage_sample prev = { 0 }, cur = { 0 };
+	cleanup_free char *node = NULL;
+	json_auto_t *doc = NULL;
+	int64_t window = 0, mono = 0;
+	int have = 0, errors = 0, ret = -1;
+
+	nodeusage_sample_release(&prev);
+	nodeusage_sample_release(&cur);
+	if (sysroot_open(&sr, o->sysroot, e) < 0)
+		return -1;
+	if (cgroup_layout_detect(&l, &sr, o->driver, o->hierarchy, e) < 0)
+		goto out;
+	node = node_name(o, &sr);
+	if (o->state) {
+		load_state(o->state, &prev, &have);
+	} else {
+		mono = clock_mono_ms();
+		if (nodeusage_sample(&prev, &l, &sr, clock_now_ms(), NULL, e) < 0)
+			goto out;
+		clock_sleep_ms(o->interval_ms);
+		have = 1;
+	}
+	if (nodeusage_sample(&cur, &l, &sr, clock_now_ms(), warn_err, e) < 0)
+		goto out;
+	errors = cur.errors;
+	if (have)
+		window = o->state ? cur.time_ms - prev.time_ms : clock_mono_ms() - mono;
+	doc = nodeusage_document(have ? &prev : NULL, &cur, window, &l, node);
+	if (o->state) {
+		json_auto_t *st = nodeusage_state(&cur);
+
+		if (statefile_save(o->state, st, e) < 0)
+			goto out;
+	}
+	if (jsonio_write(stdout, doc, o->pretty, e) < 0)
+		goto out;
+	ret = errors ? 1 : 0;
+out:
+	nodeusage_sample_release(&prev);
+	nodeusage_sample_release(&cur);
+	cgroup_layout_release(&l);
+	sysroot_release(&sr);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .driver = CGROUP_DRIVER_AUTO, .interval_ms = 1000 };
+	struct err e = { 0 };
+	int code, r;
+
+	cli_init("node-usage");
+	code = parse_args(argc, argv, &o);
+	if (code >= 0)
+		return cli_finish(code);
+	r = run(&o, &e);
+	if (r < 0) {
+		cli_print_err(&e);
+		return cli_finish(err_exit_code(&e));
+	}
+	return cli_finish(r > 0 ? KILO_EXIT_PARTIAL : KILO_EXIT_OK);
+}

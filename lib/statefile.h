@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* statefile - a tool's own memory between runs (--state FILE): one JSON
+ * document, replaced atomically so a crash or a concurrent reader never
+ * sees half a file.
+ */
+#ifndef KILO_STATEFILE_H
+#define KILO_STATEFILE_H
+
+#include <jansson.h>
+
+#include "err.h"
+
+/* Load the document of kind kind (apiVersion kilo/v1) from path.  Returns 1
+ * and a new reference in *doc; 0 and *doc NULL when the file does not exist
+ * (a first run); -1 with e set: ERR_SYSTEM when it cannot be read, ERR_INPUT
+ * when it is not such a document (callers usually warn and start afresh). */
+int statefile_load(const char *path, const char *kind, json_t **doc, struct err *e);
+
+/* Write doc to path atomically: a temporary file beside it
+ * ("<path>.tmp.<pid>"), written, flushed with fsync, then renamed over path.
+ * Returns 0, or -1 with e set (ERR_SYSTEM; the temporary file is removed). */
+int statefile_save(const char *path, const json_t *doc, struct err *e);
+
+#endif
