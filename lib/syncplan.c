@@ -43,6 +43,12 @@ struct sync_input {
 	size_t pods;
 };
 
+static void set_str(char **dst, const char *src)
+{
+	free(*dst);
+	*dst = src ? xstrdup(src) : NULL;
+}
+
 void sync_options_defaults(struct sync_options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -106,6 +112,20 @@ size_t sync_input_nodes(const struct sync_input *in)
 	for (size_t i = 0; i < in->n; i++)
 		seen += in->nodes[i].seen;
 	return seen;
+}
+
+void sync_input_discard_pods(struct sync_input *in)
+{
+	for (size_t i = 0; i < in->n; i++) {
+		struct sync_node *n = &in->nodes[i];
+
+		n->req_cpu = n->req_mem = 0;
+		n->nm_pods = 0;
+		set_str(&n->nm_pod, NULL);
+		set_str(&n->nm_node_id, NULL);
+		set_str(&n->nm_cluster, NULL);
+	}
+	in->pods = 0;
 }
 
 size_t sync_input_pods(const struct sync_input *in)
@@ -174,11 +194,6 @@ static const char *annotation(const json_t *obj, const char *name)
 				name));
 }
 
-static void set_str(char **dst, const char *src)
-{
-	free(*dst);
-	*dst = src ? xstrdup(src) : NULL;
-}
 
 /* Read the hadoop-yarn entry of thirdPartyAllocations. */
 static void read_allocation(struct sync_input *in, struct sync_node *n, const char *value)

@@ -90,6 +90,10 @@ int sync_input_add_rm_nodes(struct sync_input *in, const char *cluster,
  * reason, no RM writes and no annotation changes for them. */
 void sync_input_cluster_unreachable(struct sync_input *in, const char *cluster, const char *why);
 
+/* Forget every pod reduced so far (request sums and NodeManager pods): a
+ * listing that restarted hands its pages again from the start. */
+void sync_input_discard_pods(struct sync_input *in);
+
 /* Number of distinct nodes (seen as Node objects) and of pods reduced. */
 size_t sync_input_nodes(const struct sync_input *in);
 size_t sync_input_pods(const struct sync_input *in);
