@@ -68,11 +68,18 @@ static int parse_int(const char *s, int64_t *out, const char **end)
 	return 0;
 }
 
+/* The start of the line after line, or NULL at the end of the text. */
+static const char *next_line(const char *line)
+{
+	line = strchr(line, '\n');
+	return line && line[1] ? line + 1 : NULL;
+}
+
 int cgroup_parse_kv(const char *text, const char *key, int64_t *out, struct err *e)
 {
 	size_t kl = strlen(key);
 
-	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (const char *line = *text ? text : NULL; line; line = next_line(line)) {
 		if (strncmp(line, key, kl) != 0 || line[kl] != ' ')
 			continue;
 		if (parse_int(line + kl + 1, out, NULL) < 0) {
@@ -469,12 +476,15 @@ int cgroup_layout_set_kube(struct cgroup_layout *l, enum cgroup_driver driver,
 			h[--n] = '\0';
 		if (!*h || strchr(h, ','))
 			goto bad;
-		for (char *c = h; c; c = strchr(c, '/'), c = c ? c + 1 : NULL) {
+		for (const char *c = h;; c++) { /* each component */
 			size_t cl = strcspn(c, "/");
 
 			if (cl == 0 || (cl == 1 && c[0] == '.') ||
 			    (cl == 2 && c[0] == '.' && c[1] == '.'))
 				goto bad;
+			c += cl;
+			if (!*c)
+				break;
 		}
 	}
 	free(l->kubepods);
@@ -554,10 +564,16 @@ int cgroup_layout_detect(struct cgroup_layout *l, const struct sysroot *s,
 
 	memset(l, 0, sizeof(*l));
 	if (sysroot_read_str(s, "proc/self/mountinfo", &mi, &ign) >= 0) {
-		if (cgroup_mounts_parse(mi, l, e) < 0) {
+		int n = cgroup_mounts_parse(mi, l, e);
+
+		if (n < 0) {
+			cleanup_free char *path = sysroot_path(s, "proc/self/mountinfo");
+
 			cgroup_layout_release(l);
-			return err_wrap(e, "proc/self/mountinfo");
+			return err_wrap(e, "read '%s'", path);
 		}
+		if (n == 0)
+			mounts_from_tree(l, s);
 	} else {
 		mounts_from_tree(l, s);
 	}
@@ -613,6 +629,50 @@ char *cgroup_container_path(const struct cgroup_layout *l, const char *id)
 	return xasprintf("%s/%s", l->hadoop_yarn, id);
 }
 
+static int not_mounted(enum cgroup_ctrl c, const char *cg, struct err *e)
+{
+	err_set(e, ERR_NOTFOUND, 0, "cgroup '%s': controller %s is not mounted", cg,
+		cgroup_ctrl_name(c));
+	return CGROUP_ABSENT;
+}
+
+int cgroup_mkdir(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		 const char *cg, int *created, struct err *e)
+{
+	cleanup_free char *dir = cgroup_path(l, c, cg, NULL);
+	struct err local = { 0 };
+	int r;
+
+	if (created)
+		*created = 0;
+	if (!dir)
+		return not_mounted(c, cg, e);
+	r = sysroot_mkdir(s, dir, 0755, &local);
+	if (r >= 0) {
+		if (created)
+			*created = r == 0;
+		return CGROUP_OK;
+	}
+	if (e)
+		*e = local;
+	return local.kind == ERR_NOTFOUND ? CGROUP_ABSENT : -1;
+}
+
+int cgroup_rmdir(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		 const char *cg, struct err *e)
+{
+	cleanup_free char *dir = cgroup_path(l, c, cg, NULL);
+	struct err local = { 0 };
+
+	if (!dir)
+		return not_mounted(c, cg, e);
+	if (sysroot_rmdir(s, dir, &local) == 0)
+		return CGROUP_OK;
+	if (e)
+		*e = local;
+	return local.kind == ERR_NOTFOUND ? CGROUP_ABSENT : -1;
+}
+
 /* ---- Raw files ------------------------------------------------------- */
 
 /* After a failed open of file in cg: which status.  e holds the message. */
@@ -622,13 +682,6 @@ static int classify(const struct cgroup_layout *l, const struct sysroot *s, enum
 	if (e->kind != ERR_NOTFOUND)
 		return -1;
 	return cgroup_exists(l, s, c, cg) ? CGROUP_UNSUPPORTED : CGROUP_ABSENT;
-}
-
-static int not_mounted(enum cgroup_ctrl c, const char *cg, struct err *e)
-{
-	err_set(e, ERR_NOTFOUND, 0, "cgroup '%s': controller %s is not mounted", cg,
-		cgroup_ctrl_name(c));
-	return CGROUP_ABSENT;
 }
 
 int cgroup_read(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
@@ -763,6 +816,27 @@ int cgroup_write_cfs_quota(const struct cgroup_layout *l, const struct sysroot *
 	}
 	snprintf(val, sizeof(val), "%lld", (long long)(quota_us < 0 ? -1 : quota_us));
 	return cgroup_write(l, s, CGROUP_CPU, cg, "cpu.cfs_quota_us", val, e);
+}
+
+int cgroup_write_cfs_period(const struct cgroup_layout *l, const struct sysroot *s,
+			    const char *cg, int64_t period_us, struct err *e)
+{
+	char val[64];
+	int64_t q, p;
+	int r;
+
+	if (l->ctrl_version[CGROUP_CPU] != 2) {
+		snprintf(val, sizeof(val), "%lld", (long long)period_us);
+		return cgroup_write(l, s, CGROUP_CPU, cg, "cpu.cfs_period_us", val, e);
+	}
+	r = cgroup_read_cfs(l, s, cg, &q, &p, e);
+	if (r != CGROUP_OK)
+		return r;
+	if (q < 0)
+		snprintf(val, sizeof(val), "max %lld", (long long)period_us);
+	else
+		snprintf(val, sizeof(val), "%lld %lld", (long long)q, (long long)period_us);
+	return cgroup_write(l, s, CGROUP_CPU, cg, "cpu.max", val, e);
 }
 
 const char *cgroup_cpu_weight_file(const struct cgroup_layout *l)

@@ -111,14 +111,16 @@ void cgroup_layout_map_unified(struct cgroup_layout *l, const char *controllers)
  * cgroupfs here; cgroup_layout_detect() resolves it from the tree first.
  * hierarchy is yarn-site's yarn.nodemanager.linux-container-executor.cgroups.
  * hierarchy (leading and trailing '/' stripped, as YARN does;
- * yarn-interfaces.md 5a), or NULL for "<besteffort>/hadoop-yarn".  Returns 0,
- * or -1 with e set (ERR_USAGE: an empty hierarchy, a "." or ".." component,
- * or a ','). */
+ * yarn-interfaces.md 5a), or NULL for "<besteffort>/hadoop-yarn".  Also
+ * changes the driver or hierarchy of a detected layout.  Returns 0, or -1
+ * with e set (ERR_USAGE: an empty hierarchy, an empty, "." or ".."
+ * component, or a ','), l then unchanged. */
 int cgroup_layout_set_kube(struct cgroup_layout *l, enum cgroup_driver driver,
 			   const char *hierarchy, struct err *e);
 
 /* Detect the layout through s: mounts from proc/self/mountinfo, or, when
- * that file is missing (a dump of sys/ only), from the content of
+ * that file is missing or lists no cgroup mount (a dump of sys/ only, a
+ * container's own view), from the content of
  * sys/fs/cgroup (cgroup.controllers at the root means unified, otherwise each
  * subdir named by controllers, "cpu,cpuacct" included, is a v1 mount).  The
  * version is read from content, never from statfs magic.  driver AUTO picks
@@ -141,6 +143,20 @@ char *cgroup_path(const struct cgroup_layout *l, enum cgroup_ctrl c, const char 
 /* 1 when cg is a directory in controller c, else 0. */
 int cgroup_exists(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
 		  const char *cg);
+
+/* Create cgroup cg in controller c (its parent must exist).  *created
+ * (may be NULL) is 1 when made, 0 when it already existed.  Returns 0;
+ * CGROUP_ABSENT when c is not mounted or the parent does not exist; -1 with
+ * e set otherwise.  A new v1 cpuset needs cpuset.cpus and cpuset.mems
+ * written before any task can join it. */
+int cgroup_mkdir(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		 const char *cg, int *created, struct err *e);
+
+/* Remove the (empty) cgroup cg in controller c; children first is the
+ * caller's business.  Returns 0; CGROUP_ABSENT when it was already gone (or c
+ * is not mounted); -1 with e set (EBUSY: tasks or children remain). */
+int cgroup_rmdir(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		 const char *cg, struct err *e);
 
 /* ---- Raw files ------------------------------------------------------- */
 
@@ -196,6 +212,11 @@ int cgroup_read_cfs(const struct cgroup_layout *l, const struct sysroot *s, cons
  * CgroupUpdateWithUnlimitedFunc).  Returns a status. */
 int cgroup_write_cfs_quota(const struct cgroup_layout *l, const struct sysroot *s,
 			   const char *cg, int64_t quota_us, struct err *e);
+
+/* Write the CFS period in us: v1 cpu.cfs_period_us; v2 "<quota|max>
+ * <period>" to cpu.max, keeping the quota read from it.  Returns a status. */
+int cgroup_write_cfs_period(const struct cgroup_layout *l, const struct sysroot *s,
+			    const char *cg, int64_t period_us, struct err *e);
 
 /* The file holding the CPU weight: "cpu.shares" (v1) or "cpu.weight" (v2).
  * Static string.  Read and write it with cgroup_read_i64()/cgroup_write(). */

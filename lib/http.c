@@ -471,7 +471,8 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &t);
 	curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(curl, CURLOPT_HEADERDATA, &t);
-	if (req->method != HTTP_GET && req->method != HTTP_POST)
+	/* A body would turn a plain GET into a POST. */
+	if (req->method != HTTP_POST && (req->method != HTTP_GET || req->body))
 		curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
 	if (req->body) {
 		curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);

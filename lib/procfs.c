@@ -18,9 +18,13 @@ static const char *find_line(const char *text, const char *key)
 {
 	size_t kl = strlen(key);
 
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+	for (const char *l = text; l && *l;) {
 		if (strncmp(l, key, kl) == 0 && (l[kl] == ' ' || l[kl] == ':'))
 			return l + kl + 1;
+		l = strchr(l, '\n');
+		if (l)
+			l++;
+	}
 	return NULL;
 }
 

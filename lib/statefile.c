@@ -43,7 +43,7 @@ int statefile_save(const char *path, const json_t *doc, struct err *e)
 	len = strlen(text);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return err_set(e, ERR_SYSTEM, errno, "create '%s'", tmp);
+		return err_set(e, ERR_SYSTEM, errno, "write state '%s'", path);
 	while (off < len) {
 		ssize_t n = write(fd, text + off, len - off);
 

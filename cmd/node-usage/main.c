@@ -93,9 +93,16 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (cgroup_driver_parse(optarg, &o->driver, &e) < 0)
 				return cli_usage_error("%s", e.msg);
 			break;
-		case OPT_HIERARCHY:
+		case OPT_HIERARCHY: {
+			struct cgroup_layout check = { 0 };
+			int bad = cgroup_layout_set_kube(&check, CGROUP_DRIVER_CGROUPFS, optarg, &e);
+
+			cgroup_layout_release(&check);
+			if (bad < 0)
+				return cli_usage_error("%s", e.msg);
 			o->hierarchy = optarg;
 			break;
+		}
 		case OPT_INTERVAL:
 			if (cli_parse_i64(optarg, "--interval", 1, 3600000, &o->interval_ms, &e) < 0)
 				return cli_usage_error("%s", e.msg);

@@ -97,7 +97,8 @@ START_TEST(test_cgroup_set_kube)
 {
 	struct cgroup_layout l = { 0 };
 	struct err e = { 0 };
-	static const char *const bad[] = { "", "/", "a/../b", "./a", "a//b", "cpu,cpuacct", ".." };
+	static const char *const bad[] = { "", "/", "a/../b", "./a", "a//b", "a/./b", "a/..",
+					   "cpu,cpuacct", ".." };
 
 	ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_CGROUPFS, NULL, &e), 0);
 	ck_assert_str_eq(l.kubepods, "/kubepods");
@@ -112,6 +113,9 @@ START_TEST(test_cgroup_set_kube)
 	ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_AUTO, "/yarn/nm//", &e), 0);
 	ck_assert_int_eq(l.driver, CGROUP_DRIVER_CGROUPFS);
 	ck_assert_str_eq(l.hadoop_yarn, "/yarn/nm");
+	ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_AUTO, "a/.b/..c/x.", &e), 0);
+	ck_assert_str_eq(l.hadoop_yarn, "/a/.b/..c/x.");
+	ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_AUTO, "/yarn/nm", &e), 0);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_CGROUPFS, bad[i], &e), -1);
 		ck_assert_int_eq(e.kind, ERR_USAGE);
@@ -447,6 +451,33 @@ START_TEST(test_cgroup_typed_v1)
 	ck_assert_str_eq(s, "0");
 	free(s);
 
+	ck_assert_int_eq(cgroup_write_cfs_period(&l, &sr, l.besteffort, 50000, &e), CGROUP_OK);
+	s = testlib_read(root, CPU BE "cpu.cfs_period_us");
+	ck_assert_str_eq(s, "50000");
+	free(s);
+
+	/* mkdir and rmdir: created, existed, parent missing, gone */
+	{
+		int created = -1;
+		char *cg = cgroup_container_path(&l, C1);
+
+		ck_assert_int_eq(cgroup_mkdir(&l, &sr, CGROUP_CPUSET, l.hadoop_yarn, &created, &e),
+				 CGROUP_OK);
+		ck_assert_int_eq(created, 1);
+		ck_assert_int_eq(cgroup_mkdir(&l, &sr, CGROUP_CPUSET, l.hadoop_yarn, &created, &e),
+				 CGROUP_OK);
+		ck_assert_int_eq(created, 0);
+		ck_assert_int_eq(cgroup_mkdir(&l, &sr, CGROUP_CPUSET, "/a/b", &created, &e),
+				 CGROUP_ABSENT);
+		ck_assert_int_eq(cgroup_mkdir(&l, &sr, CGROUP_PIDS, "/a", NULL, &e), CGROUP_ABSENT);
+		ck_assert_int_eq(cgroup_mkdir(&l, &sr, CGROUP_CPUSET, cg, NULL, &e), CGROUP_OK);
+		ck_assert_int_eq(cgroup_exists(&l, &sr, CGROUP_CPUSET, cg), 1);
+		ck_assert_int_eq(cgroup_rmdir(&l, &sr, CGROUP_CPUSET, l.hadoop_yarn, &e), -1);
+		ck_assert_int_eq(cgroup_rmdir(&l, &sr, CGROUP_CPUSET, cg, &e), CGROUP_OK);
+		ck_assert_int_eq(cgroup_rmdir(&l, &sr, CGROUP_CPUSET, cg, &e), CGROUP_ABSENT);
+		free(cg);
+	}
+
 	/* a bad value names the file */
 	testlib_write(root, CPU BE "cpuacct.usage", "lots\n");
 	ck_assert_int_eq(cgroup_read_cpu_usage(&l, &sr, l.besteffort, &v, &e), -1);
@@ -546,6 +577,13 @@ START_TEST(test_cgroup_detect_v2_systemd)
 	s = testlib_read(root, "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpu.max");
 	ck_assert_str_eq(s, "max");
 	free(s);
+	/* a fake file keeps only what was written; the kernel keeps the period */
+	testlib_write(root, "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpu.max",
+		      "30000 100000\n");
+	ck_assert_int_eq(cgroup_write_cfs_period(&l, &sr, l.besteffort, 50000, &e), CGROUP_OK);
+	s = testlib_read(root, "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpu.max");
+	ck_assert_str_eq(s, "30000 50000");
+	free(s);
 	/* cpu.max absent (cpu not enabled for the subtree): unsupported */
 	ck_assert_int_eq(cgroup_read_cfs(&l, &sr, l.kubepods, &q, &per, &e), CGROUP_UNSUPPORTED);
 	cgroup_layout_release(&l);
@@ -574,6 +612,15 @@ START_TEST(test_cgroup_detect_tree_v1_and_none)
 	cgroup_layout_release(&l);
 	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_AUTO, "../x", &e), -1);
 	ck_assert_int_eq(e.kind, ERR_USAGE);
+	/* a mountinfo without cgroup mounts: the tree decides */
+	testlib_write(root, "proc/self/mountinfo", MI_TMPFS);
+	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_AUTO, NULL, &e), 0);
+	ck_assert_str_eq(l.mount[CGROUP_CPUACCT], "sys/fs/cgroup/cpu,cpuacct");
+	cgroup_layout_release(&l);
+	/* a malformed one is an error */
+	testlib_write(root, "proc/self/mountinfo", "1 2\n");
+	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_AUTO, NULL, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "/proc/self/mountinfo': mountinfo line 1: malformed"));
 }
 END_TEST
 
@@ -604,6 +651,54 @@ START_TEST(test_cgroup_start_time)
 }
 END_TEST
 
+/* The committed fixture trees: the same two containers in every layout. */
+static const struct {
+	const char *scenario;
+	unsigned c1_ctrls;
+} fixtures[] = {
+	{ "sysroot/v1-separate", 1u << CGROUP_CPU | 1u << CGROUP_CPUACCT | 1u << CGROUP_MEMORY },
+	{ "sysroot/v1-combined-systemd",
+	  1u << CGROUP_CPU | 1u << CGROUP_CPUACCT | 1u << CGROUP_MEMORY },
+	{ "sysroot/v1-no-memory", 1u << CGROUP_CPU | 1u << CGROUP_CPUACCT },
+	{ "sysroot/v2-systemd", (1u << CGROUP_NCTRL) - 1 },
+	{ "sysroot/v2-cgroupfs", (1u << CGROUP_NCTRL) - 1 },
+};
+
+START_TEST(test_cgroup_fixture_containers)
+{
+	char *dir = testlib_fixture(fixtures[_i].scenario), *cg;
+	struct cgroup_layout l = { 0 };
+	struct cgroup_container *v = NULL;
+	struct sysroot fx;
+	struct err e = { 0 };
+	size_t n = 0;
+	int64_t ms = 0, ns = 0, cur = 0;
+
+	ck_assert_int_eq(sysroot_open(&fx, dir, &e), 0);
+	ck_assert_msg(cgroup_layout_detect(&l, &fx, CGROUP_DRIVER_AUTO, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(cgroup_list_containers(&l, &fx, &v, &n, &e), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(v[0].id, "container_e17_1410901177871_0001_01_000001");
+	ck_assert_str_eq(v[1].id, "container_e17_1410901177871_0001_01_000002");
+	ck_assert_uint_eq(v[0].ctrls, fixtures[_i].c1_ctrls);
+	cg = cgroup_container_path(&l, v[0].id);
+	/* pid 4242 started 360000 ticks after btime 1795960000 */
+	ck_assert_int_eq(cgroup_start_time_ms(&l, &fx, CGROUP_CPU, cg, &ms, &e), CGROUP_OK);
+	ck_assert_int_eq(ms, 1795960000000LL + 360000LL * 1000 / procfs_hz());
+	ck_assert_int_eq(cgroup_read_cpu_usage(&l, &fx, cg, &ns, &e), CGROUP_OK);
+	ck_assert_int_eq(ns, 3000000000LL);
+	ck_assert_int_eq(cgroup_read_memory_current(&l, &fx, cg, &cur, &e),
+			 fixtures[_i].c1_ctrls & 1u << CGROUP_MEMORY ? CGROUP_OK : CGROUP_ABSENT);
+	if (fixtures[_i].c1_ctrls & 1u << CGROUP_MEMORY)
+		ck_assert_int_eq(cur, 384LL << 20);
+	free(cg);
+	free(v);
+	cgroup_layout_release(&l);
+	sysroot_release(&fx);
+	free(dir);
+}
+END_TEST
+
 static Suite *cgroup_suite(void)
 {
 	Suite *s = suite_create("cgroup");
@@ -629,6 +724,8 @@ static Suite *cgroup_suite(void)
 	tcase_add_test(tt, test_cgroup_detect_v2_systemd);
 	tcase_add_test(tt, test_cgroup_detect_tree_v1_and_none);
 	tcase_add_test(tt, test_cgroup_start_time);
+	tcase_add_loop_test(tt, test_cgroup_fixture_containers, 0,
+			    sizeof(fixtures) / sizeof(fixtures[0]));
 	suite_add_tcase(s, tt);
 	return s;
 }

@@ -548,6 +548,14 @@ START_TEST(test_http_patch_and_retry_after)
 	json_decref(log);
 	http_request_release(&req);
 
+	/* A body does not turn a GET into a POST. */
+	http_request_init(&req, HTTP_GET, urls[0], "/ws/v1/cluster/info");
+	http_request_set_body(&req, "application/json", "{}", 2);
+	ck_assert_int_eq(http_perform(&c, &req, &resp, &e), 0);
+	ck_assert_int_eq(resp.status, 200);
+	ck_assert_int_eq(count("rm1", "GET", "/ws/v1/cluster/info", NULL), 1);
+	http_request_release(&req);
+
 	control("/fault", "{\"path\":\"/ws/v1/cluster/nodes\",\"status\":503,\"retryAfter\":7}");
 	http_request_init(&req, HTTP_GET, urls[0], "/ws/v1/cluster/nodes");
 	ck_assert_int_eq(http_perform(&c, &req, &resp, &e), 0);

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: Apache-2.0
+/* yarn-copilot - list, kill and measure the YARN containers of this node */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup.h"
+#include "cleanup.h"
+#include "cli.h"
+#include "clock.h"
+#include "containerlist.h"
+#include "http.h"
+#include "jsonio.h"
+#include "killer.h"
+#include "nm.h"
+#include "promtext.h"
+#include "statefile.h"
+#include "sysroot.h"
+#include "xalloc.h"
+
+#define NM_TIMEOUT_MS 1000
+
+struct opts {
+	const char *command;
+	char **args; /* after the command */
+	int nargs;
+	const char *sysroot;
+	enum cgroup_driver driver;
+	const char *hierarchy;
+	const char *nm_url;
+	int64_t nm_timeout_ms;
+	int no_nm;
+	const char *node;
+	const char *state;
+	const char *textfile_dir;
+	int64_t grace_ms;
+	int grace_given;
+	int64_t kill_timeout_ms;
+	int pretty;
+};
+
+enum {
+	OPT_SYSROOT = CHAR_MAX + 1,
+	OPT_DRIVER,
+	OPT_HIERARCHY,
+	OPT_NM_URL,
+	OPT_NM_TIMEOUT,
+	OPT_NO_NM,
+	OPT_NODE,
+	OPT_STATE,
+	OPT_TEXTFILE_DIR,
+	OPT_GRACE,
+	OPT_KILL_TIMEOUT,
+	OPT_PRETTY,
+};
+
+static const struct option longopts[] = {
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "cgroup-driver", required_argument, NULL, OPT_DRIVER },
+	{ "hierarchy", required_argument, NULL, OPT_HIERARCHY },
+	{ "nm-url", required_argument, NULL, OPT_NM_URL },
+	{ "nm-timeout", required_argument, NULL, OPT_NM_TIMEOUT },
+	{ "no-nm", no_argument, NULL, OPT_NO_NM },
+	{ "node", required_argument, NULL, OPT_NODE },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "textfile-dir", required_argument, NULL, OPT_TEXTFILE_DIR },
+	{ "grace-period", required_argument, NULL, OPT_GRACE },
+	{ "kill-timeout", required_argument, NULL, OPT_KILL_TIMEOUT },
+	{ "pretty", no_argument, NULL, OPT_PRETTY },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(void)
+{
+	fputs("Usage:\n"
+	      " yarn-copilot [options] list\n"
+	      " yarn-copilot [options] kill [<container-id>...]\n"
+	      " yarn-copilot [options] metrics\n"
+	      " yarn-copilot [options] health\n"
+	      "\n"
+	      "List, kill and measure the YARN containers of this node from their cgroups\n"
+	      "and the NodeManager REST API.\n"
+	      "\n"
+	      "Options:\n"
+	      "     --sysroot <dir>         root for /sys and /proc (not / : no signal is sent)\n"
+	      "     --cgroup-driver <name>  auto, cgroupfs or systemd (default auto)\n"
+	      "     --hierarchy <path>      the hadoop-yarn cgroup (yarn-site cgroups.hierarchy)\n"
+	      "     --nm-url <url>          NodeManager web address (default " NM_DEFAULT_URL ")\n"
+	      "     --nm-timeout <ms>       NodeManager request timeout (default 1000)\n"
+	      "     --no-nm                 do not ask the NodeManager\n"
+	      "     --node <name>           node name for metadata (default $NODE_NAME)\n"
+	      "     --state <file>          list: keep CPU samples here for usage.cpuMilli\n"
+	      "     --textfile-dir <dir>    metrics: write <dir>/yarn-copilot.prom atomically\n"
+	      "     --grace-period <ms>     kill: SIGTERM to SIGKILL delay (default 250)\n"
+	      "     --kill-timeout <ms>     kill: wait after SIGKILL (default 2000)\n"
+	      "     --pretty                indented JSON\n"
+	      " -h, --help                  display this help\n"
+	      " -V, --version               display version\n"
+	      "\n"
+	      "Input:  kill without ids: a KillPlan on stdin\n"
+	      "Output: list: ContainerList; kill: KillReport; metrics: Prometheus text\n"
+	      "\n"
+	      "For more details see yarn-copilot(1).\n",
+	      stdout);
+}
+
+static int parse_args(int argc, char **argv, struct opts *o, int *done)
+{
+	struct err e = { 0 };
+	int c;
+
+	*done = 0;
+	o->driver = CGROUP_DRIVER_AUTO;
+	o->nm_url = NM_DEFAULT_URL;
+	o->nm_timeout_ms = NM_TIMEOUT_MS;
+	o->grace_ms = KILLER_GRACE_MS;
+	o->kill_timeout_ms = KILLER_KILL_TIMEOUT_MS;
+	o->node = getenv("NODE_NAME");
+	if (o->node && !*o->node)
+		o->node = NULL;
+	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SYSROOT:
+			o->sysroot = optarg;
+			break;
+		case OPT_DRIVER:
+			if (cgroup_driver_parse(optarg, &o->driver, &e) < 0)
+				return cli_usage_error("%s", e.msg);
+			break;
+		case OPT_HIERARCHY:
+			o->hierarchy = optarg;
+			break;
+		case OPT_NM_URL:
+			o->nm_url = optarg;
+			break;
+		case OPT_NM_TIMEOUT:
+			if (cli_parse_i64(optarg, "--nm-timeout", 1, 600000, &o->nm_timeout_ms, &e) < 0)
+				return cli_usage_error("%s", e.msg);
+			break;
+		case OPT_NO_NM:
+			o->no_nm = 1;
+			break;
+		case OPT_NODE:
+			o->node = optarg;
+			break;
+		case OPT_STATE:
+			o->state = optarg;
+			break;
+		case OPT_TEXTFILE_DIR:
+			o->textfile_dir = optarg;
+			break;
+		case OPT_GRACE:
+			if (cli_parse_i64(optarg, "--grace-period", 0, 3600000, &o->grace_ms, &e) < 0)
+				return cli_usage_error("%s", e.msg);
+			o->grace_given = 1;
+			break;
+		case OPT_KILL_TIMEOUT:
+			if (cli_parse_i64(optarg, "--kill-timeout", 1, 3600000, &o->kill_timeout_ms,
+					  &e) < 0)
+				return cli_usage_error("%s", e.msg);
+			break;
+		case OPT_PRETTY:
+			o->pretty = 1;
+			break;
+		case 'h':
+			usage();
+			*done = 1;
+			return KILO_EXIT_OK;
+		case 'V':
+			cli_print_version("+cgroup1 +cgroup2 +pidfd");
+			*done = 1;
+			return KILO_EXIT_OK;
+		default:
+			return cli_usage_error("unknown option");
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("no command given (list, kill, metrics or health)");
+	o->command = argv[optind];
+	o->args = argv + optind + 1;
+	o->nargs = argc - optind - 1;
+	if (o->nargs && strcmp(o->command, "kill") != 0)
+		return cli_usage_error("'%s' takes no arguments, got '%s'", o->command, o->args[0]);
+	if (o->textfile_dir && strcmp(o->command, "metrics") != 0)
+		return cli_usage_error("--textfile-dir is for metrics");
+	if (o->state && strcmp(o->command, "list") != 0)
+		return cli_usage_error("--state is for list");
+	return 0;
+}
+
+/* The sysroot and cgroup layout; 0 or an exit code after printing. */
+static int open_node(const struct opts *o, struct sysroot *s, struct cgroup_layout *l)
+{
+	struct err e = { 0 };
+
+	if (sysroot_open(s, o->sysroot, &e) < 0 ||
+	    cgroup_layout_detect(l, s, o->driver, o->hierarchy, &e) < 0) {
+		cli_print_err(&e);
+		return err_exit_code(&e);
+	}
+	return 0;
+}
+
+/* Ask the NM for its containers; on failure nm->reachable is 0 and a
+ * warning is printed.  errbuf holds nm->error. */
+static void ask_nm(const struct opts *o, struct nm_containers *c, struct containerlist_nm *nm,
+		   struct err *e)
+{
+	nm->url = o->nm_url;
+	nm->containers = c;
+	if (o->no_nm) {
+		memset(c, 0, sizeof(*c));
+		nm->error = "not asked (--no-nm)";
+		return;
+	}
+	nm->reachable = nm_fetch_containers(o->nm_url, (long)o->nm_timeout_ms, c, e) == 0;
+	if (!nm->reachable) {
+		nm->error = e->msg;
+		cli_warn("NodeManager '%s': %s; listing from cgroups alone", o->nm_url, e->msg);
+	}
+}
+
+/* The previous --state, or NULL (a missing file is the first call; an
+ * unreadable one is warned about and rates start over). */
+static json_t *read_state(const char *path)
+{
+	struct err e = { 0 };
+	json_t *doc = NULL;
+
+	if (statefile_load(path, "ContainerListState", &doc, &e) < 0)
+		cli_warn("%s; rates start over", e.msg);
+	return doc;
+}
+
+/* Collect the containers and the NM view: 0, or an exit code. */
+static int gather(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s,
+		  struct containerlist *cl, struct nm_containers *c, struct containerlist_nm *nm,
+		  struct err *nm_err)
+{
+	struct err e = { 0 };
+
+	if (containerlist_collect(l, s, cl, &e) < 0) {
+		cli_print_err(&e);
+		return err_exit_code(&e);
+	}
+	if (cl->failed_reads)
+		cli_warn("%zu cgroup reads failed, their values are null; first: %s",
+			 cl->failed_reads, cl->first_err.msg);
+	ask_nm(o, c, nm, nm_err);
+	return 0;
+}
+
+static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
+{
+	struct containerlist cl = { 0 };
+	struct nm_containers c = { 0 };
+	struct containerlist_nm nm = { 0 };
+	struct err nm_err = { 0 }, e = { 0 };
+	json_auto_t *prev = NULL;
+	json_auto_t *doc = NULL;
+	json_auto_t *state = NULL;
+	int64_t now = clock_now_ms();
+	int rc = gather(o, l, s, &cl, &c, &nm, &nm_err);
+
+	if (rc == 0) {
+		prev = o->state ? read_state(o->state) : NULL;
+		doc = containerlist_doc(&cl, l, &nm, prev, now, o->node);
+		if (jsonio_write(stdout, doc, o->pretty, &e) < 0) {
+			cli_print_err(&e);
+			rc = KILO_EXIT_FAIL;
+		}
+		state = containerlist_state(&cl, now);
+		if (rc == 0 && o->state && statefile_save(o->state, state, &e) < 0) {
+			cli_print_err(&e);
+			rc = KILO_EXIT_FAIL;
+		}
+	}
+	nm_containers_release(&c);
+	containerlist_release(&cl);
+	return rc;
+}
+
+/* Per-container metrics and their sums over the node, from a ContainerList
+ * document.  A sum is a gauge: it drops when a container ends. */
+static void metrics_text(struct promtext *p, const json_t *doc)
+{
+	static const struct {
+		const char *name, *type, *help, *total, *path[2];
+		double div; /* value / div is in the metric's unit */
+	} fam[] = {
+		{ "yarn_copilot_container_cpu_seconds_total", "counter",
+		  "CPU time used by the container's cgroup", "yarn_copilot_containers_cpu_seconds",
+		  { "usage", "cpuNanos" }, 1e9 },
+		{ "yarn_copilot_container_memory_bytes", "gauge",
+		  "Memory of the container's cgroup without page cache (anon + unevictable)",
+		  "yarn_copilot_containers_memory_bytes", { "usage", "memoryBytes" }, 1 },
+		{ "yarn_copilot_container_memory_charge_bytes", "gauge",
+		  "Whole memory charge of the container's cgroup, page cache included",
+		  "yarn_copilot_containers_memory_charge_bytes", { "usage", "memoryCurrentBytes" }, 1 },
+		{ "yarn_copilot_container_requested_cpu_cores", "gauge",
+		  "vcores the NodeManager says the container requested",
+		  "yarn_copilot_containers_requested_cpu_cores", { "requests", "cpuMilli" }, 1e3 },
+		{ "yarn_copilot_container_requested_memory_bytes", "gauge",
+		  "Memory the NodeManager says the container requested",
+		  "yarn_copilot_containers_requested_memory_bytes", { "requests", "memoryBytes" }, 1 },
+		{ "yarn_copilot_container_processes", "gauge", "Processes in the container's cgroup",
+		  "yarn_copilot_containers_processes", { "processes", NULL }, 1 },
+	};
+	json_t *items = json_object_get(doc, "items"), *it;
+	size_t i;
+
+	for (size_t f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
+		cleanup_free char *help = xasprintf("Sum over the node's containers: %s", fam[f].help);
+		double total = 0;
+		int known = 0;
+
+		promtext_family(p, fam[f].name, fam[f].type, fam[f].help);
+		json_array_foreach(items, i, it) {
+			json_t *v = json_object_get(it, fam[f].path[0]);
+			const char *labels[] = { "container",
+						 json_string_value(json_object_get(it, "id")),
+						 "application",
+						 json_string_value(json_object_get(it, "applicationId")),
+						 NULL };
+
+			if (fam[f].path[1])
+				v = json_object_get(v, fam[f].path[1]);
+			if (!json_is_integer(v))
+				continue;
+			known++;
+			total += (double)json_integer_value(v) / fam[f].div;
+			if (fam[f].div == 1)
+				promtext_sample_i64(p, fam[f].name, labels, json_integer_value(v));
+			else
+				promtext_sample_f64(p, fam[f].name, labels,
+						    (double)json_integer_value(v) / fam[f].div);
+		}
+		promtext_family(p, fam[f].total, "gauge", help);
+		if (known || !json_array_size(items))
+			promtext_sample_f64(p, fam[f].total, NULL, total);
+	}
+	promtext_family(p, "yarn_copilot_containers", "gauge",
+			"YARN container cgroups under the hadoop-yarn cgroup");
+	promtext_sample_i64(p, "yarn_copilot_containers", NULL, (int64_t)json_array_size(items));
+	promtext_family(p, "yarn_copilot_node_manager_up", "gauge",
+			"1 when the NodeManager answered the containers request");
+	promtext_sample_i64(p, "yarn_copilot_node_manager_up", NULL,
+			    json_is_true(json_object_get(json_object_get(doc, "nodeManager"),
+							 "reachable")));
+}
+
+static int cmd_metrics(const struct opts *o, const struct cgroup_layout *l,
+		       const struct sysroot *s)
+{
+	struct containerlist cl = { 0 };
+	struct nm_containers c = { 0 };
+	struct containerlist_nm nm = { 0 };
+	struct err nm_err = { 0 }, e = { 0 };
+	struct promtext *p = NULL;
+	json_auto_t *doc = NULL;
+	int rc = gather(o, l, s, &cl, &c, &nm, &nm_err);
+
+	if (rc == 0) {
+		doc = containerlist_doc(&cl, l, &nm, NULL, clock_now_ms(), o->node);
+		p = promtext_new();
+		metrics_text(p, doc);
+		if (o->textfile_dir ? promtext_write_textfile(p, o->textfile_dir, "yarn-copilot.prom", &e)
+				    : promtext_write(p, stdout, &e)) {
+			cli_print_err(&e);
+			rc = KILO_EXIT_FAIL;
+		}
+		promtext_free(p);
+	}
+	nm_containers_release(&c);
+	containerlist_release(&cl);
+	return rc;
+}
+
+/* The containers to kill: ids from the command line, else a KillPlan on
+ * stdin.  0, or an exit code after printing (nothing signalled). */
+static int kill_items(const struct opts *o, struct killer_item **items, size_t *n,
+		      int64_t *grace_ms)
+{
+	static const char *const want[] = { "KillPlan" };
+	json_auto_t *plan = NULL;
+	struct err e = { 0 };
+	int64_t plan_grace = -1;
+
+	*grace_ms = o->grace_ms;
+	if (o->nargs) {
+		if (killer_ids_parse(o->args, (size_t)o->nargs, items, n, &e) < 0)
+			return cli_usage_error("%s", e.msg);
+		return 0;
+	}
+	if (jsonio_collect(stdin, "stdin", want, 1, &plan, &e) < 0 ||
+	    jsonio_require(plan, "KillPlan", "stdin", &e) < 0 ||
+	    killer_plan_parse(plan, items, n, &plan_grace, &e) < 0) {
+		cli_print_err(&e);
+		return err_exit_code(&e);
+	}
+	if (plan_grace >= 0)
+		*grace_ms = plan_grace; /* the plan's gracePeriodMs wins */
+	return 0;
+}
+
+static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
+{
+	struct killer_item *items = NULL;
+	struct killer_opts ko = { .kill_timeout_ms = o->kill_timeout_ms, .poll_ms = KILLER_POLL_MS };
+	struct err e = { 0 };
+	json_auto_t *report = NULL;
+	size_t n = 0, failed;
+	int rc = kill_items(o, &items, &n, &ko.grace_ms);
+
+	if (rc)
+		return rc;
+	if (!s->live)
+		cli_warn("sysroot '%s' is not /: no signal will be sent", s->prefix);
+	failed = killer_run(l, s, &killer_ops_pidfd, &ko, items, n);
+	for (size_t i = 0; i < n; i++)
+		if (items[i].result == KILLER_FAILED)
+			cli_warn("%s", items[i].err.msg);
+	report = killer_report(items, n, o->node, clock_now_ms());
+	rc = cli_exit_for_items(n, failed);
+	if (jsonio_write(stdout, report, o->pretty, &e) < 0) {
+		cli_print_err(&e);
+		rc = KILO_EXIT_FAIL;
+	}
+	killer_items_release(items, n);
+	free(items);
+	return rc;
+}
+
+static int cmd_health(const struct opts *o, const struct cgroup_layout *l,
+		      const struct sysroot *s)
+{
+	cleanup_free char *id = NULL;
+	struct err e = { 0 };
+	int dir = 0, nm;
+
+	for (int c = 0; c < CGROUP_NCTRL && !dir; c++)
+		dir = cgroup_exists(l, s, (enum cgroup_ctrl)c, l->hadoop_yarn);
+	printf("%s hadoop-yarn cgroup %s (cgroup v%d, %s driver)\n", dir ? "ok    " : "FAILED",
+	       l->hadoop_yarn, l->version, cgroup_driver_name(l->driver));
+	nm = o->no_nm || nm_fetch_info(o->nm_url, (long)o->nm_timeout_ms, &id, &e) == 0;
+	if (o->no_nm)
+		printf("skip   NodeManager (--no-nm)\n");
+	else if (nm)
+		printf("ok     NodeManager %s (node id %s)\n", o->nm_url, id ? id : "unknown");
+	else
+		printf("FAILED NodeManager %s: %s\n", o->nm_url, e.msg);
+	return dir && nm ? KILO_EXIT_OK : KILO_EXIT_FAIL;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(const struct opts *, const struct cgroup_layout *, const struct sysroot *);
+	} commands[] = {
+		{ "list", cmd_list },
+		{ "kill", cmd_kill },
+		{ "metrics", cmd_metrics },
+		{ "health", cmd_health },
+	};
+	struct opts o = { 0 };
+	struct sysroot s = { 0 };
+	struct cgroup_layout l = { 0 };
+	struct err e = { 0 };
+	int done, rc, i, ncmd = (int)(sizeof(commands) / sizeof(commands[0]));
+
+	cli_init("yarn-copilot");
+	rc = parse_args(argc, argv, &o, &done);
+	if (rc || done)
+		return cli_finish(rc);
+	for (i = 0; i < ncmd && strcmp(o.command, commands[i].name) != 0; i++)
+		;
+	if (i == ncmd)
+		return cli_finish(cli_usage_error("unknown command '%s'", o.command));
+	if (http_global_init(&e) < 0) {
+		cli_print_err(&e);
+		return cli_finish(KILO_EXIT_FAIL);
+	}
+	rc = open_node(&o, &s, &l);
+	if (rc == 0)
+		rc = commands[i].fn(&o, &l, &s);
+	cgroup_layout_release(&l);
+	sysroot_release(&s);
+	http_global_cleanup();
+	return cli_finish(rc);
+}

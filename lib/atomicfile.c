@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+/* atomicfile - replace a file atomically (see atomicfile.h) */
+#include "atomicfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "xalloc.h"
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode,
+		     struct err *e)
+{
+	cleanup_free char *d = xstrdup(path);
+	cleanup_free char *b = xstrdup(path);
+	cleanup_free char *tmp = NULL;
+	cleanup_close int fd = -1;
+	cleanup_close int dfd = -1;
+	const char *dir = dirname(d);
+
+	tmp = xasprintf("%s/.%s.%ld.tmp", dir, basename(b), (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+	if (fd < 0)
+		return err_set(e, ERR_SYSTEM, errno, "create '%s'", tmp);
+	if (fchmod(fd, mode) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0 ||
+	    close(steal_fd(&fd)) < 0) {
+		err_set(e, ERR_SYSTEM, errno, "write '%s'", tmp);
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) < 0) {
+		err_set(e, ERR_SYSTEM, errno, "rename '%s' to '%s'", tmp, path);
+		unlink(tmp);
+		return -1;
+	}
+	/* make the rename durable; failing here loses nothing already written */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0)
+		fsync(dfd);
+	return 0;
+}

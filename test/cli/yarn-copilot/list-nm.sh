@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: Apache-2.0
+# yarn-copilot list on fake v1 (cgroupfs) and v2 (systemd) trees joined with
+# the fake NodeManager in every payload shape and failure mode.
+. "$KILO_TOP/test/lib.sh"
+. "$KILO_TOP/test/fake/fake-nm.sh"
+
+A=container_1326121700862_0006_01_000001
+B=container_1326121700862_0006_01_000003
+C=container_1326121700862_0006_01_000004
+
+for v in v1 v2; do
+	sh "$KILO_TOP/test/fake/mk-yarn-tree.sh" "$tmpdir/$v" "$v"
+done
+
+# row ID: state user cpuMilli memoryBytes stale starting terminating
+row() {
+	jq -r --arg id "$1" '.items[] | select(.id == $id) |
+		[.state, .user, .requests.cpuMilli, .requests.memoryBytes, .stale, .starting,
+		 .terminating] | map(tostring) | join(" ")' "$tmpdir/out"
+}
+
+for mode in ok legacy; do
+	start_fake_nm "$mode"
+	for v in v1 v2; do
+		yarn-copilot --sysroot "$tmpdir/$v" --nm-url "$NM_URL" list >"$tmpdir/out" 2>"$tmpdir/err" ||
+			fail "$mode $v: exit $?"
+		[ ! -s "$tmpdir/err" ] || fail "$mode $v: stderr: $(cat "$tmpdir/err")"
+		assert_eq "$(jq -c .nodeManager "$tmpdir/out")" \
+			"{\"url\":\"$NM_URL\",\"reachable\":true,\"error\":null}" "$mode $v nodeManager"
+		assert_eq "$(jq -r '.items | length' "$tmpdir/out")" 3 "$mode $v items"
+		assert_eq "$(row $A)" "RUNNING user1 1000 2147483648 false false false" "$mode $v $A"
+		assert_eq "$(row $B)" "RUNNING user1 2000 2147483648 false false false" "$mode $v $B"
+		# in the cgroups, not in the NM: a left-over dir
+		assert_eq "$(row $C)" "null null null null true false false" "$mode $v $C"
+	done
+done
+
+assert_eq "$(jq -r '.hadoopYarn | "\(.cgroupVersion) \(.driver) \(.path)"' "$tmpdir/out")" \
+	"2 systemd /kubepods.slice/kubepods-besteffort.slice/hadoop-yarn" "v2 hadoopYarn"
+assert_eq "$(jq -r ".items[] | select(.id == \"$A\") | [.processes, .startTime, .usage.cpuNanos,
+	.usage.memoryBytes, .usage.memoryCurrentBytes, .am] | map(tostring) | join(\" \")" "$tmpdir/out")" \
+	"2 2026-11-29T15:40:01Z 123456789000 536870912 540966912 true" "v2 $A usage"
+
+# one container as an object, not an array
+start_fake_nm single
+yarn-copilot --sysroot "$tmpdir/v1" --nm-url "$NM_URL" list >"$tmpdir/out" || fail "single: exit $?"
+assert_eq "$(row $A)" "RUNNING user1 1000 2147483648 false false false" "single $A"
+assert_eq "$(row $B)" "null null null null true false false" "single $B"
+
+# the empty forms: reachable, nothing known, every dir stale
+for mode in null nocontainer empty; do
+	start_fake_nm "$mode"
+	yarn-copilot --sysroot "$tmpdir/v1" --nm-url "$NM_URL" list >"$tmpdir/out" || fail "$mode: exit $?"
+	assert_eq "$(jq -r .nodeManager.reachable "$tmpdir/out")" true "$mode reachable"
+	assert_eq "$(jq -r '[.items[].stale] | map(tostring) | join(" ")' "$tmpdir/out")" \
+		"true true true" "$mode stale"
+done
+
+# unreachable in every way: cgroups alone, NM fields null, a warning, exit 0
+start_fake_nm slow --delay-ms 5000
+slow_url=$NM_URL
+start_fake_nm 500
+e500_url=$NM_URL
+start_fake_nm notjson
+for url in "$slow_url" "$e500_url" "$NM_URL" http://127.0.0.1:1; do
+	t0=$(date +%s%N)
+	yarn-copilot --sysroot "$tmpdir/v1" --nm-url "$url" --nm-timeout 500 list \
+		>"$tmpdir/out" 2>"$tmpdir/err" || fail "$url: exit $?"
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	[ "$ms" -lt 2000 ] || fail "$url: took $ms ms with --nm-timeout 500"
+	grep -q "^yarn-copilot: warning: NodeManager '$url': .*; listing from cgroups alone\$" \
+		"$tmpdir/err" || fail "$url: no warning: $(cat "$tmpdir/err")"
+	assert_eq "$(jq -r '.nodeManager | "\(.reachable) \(.error != null)"' "$tmpdir/out")" \
+		"false true" "$url nodeManager"
+	assert_eq "$(row $A)" "null null null null null false false" "$url $A"
+	# no process and no NM to ask: taken as starting
+	assert_eq "$(row $C)" "null null null null null true false" "$url $C"
+	assert_eq "$(jq -r ".items[] | select(.id == \"$A\") | .usage.cpuNanos" "$tmpdir/out")" \
+		123456789000 "$url cgroup usage still there"
+done
+# NM states: KILLING with processes left is terminating; LOCALIZING without
+# a process is starting; a finished container whose dir remains is stale
+cat >"$tmpdir/states.json" <<JSON
+{"containers":{"container":[
+ {"id":"$A","state":"KILLING","user":"u","totalMemoryNeededMB":1024,"totalVCoresNeeded":1},
+ {"id":"$B","state":"EXITED_WITH_FAILURE","user":"u","totalMemoryNeededMB":1024,"totalVCoresNeeded":1},
+ {"id":"$C","state":"LOCALIZING","user":"u","totalMemoryNeededMB":1024,"totalVCoresNeeded":1}]}}
+JSON
+start_fake_nm ok --containers "$tmpdir/states.json"
+yarn-copilot --sysroot "$tmpdir/v2" --nm-url "$NM_URL" list >"$tmpdir/out" || fail "states: exit $?"
+assert_eq "$(row $A)" "KILLING u 1000 1073741824 false false true" "KILLING $A"
+assert_eq "$(row $B)" "EXITED_WITH_FAILURE u 1000 1073741824 true false false" "EXITED $B"
+assert_eq "$(row $C)" "LOCALIZING u 1000 1073741824 false true false" "LOCALIZING $C"
+exit 0

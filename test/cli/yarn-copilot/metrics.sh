@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: Apache-2.0
+# yarn-copilot metrics: Prometheus text with per-container and node values,
+# valid for promtool where installed, and the atomic textfile.
+. "$KILO_TOP/test/lib.sh"
+. "$KILO_TOP/test/fake/fake-nm.sh"
+
+A=container_1326121700862_0006_01_000001
+sh "$KILO_TOP/test/fake/mk-yarn-tree.sh" "$tmpdir/t" v1
+start_fake_nm ok
+yarn-copilot --sysroot "$tmpdir/t" --nm-url "$NM_URL" metrics >"$tmpdir/m" || fail "exit $?"
+val() { grep "^$1 " "$tmpdir/m" | cut -d' ' -f2; }
+lab="{container=\"$A\",application=\"application_1326121700862_0006\"}"
+assert_eq "$(val "yarn_copilot_container_cpu_seconds_total$lab")" 123.456789 cpu
+assert_eq "$(val "yarn_copilot_container_memory_bytes$lab")" 536870912 memory
+assert_eq "$(val "yarn_copilot_container_requested_cpu_cores$lab")" 1 "requested cpu"
+assert_eq "$(val "yarn_copilot_container_requested_memory_bytes$lab")" 2147483648 "requested memory"
+assert_eq "$(val "yarn_copilot_container_processes$lab")" 2 processes
+assert_eq "$(val yarn_copilot_containers)" 3 containers
+assert_eq "$(val yarn_copilot_containers_processes)" 3 "processes total"
+assert_eq "$(val yarn_copilot_containers_requested_cpu_cores)" 3 "requested cpu total"
+assert_eq "$(val yarn_copilot_containers_memory_bytes)" 537919488 "memory total"
+assert_eq "$(val yarn_copilot_node_manager_up)" 1 "NM up"
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$tmpdir/m" || fail "promtool: $(promtool check metrics <"$tmpdir/m" 2>&1)"
+fi
+
+# NM down: no requested values, NM up 0, still valid
+yarn-copilot --sysroot "$tmpdir/t" --nm-url http://127.0.0.1:1 metrics >"$tmpdir/m" 2>/dev/null ||
+	fail "NM down: exit $?"
+assert_eq "$(val yarn_copilot_node_manager_up)" 0 "NM down"
+grep -q "^yarn_copilot_container_requested_cpu_cores{" "$tmpdir/m" && fail "requests without NM"
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$tmpdir/m" || fail "promtool (NM down)"
+fi
+
+# textfile: only yarn-copilot.prom appears, nothing on stdout
+mkdir "$tmpdir/tf"
+yarn-copilot --sysroot "$tmpdir/t" --no-nm metrics --textfile-dir "$tmpdir/tf" >"$tmpdir/out" ||
+	fail "textfile: exit $?"
+[ ! -s "$tmpdir/out" ] || fail "textfile: stdout not empty"
+assert_eq "$(ls -A "$tmpdir/tf")" yarn-copilot.prom "textfile dir content"
+assert_eq "$(stat -c %a "$tmpdir/tf/yarn-copilot.prom")" 644 "textfile mode"
+grep -q "^yarn_copilot_containers 3\$" "$tmpdir/tf/yarn-copilot.prom" || fail "textfile content"
+yarn-copilot --sysroot "$tmpdir/t" --no-nm metrics --textfile-dir "$tmpdir/none" 2>"$tmpdir/err"
+assert_eq "$?" 1 "missing textfile dir"
+grep -q "create '$tmpdir/none/.yarn-copilot.prom" "$tmpdir/err" || fail "$(cat "$tmpdir/err")"
+exit 0

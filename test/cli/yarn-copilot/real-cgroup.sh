@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: Apache-2.0
+# yarn-copilot list and kill on the real cgroup v1 hierarchy with real
+# processes, in a private hadoop-yarn tree (cpu and cpuacct, as YARN's
+# LinuxContainerExecutor makes them; the processes stay in the runner's
+# memory cgroup, so memory is null here):
+#   A exits on SIGTERM -> terminated      B ignores SIGTERM -> killed
+#   C has children     -> terminated, children too
+#   D's process already exited -> gone
+# and a process outside the tree whose pid is put into a plan stays alive.
+. "$KILO_TOP/test/lib.sh"
+. "$KILO_TOP/test/fake/fake-nm.sh"
+need_root_cgroup cpu cpuacct
+
+top=kilo-test-$$-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+hy=$top/hadoop-yarn
+app=$(printf '%04d' $(($$ % 10000)))
+A=container_1795910400000_${app}_01_000002
+B=container_1795910400000_${app}_01_000003
+C=container_1795910400000_${app}_01_000004
+D=container_1795910400000_${app}_01_000005
+ctrls="cpu cpuacct"
+
+cleanup_tree() {
+	for c in $ctrls; do
+		for p in $(cat /sys/fs/cgroup/$c/$hy/*/cgroup.procs 2>/dev/null); do
+			kill -9 "$p" 2>/dev/null
+		done
+	done
+	[ -z "${outside:-}" ] || kill -9 "$outside" 2>/dev/null
+	sleep 0.1
+	for c in $ctrls; do
+		for d in /sys/fs/cgroup/$c/$hy/*/; do [ -d "$d" ] && rmdir "$d"; done
+		rmdir "/sys/fs/cgroup/$c/$hy" "/sys/fs/cgroup/$c/$top" 2>/dev/null
+	done
+	for c in $ctrls; do
+		[ ! -e "/sys/fs/cgroup/$c/$top" ] || echo "cleanup: /sys/fs/cgroup/$c/$top remains" >&2
+	done
+}
+at_exit cleanup_tree
+for c in $ctrls; do
+	mkdir -p "/sys/fs/cgroup/$c/$hy/$A" "/sys/fs/cgroup/$c/$hy/$B" "/sys/fs/cgroup/$c/$hy/$C" \
+		"/sys/fs/cgroup/$c/$hy/$D" || fail "mkdir in $c"
+done
+
+# spawn ID CMD: run sh -c CMD with its first process in container ID; prints the pid
+spawn() {
+	id=$1
+	shift
+	sh -c 'for c in '"$ctrls"'; do echo $$ >/sys/fs/cgroup/$c/'"$hy/$id"'/cgroup.procs; done; '"$*" \
+		>/dev/null 2>&1 &
+	echo $!
+}
+a=$(spawn "$A" 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; exec sleep 1000')
+b=$(spawn "$B" 'trap "" TERM; exec sleep 1000')
+c=$(spawn "$C" 'sleep 1000 & sleep 1000 & wait')
+d=$(spawn "$D" 'exit 0')
+sleep 1000 >/dev/null 2>&1 &
+outside=$!
+# wait until A has burnt its CPU and C has both children
+i=0
+while [ "$(wc -l </sys/fs/cgroup/cpu/$hy/$C/cgroup.procs)" -lt 3 ] ||
+	[ "$(cat /proc/$a/comm 2>/dev/null)" != sleep ] || [ -s /sys/fs/cgroup/cpu/$hy/$D/cgroup.procs ]; do
+	i=$((i + 1))
+	[ "$i" -le 100 ] || fail "processes did not start"
+	sleep 0.05
+done
+kids=$(grep -v "^$c\$" /sys/fs/cgroup/cpu/$hy/$C/cgroup.procs | tr '\n' ' ')
+
+cat >"$tmpdir/nm.json" <<JSON
+{"containers":{"container":[
+ {"id":"$A","state":"RUNNING","user":"alice","totalMemoryNeededMB":1024,"totalVCoresNeeded":1},
+ {"id":"$B","state":"RUNNING","user":"alice","totalMemoryNeededMB":2048,"totalVCoresNeeded":2}]}}
+JSON
+start_fake_nm ok --containers "$tmpdir/nm.json"
+
+# list: real pids, start times and CPU usage
+yarn-copilot --hierarchy "$hy" --nm-url "$NM_URL" list >"$tmpdir/list" || fail "list: exit $?"
+field() { jq -r --arg id "$1" ".items[] | select(.id == \$id) | $2" "$tmpdir/list"; }
+assert_eq "$(jq -r '.hadoopYarn | "\(.cgroupVersion) \(.path)"' "$tmpdir/list")" "1 /$hy" hadoopYarn
+assert_eq "$(jq -r '[.items[].id] | join(" ")' "$tmpdir/list")" "$A $B $C $D" ids
+assert_eq "$(field "$A" .processes) $(field "$B" .processes) $(field "$C" .processes) $(field "$D" .processes)" \
+	"1 1 3 0" processes
+assert_eq "$(field "$A" '.usage.cpuNanos')" "$(cat /sys/fs/cgroup/cpuacct/$hy/$A/cpuacct.usage)" "A cpuacct.usage"
+[ "$(field "$A" '.usage.cpuNanos')" -gt 1000000 ] || fail "A burnt no CPU: $(field "$A" .usage.cpuNanos)"
+assert_eq "$(field "$A" '.usage.memoryBytes')" null "no memory dir"
+assert_eq "$(field "$A" '"\(.state) \(.user) \(.requests.cpuMilli) \(.stale)"')" "RUNNING alice 1000 false" "A from NM"
+assert_eq "$(field "$C" '.stale')" true "C unknown to the NM"
+assert_eq "$(field "$D" '"\(.startTime) \(.stale) \(.starting)"')" "null true false" "D exited"
+now=$(date -u +%s)
+started=$(date -u -d "$(field "$B" .startTime)" +%s) || fail "B startTime"
+[ $((now - started)) -ge 0 ] && [ $((now - started)) -lt 120 ] ||
+	fail "B startTime $(field "$B" .startTime) is not the real start (now $(date -u))"
+
+# a plan that names a process outside the tree: ids only, so it is never touched
+echo "{\"apiVersion\":\"kilo/v1\",\"kind\":\"KillPlan\",\"items\":[{\"id\":\"$outside\"}]}" |
+	yarn-copilot kill >/dev/null 2>&1
+assert_eq "$?" 2 "a pid as id"
+echo "{\"apiVersion\":\"kilo/v1\",\"kind\":\"KillPlan\",\"gracePeriodMs\":300,\"items\":[{\"id\":\"$A\",\"pid\":$outside},{\"id\":\"$B\",\"pids\":[$outside]},{\"id\":\"$C\"},{\"id\":\"$D\"}]}" \
+	>"$tmpdir/plan"
+t0=$(date +%s%N)
+yarn-copilot --hierarchy "$hy" kill <"$tmpdir/plan" >"$tmpdir/report" 2>"$tmpdir/err" ||
+	fail "kill: exit $?: $(cat "$tmpdir/err")"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+r() { jq -r --arg id "$1" '.items[] | select(.id == $id) | "\(.result) \(.processes) \(.signalled | join(",")) \(.error)"' "$tmpdir/report"; }
+assert_eq "$(r "$A")" "terminated 1 SIGTERM null" "A"
+assert_eq "$(r "$B")" "killed 1 SIGTERM,SIGKILL null" "B"
+assert_eq "$(r "$C")" "terminated 3 SIGTERM null" "C"
+assert_eq "$(r "$D")" "gone 0  null" "D"
+b_ms=$(jq -r --arg id "$B" '.items[] | select(.id == $id) | .elapsedMs' "$tmpdir/report")
+a_ms=$(jq -r --arg id "$A" '.items[] | select(.id == $id) | .elapsedMs' "$tmpdir/report")
+[ "$b_ms" -ge 300 ] && [ "$b_ms" -lt 1000 ] || fail "B ended after $b_ms ms, grace 300"
+[ "$a_ms" -lt 200 ] || fail "A ended after $a_ms ms"
+[ "$ms" -lt 2000 ] || fail "kill took $ms ms"
+# alive PID: exists and is not a zombie waiting for this shell to reap it
+alive() { [ -e "/proc/$1" ] && [ "$(cut -d')' -f2 "/proc/$1/stat" | cut -d' ' -f2)" != Z ]; }
+for p in $a $b $c $kids; do
+	! alive "$p" || fail "pid $p still alive"
+done
+alive "$outside" || fail "the process outside the tree was signalled"
+for id in $A $B $C; do
+	[ ! -s "/sys/fs/cgroup/cpu/$hy/$id/cgroup.procs" ] || fail "$id not empty"
+done
+exit 0

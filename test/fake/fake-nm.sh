@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: Apache-2.0
+# fake-nm.sh - sourced by tests after test/lib.sh: start_fake_nm MODE [ARGS...]
+# starts test/fake/fake_nm.py on 127.0.0.1, sets NM_URL, and stops it at exit.
+start_fake_nm() {
+	_pf="$tmpdir/nm-port.$$.${_nm_count:-0}"
+	_nm_count=$(( ${_nm_count:-0} + 1 ))
+	python3 "$KILO_TOP/test/fake/fake_nm.py" --port-file "$_pf" --mode "$@" &
+	_nm_pid=$!
+	at_exit "kill $_nm_pid 2>/dev/null"
+	_i=0
+	while [ ! -s "$_pf" ]; do
+		_i=$((_i + 1))
+		[ "$_i" -le 100 ] || fail "fake NM did not start"
+		sleep 0.05
+	done
+	NM_URL="http://127.0.0.1:$(cat "$_pf")"
+}

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: Apache-2.0
+/* test_killer - the kill engine on fake trees with a recording signal seam,
+ * and the KillPlan/KillReport documents */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+#include "clock.h"
+#include "jsonio.h"
+#include "killer.h"
+#include "testlib.h"
+
+#define HY_V1 "sys/fs/cgroup/cpu/kubepods/besteffort/hadoop-yarn/"
+#define HY_V2 "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/hadoop-yarn/"
+#define CA "container_e17_1410901177871_0001_01_000002"
+#define CB "container_e17_1410901177871_0001_01_000003"
+#define CC "container_e17_1410901177871_0001_01_000004"
+#define CD "container_e17_1410901177871_0001_01_000005"
+
+/* The recorder: the signals sent, and fake processes that leave their
+ * cgroup.procs when a signal ends them. */
+enum behaviour { EXITS_ON_TERM, IGNORES_TERM, EXITS_BEFORE_PIN };
+
+struct proc {
+	pid_t pid;
+	const char *procs; /* sysroot-relative cgroup.procs */
+	enum behaviour how;
+	int dead;
+};
+
+struct sent {
+	pid_t pid;
+	int sig;
+	int64_t at_ms;
+};
+
+struct recorder {
+	const char *root;
+	struct proc procs[8];
+	size_t nprocs;
+	struct sent log[32];
+	size_t nlog;
+	int64_t start;
+	int pinned; /* open handles */
+};
+
+static struct proc *find(struct recorder *r, pid_t pid)
+{
+	for (size_t i = 0; i < r->nprocs; i++)
+		if (r->procs[i].pid == pid)
+			return &r->procs[i];
+	return NULL;
+}
+
+/* Rewrite the fake cgroup.procs of p without the dead. */
+static void rewrite(struct recorder *r, const char *procs)
+{
+	char buf[256] = "";
+
+	for (size_t i = 0; i < r->nprocs; i++)
+		if (strcmp(r->procs[i].procs, procs) == 0 && !r->procs[i].dead)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%d\n",
+				 (int)r->procs[i].pid);
+	testlib_write(r->root, procs, buf);
+}
+
+static void end(struct recorder *r, struct proc *p)
+{
+	p->dead = 1;
+	rewrite(r, p->procs);
+}
+
+static int rec_pin(void *arg, pid_t pid)
+{
+	struct recorder *r = arg;
+	struct proc *p = find(r, pid);
+
+	ck_assert_msg(pid > 1, "pid %d pinned", (int)pid);
+	if (p && p->how == EXITS_BEFORE_PIN && !p->dead)
+		end(r, p); /* exited between the read and the pin */
+	if (!p || p->dead) {
+		errno = ESRCH;
+		return -1;
+	}
+	r->pinned++;
+	return (int)pid;
+}
+
+static int rec_send(void *arg, int handle, pid_t pid, int sig)
+{
+	struct recorder *r = arg;
+	struct proc *p = find(r, pid);
+
+	ck_assert_int_eq(handle, pid);
+	ck_assert_uint_lt(r->nlog, 32);
+	r->log[r->nlog++] = (struct sent){ pid, sig, clock_mono_ms() - r->start };
+	if (sig == SIGKILL || p->how == EXITS_ON_TERM)
+		end(r, p);
+	return 0;
+}
+
+static void rec_unpin(void *arg, int handle)
+{
+	struct recorder *r = arg;
+
+	(void)handle;
+	r->pinned--;
+}
+
+static void add_proc(struct recorder *r, const char *procs, pid_t pid, enum behaviour how)
+{
+	r->procs[r->nprocs++] = (struct proc){ pid, procs, how, 0 };
+	rewrite(r, procs);
+}
+
+struct fixture {
+	char *root;
+	struct sysroot s;
+	struct cgroup_layout l;
+	struct recorder rec;
+	struct killer_ops ops;
+	struct killer_opts opts;
+};
+
+static void fixture_open(struct fixture *f, int v2)
+{
+	f->root = testlib_tmpdir();
+	if (v2)
+		testlib_write(f->root, "sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory pids\n");
+	else
+		testlib_write(f->root, "sys/fs/cgroup/cpu/cpu.shares", "1024\n");
+	memset(&f->rec, 0, sizeof(f->rec));
+	f->rec.root = f->root;
+	f->ops = (struct killer_ops){ rec_pin, rec_send, rec_unpin, &f->rec, 0 };
+	f->opts = (struct killer_opts){ .grace_ms = 100, .kill_timeout_ms = 200, .poll_ms = 10 };
+}
+
+static void fixture_layout(struct fixture *f)
+{
+	struct err e = { 0 };
+
+	ck_assert_msg(sysroot_open(&f->s, f->root, &e) == 0, "%s", e.msg);
+	ck_assert_msg(cgroup_layout_detect(&f->l, &f->s, CGROUP_DRIVER_AUTO, NULL, &e) == 0, "%s",
+		      e.msg);
+}
+
+static void fixture_close(struct fixture *f)
+{
+	cgroup_layout_release(&f->l);
+	sysroot_release(&f->s);
+	testlib_rmtree(f->root);
+	free(f->root);
+}
+
+static struct killer_item item(const char *id)
+{
+	struct killer_item it;
+
+	memset(&it, 0, sizeof(it));
+	snprintf(it.id, sizeof(it.id), "%s", id);
+	return it;
+}
+
+/* v1 cgroupfs and v2 systemd: one container exits on SIGTERM (two
+ * processes), one ignores it, one is empty, one has no dir. */
+START_TEST(test_killer_sequence)
+{
+	const char *hy = _i ? HY_V2 : HY_V1;
+	struct fixture f;
+	char pa[160], pb[160], pc[160];
+	struct killer_item items[4] = { item(CA), item(CB), item(CC), item(CD) };
+	int64_t t0;
+
+	fixture_open(&f, _i);
+	snprintf(pa, sizeof(pa), "%s%s/cgroup.procs", hy, CA);
+	snprintf(pb, sizeof(pb), "%s%s/cgroup.procs", hy, CB);
+	snprintf(pc, sizeof(pc), "%s%s/cgroup.procs", hy, CC);
+	add_proc(&f.rec, pa, 101, EXITS_ON_TERM);
+	add_proc(&f.rec, pa, 102, EXITS_ON_TERM);
+	add_proc(&f.rec, pb, 201, IGNORES_TERM);
+	testlib_write(f.root, pc, "");
+	fixture_layout(&f);
+	ck_assert_int_eq(f.l.version, _i ? 2 : 1);
+	ck_assert_int_eq(f.l.driver, _i ? CGROUP_DRIVER_SYSTEMD : CGROUP_DRIVER_CGROUPFS);
+
+	f.rec.start = t0 = clock_mono_ms();
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 4), 0);
+	ck_assert_int_ge(clock_mono_ms() - t0, 100);
+
+	ck_assert_int_eq(items[0].result, KILLER_TERMINATED);
+	ck_assert_uint_eq(items[0].processes, 2);
+	ck_assert_uint_eq(items[0].sent, KILLER_SENT_TERM);
+	ck_assert_int_le(items[0].elapsed_ms, 50); /* one poll, not a grace period */
+	ck_assert_int_eq(items[1].result, KILLER_KILLED);
+	ck_assert_uint_eq(items[1].sent, KILLER_SENT_TERM | KILLER_SENT_KILL);
+	ck_assert_int_ge(items[1].elapsed_ms, 100);
+	ck_assert_int_eq(items[2].result, KILLER_GONE);
+	ck_assert_uint_eq(items[2].processes, 0);
+	ck_assert_uint_eq(items[2].sent, 0);
+	ck_assert_int_eq(items[3].result, KILLER_GONE);
+
+	/* order: SIGTERM to every process first, SIGKILL after the grace period */
+	ck_assert_uint_eq(f.rec.nlog, 4);
+	ck_assert_int_eq(f.rec.log[0].pid, 101);
+	ck_assert_int_eq(f.rec.log[0].sig, SIGTERM);
+	ck_assert_int_eq(f.rec.log[1].pid, 102);
+	ck_assert_int_eq(f.rec.log[1].sig, SIGTERM);
+	ck_assert_int_eq(f.rec.log[2].pid, 201);
+	ck_assert_int_eq(f.rec.log[2].sig, SIGTERM);
+	ck_assert_int_le(f.rec.log[2].at_ms, 20);
+	ck_assert_int_eq(f.rec.log[3].pid, 201);
+	ck_assert_int_eq(f.rec.log[3].sig, SIGKILL);
+	ck_assert_int_ge(f.rec.log[3].at_ms, 100);
+	ck_assert_int_le(f.rec.log[3].at_ms, 150);
+	ck_assert_int_eq(f.rec.pinned, 0);
+	killer_items_release(items, 4);
+	fixture_close(&f);
+}
+END_TEST
+
+/* A plan's grace period is what decides the SIGKILL time; 0 sends both at once. */
+START_TEST(test_killer_grace_period)
+{
+	static const int64_t graces[] = { 0, 40, 300 };
+	struct fixture f;
+	struct killer_item items[1] = { item(CB) };
+
+	fixture_open(&f, 0);
+	add_proc(&f.rec, HY_V1 CB "/cgroup.procs", 201, IGNORES_TERM);
+	fixture_layout(&f);
+	f.opts.grace_ms = graces[_i];
+	f.rec.start = clock_mono_ms();
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
+	ck_assert_int_eq(items[0].result, KILLER_KILLED);
+	ck_assert_uint_eq(f.rec.nlog, 2);
+	ck_assert_int_eq(f.rec.log[0].sig, SIGTERM);
+	ck_assert_int_eq(f.rec.log[1].sig, SIGKILL);
+	ck_assert_int_ge(f.rec.log[1].at_ms, graces[_i]);
+	ck_assert_int_le(f.rec.log[1].at_ms, graces[_i] + 30);
+	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
+/* Pid 1 is never pinned nor signalled: the container fails once the
+ * timeout after SIGKILL passes. */
+START_TEST(test_killer_never_pid1)
+{
+	struct fixture f;
+	struct killer_item items[1] = { item(CA) };
+
+	fixture_open(&f, 0);
+	testlib_write(f.root, HY_V1 CA "/cgroup.procs", "1\n");
+	fixture_layout(&f);
+	f.opts.grace_ms = 10;
+	f.opts.kill_timeout_ms = 30;
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 1);
+	ck_assert_int_eq(items[0].result, KILLER_FAILED);
+	ck_assert_str_eq(items[0].err.msg,
+			 "1 processes of '" CA "' remain 30 ms after SIGKILL");
+	ck_assert_uint_eq(f.rec.nlog, 0);
+	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
+/* A process that leaves the cgroup between the read and the pin (its pid
+ * may now belong to anyone) is not signalled. */
+START_TEST(test_killer_pid_left_before_pin)
+{
+	struct fixture f;
+	struct killer_item items[1] = { item(CA) };
+
+	fixture_open(&f, 0);
+	add_proc(&f.rec, HY_V1 CA "/cgroup.procs", 101, EXITS_BEFORE_PIN);
+	add_proc(&f.rec, HY_V1 CA "/cgroup.procs", 102, EXITS_ON_TERM);
+	fixture_layout(&f);
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
+	ck_assert_int_eq(items[0].result, KILLER_TERMINATED);
+	ck_assert_uint_eq(f.rec.nlog, 1);
+	ck_assert_int_eq(f.rec.log[0].pid, 102);
+	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
+/* The live seam refuses a sysroot other than /. */
+START_TEST(test_killer_live_ops_need_live_root)
+{
+	struct fixture f;
+	struct killer_item items[2] = { item(CA), item(CC) };
+
+	fixture_open(&f, 0);
+	testlib_write(f.root, HY_V1 CA "/cgroup.procs", "4194300\n");
+	fixture_layout(&f);
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &killer_ops_pidfd, &f.opts, items, 2), 1);
+	ck_assert_int_eq(items[0].result, KILLER_FAILED);
+	ck_assert_uint_eq(items[0].sent, 0);
+	ck_assert_ptr_nonnull(strstr(items[0].err.msg, "not signalling 1 processes of '" CA
+							"': sysroot '"));
+	ck_assert_int_eq(items[1].result, KILLER_GONE);
+	killer_items_release(items, 2);
+	fixture_close(&f);
+}
+END_TEST
+
+static const struct {
+	const char *json;
+	size_t n;
+	int64_t grace;
+	const char *msg;
+} plans[] = {
+	{ "{\"kind\":\"KillPlan\",\"gracePeriodMs\":500,\"items\":[{\"id\":\"" CA "\",\"reason\":\"memory\"},"
+	  "{\"id\":\"" CB "\"}]}", 2, 500, NULL },
+	{ "{\"kind\":\"KillPlan\",\"trigger\":null,\"items\":[]}", 0, 250, NULL },
+	{ "{\"kind\":\"KillPlan\"}", 0, 250, NULL },
+	{ "{\"items\":[{\"id\":\"" CA "\"},{\"id\":\"1234\"}]}", 0, 250,
+	  "KillPlan.items[1].id: expected a YARN container id, got \"1234\"" },
+	{ "{\"items\":[{\"id\":\"" CA "/../../x\"}]}", 0, 250,
+	  "KillPlan.items[0].id: expected a YARN container id, got \"" CA "/../../x\"" },
+	{ "{\"items\":[{\"pid\":4242}]}", 0, 250,
+	  "KillPlan.items[0].id: expected a YARN container id, got nothing" },
+	{ "{\"items\":[{\"id\":\"" CA "\"},{\"id\":\"" CA "\"}]}", 0, 250,
+	  "KillPlan.items[1].id: '" CA "' is listed twice" },
+	{ "{\"gracePeriodMs\":-1,\"items\":[]}", 0, 250,
+	  "KillPlan.gracePeriodMs: expected an integer 0..3600000, got -1" },
+	{ "{\"items\":{}}", 0, 250, "KillPlan.items: expected an array, got {}" },
+};
+
+START_TEST(test_killer_plan_parse)
+{
+	struct err e = { 0 };
+	json_auto_t *doc = jsonio_parse(plans[_i].json, "t", &e);
+	struct killer_item *items = NULL;
+	size_t n = 99;
+	int64_t grace = 250;
+	int r;
+
+	ck_assert_ptr_nonnull(doc);
+	r = killer_plan_parse(doc, &items, &n, &grace, &e);
+	if (plans[_i].msg) {
+		ck_assert_int_eq(r, -1);
+		ck_assert_int_eq(e.kind, ERR_INPUT);
+		ck_assert_str_eq(e.msg, plans[_i].msg);
+		ck_assert_ptr_null(items);
+	} else {
+		ck_assert_int_eq(r, 0);
+		ck_assert_int_eq(grace, plans[_i].grace);
+		if (plans[_i].n)
+			ck_assert_str_eq(items[plans[_i].n - 1].id, CB);
+	}
+	ck_assert_uint_eq(n, plans[_i].n);
+	free(items);
+}
+END_TEST
+
+START_TEST(test_killer_ids_parse)
+{
+	char *good[] = { (char *)CA, (char *)CB };
+	char *bad[] = { (char *)CA, (char *)"container_1_0001_01_000001/.." };
+	struct killer_item *items = NULL;
+	size_t n = 0;
+	struct err e = { 0 };
+
+	ck_assert_int_eq(killer_ids_parse(good, 2, &items, &n, &e), 0);
+	ck_assert_uint_eq(n, 2);
+	free(items);
+	ck_assert_int_eq(killer_ids_parse(bad, 2, &items, &n, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(e.msg, "invalid container id 'container_1_0001_01_000001/..'"));
+	ck_assert_ptr_null(items);
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+START_TEST(test_killer_report)
+{
+	struct killer_item items[2] = { item(CA), item(CB) };
+	json_auto_t *doc = NULL;
+	char *text;
+
+	items[0].result = KILLER_KILLED;
+	items[0].processes = 3;
+	items[0].sent = KILLER_SENT_TERM | KILLER_SENT_KILL;
+	items[0].elapsed_ms = 262;
+	items[1].result = KILLER_FAILED;
+	err_set(&items[1].err, ERR_SYSTEM, EPERM, "pin pid 7 of '%s'", CB);
+	doc = killer_report(items, 2, "worker-1", 1732896000000LL);
+	text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	ck_assert_str_eq(text,
+			 "{\"apiVersion\":\"kilo/v1\",\"kind\":\"KillReport\",\"metadata\":{\"node\":"
+			 "\"worker-1\",\"timestamp\":\"2024-11-29T16:00:00Z\"},\"items\":[{\"id\":\"" CA
+			 "\",\"result\":\"killed\",\"processes\":3,\"signalled\":[\"SIGTERM\",\"SIGKILL\"],"
+			 "\"elapsedMs\":262,\"error\":null},{\"id\":\"" CB "\",\"result\":\"failed\","
+			 "\"processes\":0,\"signalled\":[],\"elapsedMs\":0,\"error\":\"pin pid 7 of '" CB
+			 "': Operation not permitted\"}]}");
+	free(text);
+}
+END_TEST
+
+static Suite *killer_suite(void)
+{
+	Suite *s = suite_create("killer");
+	TCase *tc = tcase_create("run");
+	TCase *td = tcase_create("documents");
+
+	tcase_add_loop_test(tc, test_killer_sequence, 0, 2);
+	tcase_add_loop_test(tc, test_killer_grace_period, 0, 3);
+	tcase_add_test(tc, test_killer_never_pid1);
+	tcase_add_test(tc, test_killer_pid_left_before_pin);
+	tcase_add_test(tc, test_killer_live_ops_need_live_root);
+	suite_add_tcase(s, tc);
+	tcase_add_loop_test(td, test_killer_plan_parse, 0, sizeof(plans) / sizeof(plans[0]));
+	tcase_add_test(td, test_killer_ids_parse);
+	tcase_add_test(td, test_killer_report);
+	suite_add_tcase(s, td);
+	return s;
+}
+
+KILO_TEST_MAIN(killer_suite)
