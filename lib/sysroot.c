@@ -31,12 +31,16 @@ static const struct {
 	const char *name;
 	int value;
 } errnames[] = {
-	{ "EPERM", EPERM },   { "ENOENT", ENOENT },	  { "ESRCH", ESRCH },	{ "EINTR", EINTR },
-	{ "EIO", EIO },	      { "EBADF", EBADF },	  { "EAGAIN", EAGAIN }, { "ENOMEM", ENOMEM },
-	{ "EACCES", EACCES }, { "EBUSY", EBUSY },	  { "EEXIST", EEXIST }, { "ENOTDIR", ENOTDIR },
-	{ "EISDIR", EISDIR }, { "EINVAL", EINVAL },	  { "ENOSPC", ENOSPC }, { "EROFS", EROFS },
-	{ "ERANGE", ERANGE }, { "ENOTEMPTY", ENOTEMPTY }, { "ENODEV", ENODEV },
-	{ "EOPNOTSUPP", EOPNOTSUPP },
+	{ "EPERM", EPERM },   { "ENOENT", ENOENT },
+	{ "ESRCH", ESRCH },   { "EINTR", EINTR },
+	{ "EIO", EIO },       { "EBADF", EBADF },
+	{ "EAGAIN", EAGAIN }, { "ENOMEM", ENOMEM },
+	{ "EACCES", EACCES }, { "EBUSY", EBUSY },
+	{ "EEXIST", EEXIST }, { "ENOTDIR", ENOTDIR },
+	{ "EISDIR", EISDIR }, { "EINVAL", EINVAL },
+	{ "ENOSPC", ENOSPC }, { "EROFS", EROFS },
+	{ "ERANGE", ERANGE }, { "ENOTEMPTY", ENOTEMPTY },
+	{ "ENODEV", ENODEV }, { "EOPNOTSUPP", EOPNOTSUPP },
 };
 
 int sysroot_errno_from_name(const char *name)
@@ -90,8 +94,8 @@ int sysroot_fault_parse(const char *spec, struct err *e)
 				opi = i;
 		errnum = sysroot_errno_from_name(eno);
 		if (opi < 0 || !errnum || !*name || count < 0)
-			return err_set(e, ERR_USAGE, 0, "KILO_FAULTS: bad entry '%s:%s:%s'", op, name,
-				       eno);
+			return err_set(e, ERR_USAGE, 0, "KILO_FAULTS: bad entry '%s:%s:%s'", op,
+				       name, eno);
 		sysroot_fault_add((enum sysroot_op)opi, name, errnum, count);
 	}
 	return 0;

@@ -41,15 +41,16 @@ START_TEST(test_sysroot_read_write)
 	ck_assert_int_eq(sysroot_read_str(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.shares", &s, &e), 4);
 	ck_assert_str_eq(s, "1024");
 	free(s);
-	ck_assert_int_eq(sysroot_read_i64(&sr, "/sys/fs/cgroup/cpu/kubepods/cpu.shares", &v, &e), 0);
+	ck_assert_int_eq(sysroot_read_i64(&sr, "/sys/fs/cgroup/cpu/kubepods/cpu.shares", &v, &e),
+			 0);
 	ck_assert_int_eq(v, 1024);
 	ck_assert_int_eq(sysroot_writef(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.shares", &e, "%d", 2),
 			 0);
 	s = testlib_read(root, "sys/fs/cgroup/cpu/kubepods/cpu.shares");
 	ck_assert_str_eq(s, "2");
 	free(s);
-	ck_assert_int_eq(sysroot_read_i64(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.cfs_quota_us", &v, &e),
-			 -1);
+	ck_assert_int_eq(
+		sysroot_read_i64(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.cfs_quota_us", &v, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 }
 END_TEST
@@ -67,7 +68,8 @@ START_TEST(test_sysroot_missing_is_notfound_with_full_path)
 		 strerror(ENOENT));
 	ck_assert_str_eq(e.msg, want);
 	/* writes never create files: the kernel lacks it = unsupported */
-	ck_assert_int_eq(sysroot_write_str(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.idle", "1", &e), -1);
+	ck_assert_int_eq(sysroot_write_str(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.idle", "1", &e),
+			 -1);
 	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
 	ck_assert_int_eq(sysroot_exists(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.idle"), 0);
 }
