@@ -9,6 +9,7 @@
 #include "cleanup.h"
 #include "clock.h"
 #include "jsonio.h"
+#include "podreq.h"
 #include "quantity.h"
 #include "xalloc.h"
 
@@ -162,24 +163,6 @@ static struct sync_cluster *cluster_entry(struct sync_input *in, const char *id,
 	return &in->clusters[in->nclusters++];
 }
 
-/* A quantity of obj[key] as an integer (ceil or floor); absent = 0. */
-static int qvalue(const json_t *obj, const char *ctx, const char *key, int ceil_, int64_t *out,
-		  struct err *e)
-{
-	struct quantity q;
-	int ret;
-
-	*out = 0;
-	if (!json_is_object(obj))
-		return 0;
-	ret = quantity_get(obj, ctx, key, &q, e);
-	if (ret <= 0)
-		return ret;
-	if ((ceil_ ? quantity_value_ceil(&q, out, e) : quantity_value_floor(&q, out, e)) < 0)
-		return err_wrap(e, "%s.%s", ctx, key);
-	return 0;
-}
-
 static const char *str_at(const json_t *obj, const char *a, const char *b)
 {
 	const json_t *v = json_object_get(obj, a);
@@ -220,8 +203,8 @@ static void read_allocation(struct sync_input *in, struct sync_node *n, const ch
 		if (!json_is_object(a) || strcmp(str_at(a, "name", NULL) ?: "", SYNC_ALLOCATION_NAME))
 			continue;
 		n->has_alloc = 1;
-		if (qvalue(res, SYNC_ANN_THIRD_PARTY, in->o.batch_cpu, 1, &n->alloc_cpu, &e) < 0 ||
-		    qvalue(res, SYNC_ANN_THIRD_PARTY, in->o.batch_memory, 1, &n->alloc_mem, &e) < 0)
+		if (quantity_get_value(res, SYNC_ANN_THIRD_PARTY, in->o.batch_cpu, 1, &n->alloc_cpu, &e) < 0 ||
+		    quantity_get_value(res, SYNC_ANN_THIRD_PARTY, in->o.batch_memory, 1, &n->alloc_mem, &e) < 0)
 			break;
 	}
 	if (e.kind != ERR_NONE)
@@ -240,8 +223,8 @@ static void read_origin(struct sync_input *in, struct sync_node *n, const char *
 	snprintf(ctx, sizeof(ctx), "annotation %s.resources", SYNC_ANN_ORIGIN);
 	if (doc && res && !json_is_object(res))
 		jsonio_bad_value(&e, ctx, NULL, "an object", res);
-	if (e.kind == ERR_NONE && qvalue(res, ctx, in->o.batch_cpu, 0, &n->origin_cpu, &e) == 0)
-		qvalue(res, ctx, in->o.batch_memory, 0, &n->origin_mem, &e);
+	if (e.kind == ERR_NONE && quantity_get_value(res, ctx, in->o.batch_cpu, 0, &n->origin_cpu, &e) == 0)
+		quantity_get_value(res, ctx, in->o.batch_memory, 0, &n->origin_mem, &e);
 	if (e.kind != ERR_NONE)
 		n->origin_error = xstrdup(e.msg);
 }
@@ -268,8 +251,8 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 
 		n->origin_source = "allocatable";
 		snprintf(ctx, sizeof(ctx), "Node %s status.allocatable", name);
-		if (qvalue(alloc, ctx, in->o.batch_cpu, 0, &n->origin_cpu, e) < 0 ||
-		    qvalue(alloc, ctx, in->o.batch_memory, 0, &n->origin_mem, e) < 0)
+		if (quantity_get_value(alloc, ctx, in->o.batch_cpu, 0, &n->origin_cpu, e) < 0 ||
+		    quantity_get_value(alloc, ctx, in->o.batch_memory, 0, &n->origin_mem, e) < 0)
 			return -1;
 	}
 	if (n->origin_cpu < 0)
@@ -277,59 +260,6 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 	if (n->origin_mem < 0)
 		n->origin_mem = 0;
 	read_allocation(in, n, annotation(node, SYNC_ANN_THIRD_PARTY));
-	return 0;
-}
-
-/* The request of one container for resource res: requests[res], else
- * limits[res] (a limit alone is the request of an extended resource). */
-static int container_request(const json_t *c, const char *ctx, const char *res, int64_t *out,
-			     struct err *e)
-{
-	const json_t *r = json_object_get(c, "resources");
-	const json_t *req = json_object_get(r, "requests");
-	char sub[400];
-
-	snprintf(sub, sizeof(sub), "%s.resources.requests", ctx);
-	if (json_object_get(req, res))
-		return qvalue(req, sub, res, 1, out, e);
-	snprintf(sub, sizeof(sub), "%s.resources.limits", ctx);
-	return qvalue(json_object_get(r, "limits"), sub, res, 1, out, e);
-}
-
-/* Effective pod request (kubernetes resourcehelper.PodRequests): max(sum
- * of containers + restartable init containers, each regular init
- * container + the restartable ones started before it) + overhead. */
-static int pod_request(const json_t *pod, const char *who, const char *res, int64_t *out,
-		       struct err *e)
-{
-	const json_t *spec = json_object_get(pod, "spec");
-	int64_t sum = 0, sidecars = 0, init_max = 0, v;
-	char ctx[400];
-	json_t *c;
-	size_t i;
-
-	json_array_foreach (json_object_get(spec, "containers"), i, c) {
-		snprintf(ctx, sizeof(ctx), "Pod %s.spec.containers[%zu]", who, i);
-		if (container_request(c, ctx, res, &v, e) < 0)
-			return -1;
-		sum += v;
-	}
-	json_array_foreach (json_object_get(spec, "initContainers"), i, c) {
-		const char *restart = str_at(c, "restartPolicy", NULL);
-
-		snprintf(ctx, sizeof(ctx), "Pod %s.spec.initContainers[%zu]", who, i);
-		if (container_request(c, ctx, res, &v, e) < 0)
-			return -1;
-		if (restart && strcmp(restart, "Always") == 0)
-			sidecars += v;
-		else if (v + sidecars > init_max)
-			init_max = v + sidecars;
-	}
-	sum += sidecars;
-	snprintf(ctx, sizeof(ctx), "Pod %s.spec", who);
-	if (qvalue(json_object_get(spec, "overhead"), ctx, res, 1, &v, e) < 0)
-		return -1;
-	*out = (sum > init_max ? sum : init_max) + v;
 	return 0;
 }
 
@@ -350,8 +280,8 @@ int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
 	if (phase && (strcmp(phase, "Succeeded") == 0 || strcmp(phase, "Failed") == 0))
 		return 0;
 	snprintf(who, sizeof(who), "%s/%s", ns ? ns : "", name ? name : "?");
-	if (pod_request(pod, who, in->o.batch_cpu, &cpu, e) < 0 ||
-	    pod_request(pod, who, in->o.batch_memory, &mem, e) < 0)
+	if (podreq_effective(pod, who, in->o.batch_cpu, &cpu, e) < 0 ||
+	    podreq_effective(pod, who, in->o.batch_memory, &mem, e) < 0)
 		return -1;
 	n = node_entry(in, node);
 	n->req_cpu += cpu;
