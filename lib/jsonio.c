@@ -78,15 +78,21 @@ static long refill(struct jsonio_reader *r, size_t *keep)
 	return (long)n;
 }
 
-static void advance(struct jsonio_reader *r, char c)
+/* Move line and col over buf[from, to). */
+static void count_lines(struct jsonio_reader *r, size_t from, size_t to)
 {
-	r->pos++;
-	if (c == '\n') {
+	const char *p, *end, *nl;
+
+	if (from == to)
+		return;
+	p = r->buf + from;
+	end = r->buf + to;
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
 		r->line++;
 		r->col = 1;
-	} else {
-		r->col++;
+		p = nl + 1;
 	}
+	r->col += end - p;
 }
 
 static int decode(const char *data, size_t n, const char *name, long line0, long col0, json_t **doc,
@@ -111,19 +117,26 @@ static int decode(const char *data, size_t n, const char *name, long line0, long
 	return 0;
 }
 
+/* JSON whitespace, and NUL, which also separates documents. */
+static int is_space(char c)
+{
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\0';
+}
+
 int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e)
 {
 	size_t start;
 	long line0, col0;
-	int depth = 0, in_str = 0, esc = 0, scalar = 0;
+	int depth = 0, in_str = 0, esc = 0, scalar = 0, found = 0;
 
 	*doc = NULL;
 	/* skip whitespace between documents */
 	for (;;) {
-		size_t zero = 0;
+		size_t zero = 0, from = r->pos;
 
-		while (r->pos < r->len && strchr(" \t\r\n", r->buf[r->pos]))
-			advance(r, r->buf[r->pos]);
+		while (r->pos < r->len && is_space(r->buf[r->pos]))
+			r->pos++;
+		count_lines(r, from, r->pos);
 		if (r->pos < r->len)
 			break;
 		r->len = r->pos = 0;
@@ -139,14 +152,24 @@ int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e)
 	r->doc_line = line0;
 	if (r->buf[r->pos] != '{' && r->buf[r->pos] != '[')
 		scalar = 1;
-	for (;;) {
-		while (r->pos < r->len) {
-			char c = r->buf[r->pos];
+	/* Find the document's end: the bracket that closes the first one, or
+	 * for a scalar (refused by the decoder) the next space or bracket.
+	 * line and col stay at the start until the end is known. */
+	while (!found) {
+		const char *b = r->buf;
+		size_t pos = r->pos, len = r->len;
+		long n;
 
-			if (scalar) {
-				if (strchr(" \t\r\n{[", c))
-					goto done;
-			} else if (in_str) {
+		while (scalar && pos < len && !found) {
+			if (is_space(b[pos]) || b[pos] == '{' || b[pos] == '[')
+				found = 1;
+			else
+				pos++;
+		}
+		while (!scalar && pos < len && !found) {
+			char c = b[pos++];
+
+			if (in_str) {
 				if (esc)
 					esc = 0;
 				else if (c == '\\')
@@ -157,23 +180,20 @@ int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e)
 				in_str = 1;
 			} else if (c == '{' || c == '[') {
 				depth++;
-			} else if (c == '}' || c == ']') {
-				depth--;
-				if (depth <= 0) {
-					advance(r, c);
-					goto done;
-				}
+			} else if ((c == '}' || c == ']') && --depth <= 0) {
+				found = 1;
 			}
-			advance(r, c);
 		}
-		long n = refill(r, &start);
-
+		r->pos = pos;
+		if (found)
+			break;
+		n = refill(r, &start);
 		if (n < 0)
 			return err_set(e, ERR_SYSTEM, errno, "read '%s'", r->name);
 		if (n == 0)
 			break; /* EOF inside a document: let the decoder name the problem */
 	}
-done:
+	count_lines(r, start, r->pos);
 	if (decode(r->buf + start, r->pos - start, r->name, line0, col0, doc, e) < 0)
 		return -1;
 	return 1;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /* test_jsonio - document streams, errors with positions, typed getters */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonio.h"
@@ -48,6 +50,16 @@ static const struct {
 	{ "[1,2]", "stdin:1:1: expected a JSON object" },
 	{ "42", "stdin:1:" },
 	{ "{\"a\":1}}", "stdin:1:" },
+	/* line and column of the error, after documents, blank lines, strings
+	 * holding brackets and escaped quotes */
+	{ "\n\n  {\"a\":\"}{\\\"\"}\n\t {\"b\":[1,{\"c\":2}]} x",
+	  "stdin:4:21: '[' or '{' expected near 'x'" },
+	{ "{\"a\":1}\n\n   {\"a\" 1}", "stdin:3:9: ':' expected near '1'" },
+	{ "{\"a\":1}\n  tru{\"a\":1}", "stdin:2:5: '[' or '{' expected near 'tru'" },
+	{ "{\"a\":1}\n {\"b\":\n\n  [1,2,}", "stdin:4:8: unexpected token near '}'" },
+	{ "{}\n\n\n[]", "stdin:4:1: expected a JSON object" },
+	{ "{\"a\":\"\\\\\"}\n{\"b\":\"\\\\\\\"}\"} \n{\"c\":1,}",
+	  "stdin:3:8: string or '}' expected near '}'" },
 };
 
 START_TEST(test_jsonio_bad_streams)
@@ -244,6 +256,7 @@ static Suite *jsonio_suite(void)
 	tcase_add_test(tc, test_jsonio_getters);
 	tcase_add_test(tc, test_jsonio_write_compact_and_pretty);
 	tcase_add_test(tc, test_jsonio_parse_string);
+
 	suite_add_tcase(s, tc);
 	return s;
 }
