@@ -36,6 +36,14 @@ void jsonio_reader_free(struct jsonio_reader *r);
  * an error. */
 int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e);
 
+/* The plain-JSON fast path of jsonio_read() and jsonio_parse(): one object
+ * or array (surrounded by JSON whitespace) in data[0, n), as jansson with
+ * JSON_REJECT_DUPLICATES decodes it.  Returns a new reference, or NULL when
+ * the text is not in the subset it reads (non-ASCII or \u in strings,
+ * nesting deeper than 64) or is invalid: jansson then decodes it or names
+ * the error.  For tests and benchmarks. */
+json_t *jsonio_decode_fast(const char *data, size_t n);
+
 /* The 1-based line on which the last document read began. */
 long jsonio_reader_line(const struct jsonio_reader *r);
 

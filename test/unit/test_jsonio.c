@@ -228,6 +228,114 @@ START_TEST(test_jsonio_write_compact_and_pretty)
 }
 END_TEST
 
+/* The fast path against jansson: what it accepts, jansson decodes to the
+ * same values in the same key order; fast says whether it must accept. */
+static const struct {
+	const char *in;
+	int fast;
+} fast_cases[] = {
+	{ "{\"a\":1,\"b\":-9223372036854775808,\"c\":9223372036854775807,\"d\":-0}", 1 },
+	{ " \n{\"r\":1.5,\"e\":-2.5e-3,\"E\":1E+2,\"z\":0.0,\"t\":true,\"f\":false,\"n\":null}\t", 1 },
+	{ "{\"s\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\",\"\":\"\",\"o\":{},\"l\":[]}", 1 },
+	{ "[{\"z\":1,\"a\":2,\"m\":[1,[2,[3]],{\"k\":\"}{][\"}]}]", 1 },
+	{ "{\"del\":\"\x7f\",\"k\" : [ 1 , 2 ] }", 1 },
+	{ "{\"big\":9223372036854775808}", 0 },
+	{ "{\"small\":-9223372036854775809}", 0 },
+	{ "{\"a\":1,\"a\":2}", 0 },
+	{ "{\"a\":01}", 0 },
+	{ "{\"a\":1.}", 0 },
+	{ "{\"a\":.5}", 0 },
+	{ "{\"a\":1e}", 0 },
+	{ "{\"a\":-}", 0 },
+	{ "{\"a\":+1}", 0 },
+	{ "{\"a\":1e999}", 0 },
+	{ "{\"a\":[1,]}", 0 },
+	{ "{\"a\":1,}", 0 },
+	{ "{\"a\":truex}", 0 },
+	{ "{\"a\":nul}", 0 },
+	{ "{\"a\":\"\\u00e9\"}", 0 },
+	{ "{\"a\":\"\\u0000\"}", 0 },
+	{ "{\"a\":\"\xc3\xa9\"}", 0 },
+	{ "{\"a\":\"\xff\"}", 0 },
+	{ "{\"a\":\"tab\there\"}", 0 },
+	{ "{\"a\":\"\\x\"}", 0 },
+	{ "{\"a\":\"open}", 0 },
+	{ "{\"a\":1} x", 0 },
+	{ "{\"a\":1}{}", 0 },
+	{ "{\"a\" 1}", 0 },
+	{ "{1:2}", 0 },
+	{ "42", 0 },
+	{ "", 0 },
+	{ "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]"
+	  "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+	  0 },
+};
+
+/* Returns 0 when fast and jansson agree on in[0, n) (fast declines, or both
+ * decode the same); sets *accepted when fast decoded it. */
+static int fast_agrees(const char *in, size_t n, int *accepted)
+{
+	json_error_t jerr;
+	json_t *fast = jsonio_decode_fast(in, n);
+	json_t *ref = json_loadb(in, n, JSON_REJECT_DUPLICATES, &jerr);
+	size_t flags = JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(17);
+	char *a = fast ? json_dumps(fast, flags) : NULL, *b = ref ? json_dumps(ref, flags) : NULL;
+	int ret = fast && (!ref || strcmp(a, b) != 0) ? -1 : 0;
+
+	*accepted = fast != NULL;
+	free(a);
+	free(b);
+	json_decref(fast);
+	json_decref(ref);
+	return ret;
+}
+
+START_TEST(test_jsonio_fast_path_cases)
+{
+	int accepted = 0;
+
+	ck_assert_msg(fast_agrees(fast_cases[_i].in, strlen(fast_cases[_i].in), &accepted) == 0,
+		      "case %d: differs from jansson", _i);
+	ck_assert_msg(accepted == fast_cases[_i].fast, "case %d: fast path %s", _i,
+		      accepted ? "accepted" : "declined");
+}
+END_TEST
+
+/* Thousands of one-byte edits of a document with every kind of value: the
+ * fast path never accepts what jansson refuses nor decodes it otherwise. */
+START_TEST(test_jsonio_fast_path_mutations)
+{
+	static const char base[] =
+		"{\"id\":\"container_e17_1_0001_01_000002\",\"n\":-12,\"r\":0.25e1,\"ok\":true,"
+		"\"no\":false,\"x\":null,\"s\":\"q\\\"\\\\\\n\",\"a\":[1,{\"b\":[]},{}],\"u\":{\"c\":7}}";
+	static const char alphabet[] = "{}[]\":,\\-+.0129eEtfnul \n\x7f\x80\xff";
+	char buf[sizeof(base)];
+	uint32_t seed = 12345;
+	int accepted = 0, nfast = 0;
+
+	for (int i = 0; i < 20000; i++) {
+		size_t n = sizeof(base) - 1, at;
+
+		memcpy(buf, base, sizeof(base));
+		for (int k = 0; k < 1 + i % 3; k++) {
+			seed = seed * 1103515245u + 12345u;
+			at = (seed >> 8) % n;
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 20) % 4 == 0) { /* delete */
+				memmove(buf + at, buf + at + 1, n - at);
+				n--;
+			} else {
+				buf[at] = alphabet[(seed >> 8) % (sizeof(alphabet) - 1)];
+			}
+		}
+		ck_assert_msg(fast_agrees(buf, n, &accepted) == 0, "differs from jansson: %.*s",
+			      (int)n, buf);
+		nfast += accepted;
+	}
+	ck_assert_int_gt(nfast, 1000); /* the edits that keep the text valid */
+}
+END_TEST
+
 START_TEST(test_jsonio_parse_string)
 {
 	struct err e = { 0 };
@@ -256,7 +364,9 @@ static Suite *jsonio_suite(void)
 	tcase_add_test(tc, test_jsonio_getters);
 	tcase_add_test(tc, test_jsonio_write_compact_and_pretty);
 	tcase_add_test(tc, test_jsonio_parse_string);
-
+	tcase_add_loop_test(tc, test_jsonio_fast_path_cases, 0,
+			    (int)(sizeof(fast_cases) / sizeof(fast_cases[0])));
+	tcase_add_test(tc, test_jsonio_fast_path_mutations);
 	suite_add_tcase(s, tc);
 	return s;
 }
