@@ -75,6 +75,12 @@ json_t *jsonio_metadata(const char *node, int64_t now_ms);
  * (ERR_SYSTEM) on a write error. */
 int jsonio_write(FILE *f, const json_t *doc, int pretty, struct err *e);
 
+/* The compact form jsonio_write() prints for doc (an object or array), with
+ * its newline, in a new buffer of *len bytes; NULL when doc holds a real,
+ * non-ASCII text or nesting deeper than 64, which jansson writes instead.
+ * Byte for byte what json_dumps(JSON_COMPACT) gives.  For tests. */
+char *jsonio_dump_fast(const json_t *doc, size_t *len);
+
 /* Typed getters.  ctx names the object for messages ("KillPlan.items[3]").
  * Each returns 1 when the key is present and valid (value stored), 0 when it
  * is absent or JSON null (out untouched), -1 with e set (ERR_INPUT,

@@ -228,6 +228,55 @@ START_TEST(test_jsonio_write_compact_and_pretty)
 }
 END_TEST
 
+/* jsonio_dump_fast against json_dumps: the same bytes, or NULL for what it
+ * leaves to jansson. */
+static int dump_agrees(const json_t *doc, int *fast)
+{
+	size_t len = 0;
+	char *a = jsonio_dump_fast(doc, &len), *b = json_dumps(doc, JSON_COMPACT);
+	int ret = a && (len != strlen(b) + 1 || memcmp(a, b, len - 1) != 0 || a[len - 1] != '\n')
+			  ? -1
+			  : 0;
+
+	*fast = a != NULL;
+	free(a);
+	free(b);
+	return ret;
+}
+
+START_TEST(test_jsonio_dump_fast)
+{
+	char all[128];
+	json_t *doc = json_object(), *arr = json_array();
+	int fast = 0;
+
+	for (int c = 1; c < 128; c++)
+		all[c - 1] = (char)c;
+	all[127] = '\0';
+	json_object_set_new(doc, "all", json_string(all));
+	json_object_set_new(doc, "nul", json_stringn("a\0b", 3));
+	json_object_set_new(doc, "key\n\"\\\x01", json_integer(INT64_MIN));
+	json_object_set_new(doc, "max", json_integer(INT64_MAX));
+	json_object_set_new(doc, "z", json_array());
+	json_object_set_new(doc, "o", json_object());
+	json_array_append_new(arr, json_true());
+	json_array_append_new(arr, json_false());
+	json_array_append_new(arr, json_null());
+	json_array_append_new(arr, json_pack("{s:[i,s]}", "k", -1, "/"));
+	json_object_set_new(doc, "a", arr);
+	ck_assert_int_eq(dump_agrees(doc, &fast), 0);
+	ck_assert_int_eq(fast, 1);
+	json_object_set_new(doc, "real", json_real(0.5));
+	ck_assert_int_eq(dump_agrees(doc, &fast), 0);
+	ck_assert_int_eq(fast, 0);
+	json_object_del(doc, "real");
+	json_object_set_new(doc, "utf8", json_string("\xc3\xa9"));
+	ck_assert_int_eq(dump_agrees(doc, &fast), 0);
+	ck_assert_int_eq(fast, 0);
+	json_decref(doc);
+}
+END_TEST
+
 /* The fast path against jansson: what it accepts, jansson decodes to the
  * same values in the same key order; fast says whether it must accept. */
 static const struct {
@@ -311,7 +360,9 @@ START_TEST(test_jsonio_fast_path_mutations)
 	static const char alphabet[] = "{}[]\":,\\-+.0129eEtfnul \n\x7f\x80\xff";
 	char buf[sizeof(base)];
 	uint32_t seed = 12345;
-	int accepted = 0, nfast = 0;
+	int accepted = 0, nfast = 0, dumped = 0;
+	json_error_t jerr;
+	json_t *doc;
 
 	for (int i = 0; i < 20000; i++) {
 		size_t n = sizeof(base) - 1, at;
@@ -331,6 +382,11 @@ START_TEST(test_jsonio_fast_path_mutations)
 		ck_assert_msg(fast_agrees(buf, n, &accepted) == 0, "differs from jansson: %.*s",
 			      (int)n, buf);
 		nfast += accepted;
+		if ((doc = json_loadb(buf, n, 0, &jerr))) {
+			ck_assert_msg(dump_agrees(doc, &dumped) == 0, "dump differs: %.*s", (int)n,
+				      buf);
+			json_decref(doc);
+		}
 	}
 	ck_assert_int_gt(nfast, 1000); /* the edits that keep the text valid */
 }
@@ -367,6 +423,7 @@ static Suite *jsonio_suite(void)
 	tcase_add_loop_test(tc, test_jsonio_fast_path_cases, 0,
 			    (int)(sizeof(fast_cases) / sizeof(fast_cases[0])));
 	tcase_add_test(tc, test_jsonio_fast_path_mutations);
+	tcase_add_test(tc, test_jsonio_dump_fast);
 	suite_add_tcase(s, tc);
 	return s;
 }
