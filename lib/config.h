@@ -66,6 +66,16 @@ int config_enum(const struct config *c, const json_t *obj, const char *ctx, cons
 int config_obj(const struct config *c, const json_t *obj, const char *ctx, const char *key,
 	       json_t **out, struct err *e);
 
+/* Fail with a value that has the right type but breaks a rule the getters
+ * above cannot check (a lower bound above the upper, a duplicate id, a
+ * malformed list): ERR_INPUT "<ctx>.<key>: expected <why>, got <value>"
+ * (jsonio_bad_value(): "got nothing" when obj.key is absent), prefixed with
+ * "<file>:<line>:<col>: " at obj.key's position, or with "<file>: " when
+ * that is unknown (the key is absent, or c is NULL: no prefix).  Returns -1
+ * for `return config_reject(...)`. */
+int config_reject(const struct config *c, const json_t *obj, const char *ctx, const char *key,
+		  const char *why, struct err *e);
+
 /* Append to warnings (a JSON array of strings) "<ctx>.<key>" for every key
  * of obj that is in neither known[] nor ignored[] (both NULL-terminated;
  * ignored may be NULL).  The caller prints them as warnings: unknown fields
