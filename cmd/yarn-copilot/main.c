@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 /* yarn-copilot - list, kill and measure the YARN containers of this node */
-#include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +13,7 @@
 #include "jsonio.h"
 #include "killer.h"
 #include "nm.h"
+#include "nodecli.h"
 #include "promtext.h"
 #include "statefile.h"
 #include "sysroot.h"
@@ -26,55 +25,44 @@ struct opts {
 	const char *command;
 	char **args; /* after the command */
 	int nargs;
-	const char *sysroot;
-	enum cgroup_driver driver;
-	const char *hierarchy;
+	struct nodecli_opts common; /* --sysroot, --cgroup-driver, --hierarchy, --state, --pretty */
 	const char *nm_url;
 	int64_t nm_timeout_ms;
 	int no_nm;
 	const char *node;
-	const char *state;
 	const char *textfile_dir;
 	int64_t grace_ms;
 	int grace_given;
 	int64_t kill_timeout_ms;
-	int pretty;
 	/* kill: the containers, read before anything else is looked at */
 	struct killer_item *items;
 	size_t nitems;
 };
 
 enum {
-	OPT_SYSROOT = CHAR_MAX + 1,
-	OPT_DRIVER,
-	OPT_HIERARCHY,
-	OPT_NM_URL,
+	OPT_NM_URL = NODECLI_OPT_END,
 	OPT_NM_TIMEOUT,
 	OPT_NO_NM,
 	OPT_NODE,
-	OPT_STATE,
 	OPT_TEXTFILE_DIR,
 	OPT_GRACE,
 	OPT_KILL_TIMEOUT,
-	OPT_PRETTY,
 };
 
 static const struct option longopts[] = {
-	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
-	{ "cgroup-driver", required_argument, NULL, OPT_DRIVER },
-	{ "hierarchy", required_argument, NULL, OPT_HIERARCHY },
+	NODECLI_OPTION_SYSROOT,
+	NODECLI_OPTION_DRIVER,
+	NODECLI_OPTION_HIERARCHY,
 	{ "nm-url", required_argument, NULL, OPT_NM_URL },
 	{ "nm-timeout", required_argument, NULL, OPT_NM_TIMEOUT },
 	{ "no-nm", no_argument, NULL, OPT_NO_NM },
 	{ "node", required_argument, NULL, OPT_NODE },
-	{ "state", required_argument, NULL, OPT_STATE },
+	NODECLI_OPTION_STATE,
 	{ "textfile-dir", required_argument, NULL, OPT_TEXTFILE_DIR },
 	{ "grace-period", required_argument, NULL, OPT_GRACE },
 	{ "kill-timeout", required_argument, NULL, OPT_KILL_TIMEOUT },
-	{ "pretty", no_argument, NULL, OPT_PRETTY },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	NODECLI_OPTION_PRETTY,
+	NODECLI_OPTIONS_END,
 };
 
 static void usage(void)
@@ -111,13 +99,15 @@ static void usage(void)
 	      stdout);
 }
 
-static int parse_args(int argc, char **argv, struct opts *o, int *done)
+/* NODECLI_MORE to go on, else the exit code (after printing). */
+static int parse_args(int argc, char **argv, struct opts *o)
 {
+	static const struct nodecli_tool tool = { .usage = usage,
+						  .features = "+cgroup1 +cgroup2 +pidfd",
+						  .unknown = "unknown option" };
 	struct err e = { 0 };
-	int c;
+	int c, r;
 
-	*done = 0;
-	o->driver = CGROUP_DRIVER_AUTO;
 	o->nm_url = NM_DEFAULT_URL;
 	o->nm_timeout_ms = NM_TIMEOUT_MS;
 	o->grace_ms = KILLER_GRACE_MS;
@@ -127,16 +117,6 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 		o->node = NULL;
 	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_SYSROOT:
-			o->sysroot = optarg;
-			break;
-		case OPT_DRIVER:
-			if (cgroup_driver_parse(optarg, &o->driver, &e) < 0)
-				return cli_usage_error("%s", e.msg);
-			break;
-		case OPT_HIERARCHY:
-			o->hierarchy = optarg;
-			break;
 		case OPT_NM_URL:
 			o->nm_url = optarg;
 			break;
@@ -149,9 +129,6 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 			break;
 		case OPT_NODE:
 			o->node = optarg;
-			break;
-		case OPT_STATE:
-			o->state = optarg;
 			break;
 		case OPT_TEXTFILE_DIR:
 			o->textfile_dir = optarg;
@@ -166,19 +143,10 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 					  &e) < 0)
 				return cli_usage_error("%s", e.msg);
 			break;
-		case OPT_PRETTY:
-			o->pretty = 1;
-			break;
-		case 'h':
-			usage();
-			*done = 1;
-			return KILO_EXIT_OK;
-		case 'V':
-			cli_print_version("+cgroup1 +cgroup2 +pidfd");
-			*done = 1;
-			return KILO_EXIT_OK;
 		default:
-			return cli_usage_error("unknown option");
+			r = nodecli_option(&o->common, &tool, c, optarg);
+			if (r != NODECLI_MORE)
+				return r;
 		}
 	}
 	if (optind >= argc)
@@ -190,9 +158,9 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 		return cli_usage_error("'%s' takes no arguments, got '%s'", o->command, o->args[0]);
 	if (o->textfile_dir && strcmp(o->command, "metrics") != 0)
 		return cli_usage_error("--textfile-dir is for metrics");
-	if (o->state && strcmp(o->command, "list") != 0)
+	if (o->common.state && strcmp(o->command, "list") != 0)
 		return cli_usage_error("--state is for list");
-	return 0;
+	return NODECLI_MORE;
 }
 
 /* The sysroot and cgroup layout; 0 or an exit code after printing. */
@@ -200,8 +168,8 @@ static int open_node(const struct opts *o, struct sysroot *s, struct cgroup_layo
 {
 	struct err e = { 0 };
 
-	if (sysroot_open(s, o->sysroot, &e) < 0 ||
-	    cgroup_layout_detect(l, s, o->driver, o->hierarchy, &e) < 0) {
+	if (sysroot_open(s, o->common.sysroot, &e) < 0 ||
+	    cgroup_layout_detect(l, s, o->common.driver, o->common.hierarchy, &e) < 0) {
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
@@ -281,14 +249,14 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 	int rc = gather(o, l, s, &cl, &c, &nm, &nm_err);
 
 	if (rc == 0) {
-		prev = o->state ? read_state(o->state) : NULL;
+		prev = o->common.state ? read_state(o->common.state) : NULL;
 		doc = containerlist_doc(&cl, l, &nm, prev, now, o->node);
-		if (jsonio_write(stdout, doc, o->pretty, &e) < 0) {
+		if (jsonio_write(stdout, doc, o->common.pretty, &e) < 0) {
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
 		}
-		state = o->state ? containerlist_state(&cl, now) : NULL;
-		if (rc == 0 && state && statefile_save(o->state, state, &e) < 0) {
+		state = o->common.state ? containerlist_state(&cl, now) : NULL;
+		if (rc == 0 && state && statefile_save(o->common.state, state, &e) < 0) {
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
 		}
@@ -439,7 +407,7 @@ static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const s
 			cli_warn("%s", items[i].err.msg);
 	report = killer_report(items, n, o->node, clock_now_ms());
 	rc = cli_exit_for_items(n, failed);
-	if (jsonio_write(stdout, report, o->pretty, &e) < 0) {
+	if (jsonio_write(stdout, report, o->common.pretty, &e) < 0) {
 		cli_print_err(&e);
 		rc = KILO_EXIT_FAIL;
 	}
@@ -481,11 +449,11 @@ int main(int argc, char **argv)
 	struct sysroot s = { 0 };
 	struct cgroup_layout l = { 0 };
 	struct err e = { 0 };
-	int done, rc, i, ncmd = (int)(sizeof(commands) / sizeof(commands[0]));
+	int rc, i, ncmd = (int)(sizeof(commands) / sizeof(commands[0]));
 
 	cli_init("yarn-copilot");
-	rc = parse_args(argc, argv, &o, &done);
-	if (rc || done)
+	rc = parse_args(argc, argv, &o);
+	if (rc != NODECLI_MORE)
 		return cli_finish(rc);
 	for (i = 0; i < ncmd && strcmp(o.command, commands[i].name) != 0; i++)
 		;
