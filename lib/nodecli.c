@@ -44,3 +44,11 @@ int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, 
 		return KILO_EXIT_USAGE;
 	}
 }
+
+int nodecli_open_node(const struct nodecli_opts *o, struct sysroot *s, struct cgroup_layout *l,
+		      struct err *e)
+{
+	if (sysroot_open(s, o->sysroot, e) < 0)
+		return -1;
+	return cgroup_layout_detect(l, s, o->driver, o->hierarchy, e);
+}

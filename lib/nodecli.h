@@ -8,6 +8,7 @@
  * options from NODECLI_OPT_END, handles those in its switch and hands every
  * other getopt_long() result to nodecli_option().  Like cli, which it prints
  * through, it prints (help, version, usage errors) and never exits.
+ * nodecli_open_node() then opens the sysroot and cgroup layout they name.
  */
 #ifndef KILO_NODECLI_H
 #define KILO_NODECLI_H
@@ -16,6 +17,7 @@
 #include <limits.h>
 
 #include "cgroup.h"
+#include "sysroot.h"
 
 /* The values of the shared options; zero-initialise before parsing. */
 struct nodecli_opts {
@@ -74,5 +76,13 @@ enum {
  * cli_usage_error() does (see nodecli_tool.unknown): returns 2
  * (KILO_EXIT_USAGE).  A tool's own options must be handled before. */
 int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, const char *arg);
+
+/* sysroot_open() of o->sysroot, then cgroup_layout_detect() with o->driver
+ * and o->hierarchy: the node as the options name it.  Returns 0, or -1 with
+ * e set by either (ERR_USAGE: not a directory, a bad hierarchy;
+ * ERR_NOTFOUND: no cgroup mount; ...).  Release *s and *l either way
+ * (sysroot_release(), cgroup_layout_release()). */
+int nodecli_open_node(const struct nodecli_opts *o, struct sysroot *s, struct cgroup_layout *l,
+		      struct err *e);
 
 #endif

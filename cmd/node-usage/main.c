@@ -153,9 +153,7 @@ static int run(const struct opts *o, struct err *e)
 
 	nodeusage_sample_release(&prev);
 	nodeusage_sample_release(&cur);
-	if (sysroot_open(&sr, o->common.sysroot, e) < 0)
-		return -1;
-	if (cgroup_layout_detect(&l, &sr, o->common.driver, o->common.hierarchy, e) < 0)
+	if (nodecli_open_node(&o->common, &sr, &l, e) < 0)
 		goto out;
 	node = node_name(o, &sr);
 	if (o->common.state) {

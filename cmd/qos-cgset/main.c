@@ -164,9 +164,7 @@ static int run(const struct opts *o)
 	int code;
 
 	code = load_inputs(o, &p, docs, &in);
-	if (code == 0 &&
-	    (sysroot_open(&s, o->common.sysroot, &e) < 0 ||
-	     cgroup_layout_detect(&l, &s, o->common.driver, o->common.hierarchy, &e) < 0)) {
+	if (code == 0 && nodecli_open_node(&o->common, &s, &l, &e) < 0) {
 		cli_print_err(&e);
 		code = err_exit_code(&e);
 	}

@@ -168,8 +168,7 @@ static int open_node(const struct opts *o, struct sysroot *s, struct cgroup_layo
 {
 	struct err e = { 0 };
 
-	if (sysroot_open(s, o->common.sysroot, &e) < 0 ||
-	    cgroup_layout_detect(l, s, o->common.driver, o->common.hierarchy, &e) < 0) {
+	if (nodecli_open_node(&o->common, s, l, &e) < 0) {
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
