@@ -8,7 +8,7 @@ sh "$KILO_TOP/scripts/demo" >"$tmpdir/out" 2>&1
 rc=$?
 cat "$tmpdir/out"
 assert_eq "$rc" 0 "demo exit"
-grep -q 'update updated (RM total 8 vCores/16384 MB differs)' "$tmpdir/out" || fail "kilo-sync story"
+grep -q 'action update, result updated (RM total 8 vCores/16384 MB differs)' "$tmpdir/out" || fail "kilo-sync story"
 grep -q 'YARN total 19 vCores/38912 MB' "$tmpdir/out" || fail "worker-1 total"
 grep -q 'RM rm1 got POST /ws/v1/cluster/nodes/worker-1:8041/resource {"resource":{"memory":38912,"vCores":19},"overCommitTimeout":-1}' \
 	"$tmpdir/out" || fail "the RM did not get the resize"
