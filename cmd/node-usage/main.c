@@ -155,6 +155,10 @@ static int run(const struct opts *o, struct err *e)
 	nodeusage_sample_release(&cur);
 	if (nodecli_open_node(&o->common, &sr, &l, e) < 0)
 		goto out;
+	if (!cgroup_exists_any(&l, &sr, l.hadoop_yarn))
+		cli_warn("hadoop-yarn cgroup '%s' not found in any controller: its figures are null "
+			 "(check --cgroup-driver and --hierarchy)",
+			 l.hadoop_yarn);
 	node = node_name(o, &sr);
 	if (o->common.state) {
 		load_state(o->common.state, &prev, &have);
