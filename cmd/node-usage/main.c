@@ -63,8 +63,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		NODECLI_OPTION_PRETTY,    NODECLI_OPTIONS_END,
 	};
 	static const struct nodecli_tool tool = { .usage = usage,
-						  .features = "+cgroup1 +cgroup2",
-						  .unknown = "unknown or incomplete option" };
+						  .features = "+cgroup1 +cgroup2" };
 	struct err e = { 0 };
 	int c, r;
 
@@ -199,6 +198,7 @@ int main(int argc, char **argv)
 	int code, r;
 
 	cli_init("node-usage");
+	argv[0] = (char *)cli_prog(); /* getopt names the tool in its messages */
 	code = parse_args(argc, argv, &o);
 	if (code != NODECLI_MORE)
 		return cli_finish(code);

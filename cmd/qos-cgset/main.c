@@ -80,8 +80,7 @@ static void usage(void)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct nodecli_tool tool = { .usage = usage,
-						  .features = "+cgroup1 +cgroup2",
-						  .unknown = "unknown option" };
+						  .features = "+cgroup1 +cgroup2" };
 	struct err e = { 0 };
 	int c, r;
 
@@ -209,6 +208,7 @@ int main(int argc, char **argv)
 	int code;
 
 	cli_init("qos-cgset");
+	argv[0] = (char *)cli_prog(); /* getopt names the tool in its messages */
 	code = parse_args(argc, argv, &o);
 	if (code != NODECLI_MORE)
 		return cli_finish(code);

@@ -230,6 +230,7 @@ int main(int argc, char **argv)
 	int code;
 
 	cli_init("resctrl-assign");
+	argv[0] = (char *)cli_prog(); /* getopt names the tool in its messages */
 	code = parse_args(argc, argv, &o);
 	if (code != NODECLI_MORE)
 		return cli_finish(code);

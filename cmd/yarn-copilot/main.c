@@ -103,8 +103,7 @@ static void usage(void)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct nodecli_tool tool = { .usage = usage,
-						  .features = "+cgroup1 +cgroup2 +pidfd",
-						  .unknown = "unknown option" };
+						  .features = "+cgroup1 +cgroup2 +pidfd" };
 	struct err e = { 0 };
 	int c, r;
 
@@ -443,6 +442,7 @@ int main(int argc, char **argv)
 	int rc, i, ncmd = (int)(sizeof(commands) / sizeof(commands[0]));
 
 	cli_init("yarn-copilot");
+	argv[0] = (char *)cli_prog(); /* getopt names the tool in its messages */
 	rc = parse_args(argc, argv, &o);
 	if (rc != NODECLI_MORE)
 		return cli_finish(rc);
