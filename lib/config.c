@@ -358,7 +358,10 @@ int config_load(struct config *c, const char *path, struct err *e)
 	memset(c, 0, sizeof(*c));
 	f = fopen(path, "re");
 	if (!f)
-		return err_set(e, errno == ENOENT ? ERR_NOTFOUND : ERR_SYSTEM, errno, "open '%s'",
+		return err_set(e,
+			       errno == ENOENT || errno == ENOTDIR || errno == EACCES ? ERR_USAGE
+										 : ERR_SYSTEM,
+			       errno, "open '%s'",
 			       path);
 	m = open_memstream(&text, &len);
 	if (!m)

@@ -30,7 +30,8 @@ struct config {
 
 /* Load the YAML or JSON file at path into *c.  Returns 0, or -1 with e set:
  * ERR_INPUT "<path>:<line>:<column>: <message>" for syntax and schema
- * errors (the top level must be a mapping), ERR_SYSTEM/ERR_NOTFOUND when
+ * errors (the top level must be a mapping), ERR_USAGE when the file is
+ * missing or not readable (the caller named it: exit 2), ERR_SYSTEM when
  * the file cannot be read.  Release with config_release() either way. */
 int config_load(struct config *c, const char *path, struct err *e);
 

@@ -183,7 +183,7 @@ START_TEST(test_config_load_file)
 	free(path);
 	ck_assert(asprintf(&path, "%s/none.yaml", dir) > 0);
 	ck_assert_int_eq(config_load(&c, path, &e), -1);
-	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
+	ck_assert_int_eq(e.kind, ERR_USAGE);
 	config_release(&c);
 	testlib_write(dir, "empty.yaml", "");
 	free(path);
