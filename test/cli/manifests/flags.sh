@@ -171,7 +171,18 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 	if grep -F "$tmpdir/units" "$tmpdir/verify"; then fail "systemd-analyze warns"; fi
 fi
 
-# the image installs loop-lib.sh where the loops look for it
-grep -qF '$here/../lib/kilo/loop-lib.sh' "$KILO_TOP/scripts/node-qos-loop" || fail "loop-lib lookup"
-grep -q 'usr/local/lib/kilo/loop-lib.sh' "$M/image/Dockerfile" || fail "Dockerfile loop-lib.sh"
+# make install (the image's and the systemd hosts') puts the loops in
+# $PREFIX/bin, where the units run them, and loop-lib.sh in $PREFIX/lib/kilo,
+# where the loops find it
+grep -qF 'for s in scripts/*-loop; do' "$KILO_TOP/Makefile" || fail "make install: loops"
+grep -qF 'scripts/loop-lib.sh $(DESTDIR)$(PREFIX)/lib/kilo/' "$KILO_TOP/Makefile" ||
+	fail "make install: loop-lib.sh"
+mkdir -p "$tmpdir/usr/local/bin" "$tmpdir/usr/local/lib/kilo"
+cp "$KILO_TOP/scripts/loop-lib.sh" "$tmpdir/usr/local/lib/kilo/"
+for u in "$S"/*.service; do
+	exe=$(sed -n 's/^ExecStart=//p' "$u")
+	case $exe in /usr/local/bin/*) ;; *) fail "$u: $exe is not in /usr/local/bin" ;; esac
+	cp "$KILO_TOP/scripts/$(basename "$exe")" "$tmpdir$exe"
+	sh "$tmpdir$exe" --help >/dev/null 2>"$tmpdir/err" || fail "installed $exe: $(cat "$tmpdir/err")"
+done
 exit 0
