@@ -175,8 +175,10 @@ fi
 # $PREFIX/bin, where the units run them, and loop-lib.sh in $PREFIX/lib/kilo,
 # where the loops find it
 grep -qF 'for s in scripts/*-loop; do' "$KILO_TOP/Makefile" || fail "make install: loops"
-grep -qF 'scripts/loop-lib.sh $(DESTDIR)$(PREFIX)/lib/kilo/' "$KILO_TOP/Makefile" ||
-	fail "make install: loop-lib.sh"
+for f in loop-lib.sh kilo-node-metrics; do
+	grep -qF "scripts/$f \$(DESTDIR)\$(PREFIX)/lib/kilo/" "$KILO_TOP/Makefile" ||
+		fail "make install: $f"
+done
 mkdir -p "$tmpdir/usr/local/bin" "$tmpdir/usr/local/lib/kilo"
 cp "$KILO_TOP/scripts/loop-lib.sh" "$tmpdir/usr/local/lib/kilo/"
 for u in "$S"/*.service; do

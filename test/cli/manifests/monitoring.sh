@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # manifests/monitoring: the dashboard is JSON, and every metric that it or
-# an alert rule queries is one a tool writes (a quoted name in lib/ or cmd/)
+# an alert rule queries is one a tool writes (a quoted name in lib/, cmd/ or
+# scripts/kilo-node-metrics)
 # or node_exporter's textfile collector exports; with promtool, the rules
 # pass `promtool check rules` and their unit tests.
 . "$KILO_TOP/test/lib.sh"
@@ -40,11 +41,12 @@ sort -u "$tmpdir/names" >"$tmpdir/metrics"
 exporter="node_textfile_mtime_seconds node_textfile_scrape_error"
 while read -r name; do
 	case " $exporter " in *" $name "*) continue ;; esac
-	grep -rqF "\"$name\"" "$KILO_TOP/lib" "$KILO_TOP/cmd" ||
+	grep -rqF "\"$name\"" "$KILO_TOP/lib" "$KILO_TOP/cmd" "$KILO_TOP/scripts/kilo-node-metrics" ||
 		fail "$name is queried but no tool exports it"
 done <"$tmpdir/metrics"
 # what the tools write is all on the dashboard (a metric added later shows up here)
-for name in $(grep -rhoE '"(kilo_sync|yarn_copilot)_[a-z_]+"' "$KILO_TOP/lib" "$KILO_TOP/cmd" |
+for name in $(grep -rhoE '"(kilo_sync|kilo_node|yarn_copilot)_[a-z_]+"' "$KILO_TOP/lib" \
+	"$KILO_TOP/cmd" "$KILO_TOP/scripts/kilo-node-metrics" |
 	tr -d '"' | sort -u); do
 	case $name in
 	# per-container families: the dashboard shows their node sums
