@@ -190,6 +190,10 @@ static int run(const struct opts *o, struct err *e)
 		return -1;
 	if (cgroup_layout_detect(&l, &sr, o->driver, o->hierarchy, e) < 0)
 		goto out;
+	if (!cgroup_exists_any(&l, &sr, l.hadoop_yarn))
+		cli_warn("hadoop-yarn cgroup '%s' not found in any controller: its figures are null "
+			 "(check --cgroup-driver and --hierarchy)",
+			 l.hadoop_yarn);
 	node = node_name(o, &sr);
 	if (o->state) {
 		load_state(o->state, &prev, &have);

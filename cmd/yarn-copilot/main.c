@@ -239,15 +239,6 @@ static json_t *read_state(const char *path)
 	return doc;
 }
 
-/* 1 when the hadoop-yarn dir exists in some controller. */
-static int hadoop_yarn_exists(const struct cgroup_layout *l, const struct sysroot *s)
-{
-	for (int c = 0; c < CGROUP_NCTRL; c++)
-		if (cgroup_exists(l, s, (enum cgroup_ctrl)c, l->hadoop_yarn))
-			return 1;
-	return 0;
-}
-
 /* Collect the containers and the NM view: 0, or an exit code. */
 static int gather(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s,
 		  struct containerlist *cl, struct nm_containers *c, struct containerlist_nm *nm,
@@ -259,7 +250,7 @@ static int gather(const struct opts *o, const struct cgroup_layout *l, const str
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
-	if (!hadoop_yarn_exists(l, s))
+	if (!cgroup_exists_any(l, s, l->hadoop_yarn))
 		cli_warn("hadoop-yarn cgroup '%s' not found in any controller", l->hadoop_yarn);
 	if (cl->failed_reads)
 		cli_warn("%zu cgroup reads failed, their values are null; first: %s",
@@ -452,10 +443,11 @@ static int cmd_health(const struct opts *o, const struct cgroup_layout *l,
 {
 	cleanup_free char *id = NULL;
 	struct err e = { 0 };
-	int dir = hadoop_yarn_exists(l, s), nm;
+	int dir = cgroup_exists_any(l, s, l->hadoop_yarn), nm;
 
-	printf("%s hadoop-yarn cgroup %s (cgroup v%d, %s driver)\n", dir ? "ok    " : "FAILED",
-	       l->hadoop_yarn, l->version, cgroup_driver_name(l->driver));
+	printf("%s hadoop-yarn cgroup %s (cgroup v%d, %s driver)%s\n", dir ? "ok    " : "FAILED",
+	       l->hadoop_yarn, l->version, cgroup_driver_name(l->driver),
+	       dir ? "" : ": not found in any controller (check --cgroup-driver and --hierarchy)");
 	nm = o->no_nm || nm_fetch_info(o->nm_url, (long)o->nm_timeout_ms, &id, &e) == 0;
 	if (o->no_nm)
 		printf("skip   NodeManager (--no-nm)\n");

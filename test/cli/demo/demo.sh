@@ -19,7 +19,9 @@ if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu ] && [ -w /sys/fs/cgroup/memory
 	grep -q 'killed after SIGTERM, SIGKILL' "$tmpdir/out" || fail "no SIGKILL story"
 fi
 [ -z "$(ls "$tmpdir" | grep kilo-demo)" ] || fail "work directory left behind"
+prefix=$(sed -n 's|^Real cgroup v1 tree: /sys/fs/cgroup/{cpu,cpuacct,cpuset,memory}/\(kilo-demo-[0-9]*\)/.*|\1|p' \
+	"$tmpdir/out")
 for c in cpu cpuacct cpuset memory; do
-	[ -z "$(ls /sys/fs/cgroup/$c 2>/dev/null | grep '^kilo-demo-')" ] || fail "cgroup left in $c"
+	[ -z "$prefix" ] || [ ! -e "/sys/fs/cgroup/$c/$prefix" ] || fail "cgroup $prefix left in $c"
 done
 exit 0
