@@ -5,6 +5,7 @@
 # scripts/kilo-node-metrics)
 # or node_exporter's textfile collector exports; with promtool, the rules
 # pass `promtool check rules` and their unit tests.
+# shellcheck disable=SC2016 # jq programs: their $variables are jq's
 . "$KILO_TOP/test/lib.sh"
 . "$KILO_TOP/test/cli/manifests/manifests.inc"
 D=$M/monitoring
@@ -16,6 +17,15 @@ jq -r '.templating.list[] | .query | strings, .query? // empty' "$D/kilo-dashboa
 yaml_docs "$D/kilo-alerts.yaml" | jq -r '.[0].groups[].rules[].expr' >>"$tmpdir/alert-exprs" ||
 	fail "kilo-alerts.yaml"
 [ "$(wc -l <"$tmpdir/exprs")" -ge 20 ] || fail "few dashboard queries"
+# Grafana: unique panel ids, each panel placed in the 24-column grid, every
+# query on the dashboard's data source variable
+jq -e '[.panels[].id] | length == (unique | length)' "$D/kilo-dashboard.json" >/dev/null ||
+	fail "duplicate panel ids"
+jq -e 'all(.panels[]; .gridPos.x + .gridPos.w <= 24 and .gridPos.h > 0)' \
+	"$D/kilo-dashboard.json" >/dev/null || fail "a panel outside the grid"
+jq -e 'all(.panels[] | select(.type != "row"); .datasource.uid == "${datasource}" and
+	all(.targets[]; .datasource.uid == "${datasource}" and (.expr | length > 0)))' \
+	"$D/kilo-dashboard.json" >/dev/null || fail "a query without the datasource variable"
 
 # the metric names of PromQL expressions: identifiers outside strings, label
 # matchers, grouping clauses and ranges that are not functions or keywords
