@@ -89,6 +89,20 @@ while read -r c; do
 	done
 done <"$tmpdir/containers"
 
+# the liveness probes: pass on a fresh heartbeat, fail on one older than
+# their limit (a plain find would exit 0 on it) and on none
+for w in kilo-sync:15 kilo-node:5; do
+	c=$(grep "\"workload\":\"${w%:*}\"" "$tmpdir/containers")
+	hb=$(envval "$c" HEARTBEAT)
+	probe=$(jc "$c" -r '.probe | ltrimstr("sh -c ")' | sed "s|$hb|$tmpdir/hb|")
+	rm -f "$tmpdir/hb"
+	if sh -c "$probe"; then fail "${w%:*} probe passes without a heartbeat"; fi
+	touch "$tmpdir/hb"
+	sh -c "$probe" || fail "${w%:*} probe fails on a fresh heartbeat: $probe"
+	touch -d "${w#*:} minutes ago" "$tmpdir/hb"
+	if sh -c "$probe"; then fail "${w%:*} probe passes on a ${w#*:} minutes old heartbeat"; fi
+done
+
 # kilo-sync's preStop removes the file kilo-sync writes
 sync=$(grep '"workload":"kilo-sync"' "$tmpdir/containers")
 dir=$(envval "$sync" KILO_SYNC_ARGS | sed -n 's/.*--textfile-dir \([^ ]*\).*/\1/p')
