@@ -125,6 +125,7 @@ install: all man
 	for s in scripts/*-loop; do if [ -f "$$s" ]; then install -m 0755 "$$s" $(DESTDIR)$(PREFIX)/bin/; fi; done
 	install -d $(DESTDIR)$(PREFIX)/lib/kilo
 	install -m 0644 scripts/loop-lib.sh $(DESTDIR)$(PREFIX)/lib/kilo/
+	install -m 0755 scripts/kilo-node-metrics $(DESTDIR)$(PREFIX)/lib/kilo/
 	if [ -d manifests ]; then cp -R manifests $(DESTDIR)$(PREFIX)/share/kilo/; fi
 
 lint:
