@@ -275,16 +275,14 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct sync_config sc;
 	struct err e = { 0 };
-	json_t *warnings = json_array();
-	json_t *w;
+	json_t *warnings, *w;
 	size_t i;
 	int code;
 
 	cli_init("kilo-sync");
-	if (parse_args(argc, argv, &o) < 0) {
-		json_decref(warnings);
+	if (parse_args(argc, argv, &o) < 0) /* --help and --version exit in there */
 		return KILO_EXIT_USAGE;
-	}
+	warnings = json_array();
 	if (sync_config_load(&sc, o.config, warnings, &e) < 0) {
 		cli_print_err(&e);
 		sync_config_release(&sc);
