@@ -19,9 +19,16 @@ struct config_pos {
 	long line, col;
 };
 
+/* Bounds on what a file may build, so that a small file cannot exhaust
+ * memory ("billion laughs" aliases) or the stack (deep nesting). */
+#define CONFIG_MAX_DEPTH 64
+#define CONFIG_MAX_VALUES 200000
+
 struct anchor {
 	char *name;
 	json_t *v;
+	size_t values; /* values in v, copies of aliases included */
+	int depth;     /* levels of v */
 };
 
 struct loader {
@@ -30,6 +37,9 @@ struct loader {
 	struct anchor *anchors;
 	size_t nanchors;
 	struct err *e;
+	size_t values;  /* values built so far, alias copies included */
+	int depth;      /* current nesting */
+	char path[256]; /* field path of the value being read ("a.b[2]") */
 };
 
 static void remember(struct config *c, const json_t *v, yaml_mark_t m)
@@ -53,8 +63,56 @@ __attribute__((format(printf, 3, 4))) static int fail_at(struct loader *l, yaml_
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return err_set(l->e, ERR_INPUT, 0, "%s:%ld:%ld: %s", l->c->name, (long)m.line + 1,
-		       (long)m.column + 1, what);
+	return err_set(l->e, ERR_INPUT, 0, "%s:%ld:%ld: %s%s%s", l->c->name, (long)m.line + 1,
+		       (long)m.column + 1, l->path, l->path[0] ? ": " : "", what);
+}
+
+/* Append ".key" or "[i]" to the path; returns the old length to restore. */
+static size_t path_push(struct loader *l, const char *key, size_t index)
+{
+	size_t n = strlen(l->path);
+
+	if (key)
+		snprintf(l->path + n, sizeof(l->path) - n, "%s%s", n ? "." : "", key);
+	else
+		snprintf(l->path + n, sizeof(l->path) - n, "[%zu]", index);
+	return n;
+}
+
+/* Count one more value (and its nesting); -1 with e set past the bounds. */
+static int count(struct loader *l, yaml_mark_t m, size_t values, int depth)
+{
+	l->values += values;
+	if (l->values > CONFIG_MAX_VALUES)
+		return fail_at(l, m, "more than %d values (aliases included)", CONFIG_MAX_VALUES);
+	if (l->depth + depth > CONFIG_MAX_DEPTH)
+		return fail_at(l, m, "nested deeper than %d levels", CONFIG_MAX_DEPTH);
+	return 0;
+}
+
+/* Values and levels of v. */
+static void measure(const json_t *v, size_t *values, int *depth)
+{
+	size_t n = 1, sub_n, i;
+	int d = 0, sub_d;
+	const char *k;
+	json_t *x;
+
+	if (json_is_object(v)) {
+		json_object_foreach ((json_t *)v, k, x) {
+			measure(x, &sub_n, &sub_d);
+			n += sub_n;
+			d = sub_d > d ? sub_d : d;
+		}
+	} else if (json_is_array(v)) {
+		json_array_foreach (v, i, x) {
+			measure(x, &sub_n, &sub_d);
+			n += sub_n;
+			d = sub_d > d ? sub_d : d;
+		}
+	}
+	*values = n;
+	*depth = d + 1;
 }
 
 static int next_event(struct loader *l, yaml_event_t *ev)
@@ -169,6 +227,7 @@ static json_t *sequence(struct loader *l)
 	for (;;) {
 		yaml_event_t ev;
 		json_t *v;
+		size_t back;
 
 		if (next_event(l, &ev) < 0)
 			break;
@@ -176,7 +235,10 @@ static json_t *sequence(struct loader *l)
 			yaml_event_delete(&ev);
 			return arr;
 		}
+		back = path_push(l, NULL, json_array_size(arr));
 		v = node(l, &ev);
+		if (v)
+			l->path[back] = '\0';
 		yaml_event_delete(&ev);
 		if (!v)
 			break;
@@ -195,6 +257,7 @@ static json_t *mapping(struct loader *l)
 		cleanup_free char *key = NULL;
 		yaml_mark_t km;
 		json_t *v;
+		size_t back;
 
 		if (next_event(l, &kev) < 0)
 			break;
@@ -220,7 +283,10 @@ static json_t *mapping(struct loader *l)
 		}
 		if (next_event(l, &vev) < 0)
 			break;
+		back = path_push(l, key, 0);
 		v = node(l, &vev);
+		if (v)
+			l->path[back] = '\0';
 		yaml_event_delete(&vev);
 		if (!v)
 			break;
@@ -234,9 +300,13 @@ static json_t *alias(struct loader *l, yaml_event_t *ev)
 {
 	const char *name = (const char *)ev->data.alias.anchor;
 
-	for (size_t i = l->nanchors; i-- > 0;)
-		if (strcmp(l->anchors[i].name, name) == 0)
-			return json_deep_copy(l->anchors[i].v);
+	for (size_t i = l->nanchors; i-- > 0;) {
+		if (strcmp(l->anchors[i].name, name) != 0)
+			continue;
+		if (count(l, ev->start_mark, l->anchors[i].values, l->anchors[i].depth) < 0)
+			return NULL;
+		return json_deep_copy(l->anchors[i].v);
+	}
 	fail_at(l, ev->start_mark, "unknown alias '*%s'", name);
 	return NULL;
 }
@@ -246,6 +316,8 @@ static json_t *node(struct loader *l, yaml_event_t *ev)
 	const char *anchor = NULL;
 	json_t *v = NULL;
 
+	if (ev->type != YAML_ALIAS_EVENT && count(l, ev->start_mark, 1, 1) < 0)
+		return NULL;
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT:
 		anchor = (const char *)ev->data.scalar.anchor;
@@ -253,11 +325,15 @@ static json_t *node(struct loader *l, yaml_event_t *ev)
 		break;
 	case YAML_SEQUENCE_START_EVENT:
 		anchor = (const char *)ev->data.sequence_start.anchor;
+		l->depth++;
 		v = sequence(l);
+		l->depth--;
 		break;
 	case YAML_MAPPING_START_EVENT:
 		anchor = (const char *)ev->data.mapping_start.anchor;
+		l->depth++;
 		v = mapping(l);
+		l->depth--;
 		break;
 	case YAML_ALIAS_EVENT:
 		v = alias(l, ev);
@@ -273,6 +349,7 @@ static json_t *node(struct loader *l, yaml_event_t *ev)
 		l->anchors = xrealloc(l->anchors, (l->nanchors + 1) * sizeof(*l->anchors));
 		l->anchors[l->nanchors].name = xstrdup(anchor);
 		l->anchors[l->nanchors].v = v;
+		measure(v, &l->anchors[l->nanchors].values, &l->anchors[l->nanchors].depth);
 		l->nanchors++;
 	}
 	return v;

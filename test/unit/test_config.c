@@ -85,14 +85,25 @@ static const struct {
 	{ "a: 1\na: 2\n", "p.yaml:2:1: duplicate key 'a'" },
 	{ "a: [1, 2\n", "p.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence" },
 	{ "base: &b {x: 1}\n<<: *b\n", "p.yaml:2:1: merge keys '<<' are not supported" },
-	{ "a: *nope\n", "p.yaml:1:4: unknown alias '*nope'" },
+	{ "a: *nope\n", "p.yaml:1:4: a: unknown alias '*nope'" },
 	{ "a: 1\n---\nb: 2\n", "p.yaml:2:1: expected one YAML document, found several" },
 	{ "- 1\n- 2\n", "p.yaml:1:1: expected a mapping at the top level" },
-	{ "a: .inf\n", "p.yaml:1:4: .inf is not representable in JSON" },
-	{ "a: 99999999999999999999\n", "p.yaml:1:4: integer out of range: 99999999999999999999" },
-	{ "a: !!binary aGk=\n", "p.yaml:1:4: unsupported tag 'tag:yaml.org,2002:binary'" },
+	{ "a: .inf\n", "p.yaml:1:4: a: .inf is not representable in JSON" },
+	{ "a: 99999999999999999999\n", "p.yaml:1:4: a: integer out of range: 99999999999999999999" },
+	{ "a: !!binary aGk=\n", "p.yaml:1:4: a: unsupported tag 'tag:yaml.org,2002:binary'" },
 	{ "? [1]\n: 2\n", "p.yaml:1:3: mapping keys must be plain scalars" },
 	{ "a: \"x\n", "p.yaml:2:1: found unexpected end of stream while scanning a quoted scalar" },
+	/* a small file must not build an unbounded tree: aliases and nesting */
+	{ "a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
+	  "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
+	  "e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\n",
+	  "p.yaml:6:8: f[0]: more than 200000 values (aliases included)" },
+	{ "k: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]"
+	  "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
+	  "p.yaml:1:67: k[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
+	  "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
+	  "[0][0][0][0][0]: nested deeper than 64 levels" },
+	{ "kilo:\n  margin: 1e400\n", "p.yaml:2:11: kilo.margin: number out of range: 1e400" },
 };
 
 START_TEST(test_config_errors_have_positions)
