@@ -119,3 +119,4 @@ clean:
 .PHONY: demo
 demo: deps all
 	@sh scripts/demo
+-include test/fuzz/fuzz.mk
