@@ -25,6 +25,9 @@ const char *cli_prog(void)
 }
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: %s", prog_name, prefix);
 	vfprintf(stderr, fmt, ap);
@@ -67,7 +70,8 @@ int cli_usage_error(const char *fmt, ...)
 
 void cli_print_version(const char *features)
 {
-	printf("%s %s%s%s\n", prog_name, KILO_VERSION, features ? " " : "", features ? features : "");
+	printf("%s %s%s%s\n", prog_name, KILO_VERSION, features ? " " : "",
+	       features ? features : "");
 }
 
 int cli_parse_i64(const char *s, const char *name, int64_t min, int64_t max, int64_t *out,

@@ -91,13 +91,20 @@ void err_clear(struct err *e)
 const char *err_kind_name(enum err_kind kind)
 {
 	switch (kind) {
-	case ERR_NONE: return "none";
-	case ERR_USAGE: return "usage";
-	case ERR_INPUT: return "input";
-	case ERR_SYSTEM: return "system";
-	case ERR_NOTFOUND: return "notfound";
-	case ERR_REMOTE: return "remote";
-	case ERR_TEMP: return "temporary";
+	case ERR_NONE:
+		return "none";
+	case ERR_USAGE:
+		return "usage";
+	case ERR_INPUT:
+		return "input";
+	case ERR_SYSTEM:
+		return "system";
+	case ERR_NOTFOUND:
+		return "notfound";
+	case ERR_REMOTE:
+		return "remote";
+	case ERR_TEMP:
+		return "temporary";
 	}
 	return "unknown";
 }
@@ -105,10 +112,14 @@ const char *err_kind_name(enum err_kind kind)
 int err_exit_code(const struct err *e)
 {
 	switch (e->kind) {
-	case ERR_NONE: return KILO_EXIT_OK;
+	case ERR_NONE:
+		return KILO_EXIT_OK;
 	case ERR_USAGE:
-	case ERR_INPUT: return KILO_EXIT_USAGE;
-	case ERR_TEMP: return KILO_EXIT_TEMPFAIL;
-	default: return KILO_EXIT_FAIL;
+	case ERR_INPUT:
+		return KILO_EXIT_USAGE;
+	case ERR_TEMP:
+		return KILO_EXIT_TEMPFAIL;
+	default:
+		return KILO_EXIT_FAIL;
 	}
 }

@@ -140,6 +140,8 @@ char *http_escape(const char *s, int path_segment);
  * new strings; free with http_headers_free(). */
 char **http_request_headers(const struct http_client *c, const struct http_request *r,
 			    int with_token);
+
+/* Free an array from http_request_headers() (NULL is allowed). */
 void http_headers_free(char **headers);
 
 /* url without "user:password@" (a new string), for messages and traces. */
@@ -156,11 +158,15 @@ const char *http_method_name(enum http_method m);
 /* curl_global_init, once, from main() (and test setup).  Returns 0, or -1
  * with e set (ERR_SYSTEM). */
 int http_global_init(struct err *e);
+
+/* curl_global_cleanup, at the end of main() (and test teardown). */
 void http_global_cleanup(void);
 
-/* A new pool (never NULL: aborts on out of memory) / free it (NULL is
- * allowed), closing its connections. */
+/* A new, empty pool for http_client.pool.  Never NULL (aborts on out of
+ * memory); the caller frees it with http_pool_free(). */
 struct http_pool *http_pool_new(void);
+
+/* Close the pool's connections and free it; NULL is allowed. */
 void http_pool_free(struct http_pool *pool);
 
 /* Send req with client c and fill *resp (released first, so a response

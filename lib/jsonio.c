@@ -19,9 +19,9 @@ struct jsonio_reader {
 	char *name;
 	char *buf;
 	size_t len, cap;
-	size_t pos;        /* scan position in buf */
-	long line, col;    /* of pos, 1-based */
-	long doc_line;     /* where the last document began */
+	size_t pos;     /* scan position in buf */
+	long line, col; /* of pos, 1-based */
+	long doc_line;  /* where the last document began */
 	int eof;
 };
 
@@ -89,8 +89,8 @@ static void advance(struct jsonio_reader *r, char c)
 	}
 }
 
-static int decode(const char *data, size_t n, const char *name, long line0, long col0,
-		  json_t **doc, struct err *e)
+static int decode(const char *data, size_t n, const char *name, long line0, long col0, json_t **doc,
+		  struct err *e)
 {
 	json_error_t jerr;
 	json_t *v = json_loadb(data, n, JSON_REJECT_DUPLICATES, &jerr);
@@ -190,9 +190,9 @@ json_t *jsonio_parse(const char *text, const char *name, struct err *e)
 
 static int is_kilo_kind(const char *kind)
 {
-	static const char *const own[] = { "NodeUsage",   "ContainerList", "KillPlan",
-					   "KillReport",  "CgroupChanges", "ResctrlReport",
-					   "SyncPlan",    "SyncReport",    "YarnNodes" };
+	static const char *const own[] = { "NodeUsage",  "ContainerList", "KillPlan",
+					   "KillReport", "CgroupChanges", "ResctrlReport",
+					   "SyncPlan",   "SyncReport",    "YarnNodes" };
 
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
 		if (strcmp(kind, own[i]) == 0)
@@ -270,7 +270,8 @@ json_t *jsonio_metadata(const char *node, int64_t now_ms)
 
 	if (node)
 		json_object_set_new(m, "node", json_string(node));
-	json_object_set_new(m, "timestamp", json_string(clock_format_rfc3339(now_ms, ts, sizeof(ts))));
+	json_object_set_new(m, "timestamp",
+			    json_string(clock_format_rfc3339(now_ms, ts, sizeof(ts))));
 	return m;
 }
 
@@ -291,7 +292,8 @@ int jsonio_bad_value(struct err *e, const char *ctx, const char *key, const char
 	if (text && strlen(text) > 80)
 		memcpy(text + 74, "...", 4);
 	return err_set(e, ERR_INPUT, 0, "%s%s%s: expected %s, got %s", ctx ? ctx : "",
-		       ctx && *ctx && key ? "." : "", key ? key : "", what, text ? text : "nothing");
+		       ctx && *ctx && key ? "." : "", key ? key : "", what,
+		       text ? text : "nothing");
 }
 
 static json_t *lookup(const json_t *obj, const char *key)
@@ -360,8 +362,7 @@ int jsonio_get_str(const json_t *obj, const char *ctx, const char *key, const ch
 	return 1;
 }
 
-int jsonio_get_obj(const json_t *obj, const char *ctx, const char *key, json_t **out,
-		   struct err *e)
+int jsonio_get_obj(const json_t *obj, const char *ctx, const char *key, json_t **out, struct err *e)
 {
 	json_t *v = lookup(obj, key);
 
@@ -373,8 +374,7 @@ int jsonio_get_obj(const json_t *obj, const char *ctx, const char *key, json_t *
 	return 1;
 }
 
-int jsonio_get_arr(const json_t *obj, const char *ctx, const char *key, json_t **out,
-		   struct err *e)
+int jsonio_get_arr(const json_t *obj, const char *ctx, const char *key, json_t **out, struct err *e)
 {
 	json_t *v = lookup(obj, key);
 

@@ -13,7 +13,7 @@
 typedef unsigned __int128 u128;
 
 #define NANO (-9)
-#define MAX_DIGITS 38                 /* 10^38 < 2^128 */
+#define MAX_DIGITS 38                /* 10^38 < 2^128 */
 #define BINARY_CAP ((u128)INT64_MAX) /* quantity.go maxAllowed */
 #define GIGA UINT64_C(1000000000)
 
@@ -47,29 +47,48 @@ static int ndigits(u128 m)
 	return n;
 }
 
-/* Fill *q with sign, m * 10^scale (trailing zeros of m moved into scale)
- * and format f.  Returns -1 when the scale leaves int32. */
-static int set_value(struct quantity *q, int negative, u128 m, int64_t scale,
-		     enum quantity_format f)
+/* An exact value: magnitude m * 10^scale, scale kept wide so that
+ * normalising a hand-built struct quantity cannot overflow it. */
+struct dec {
+	u128 m;
+	int64_t scale;
+};
+
+/* Move the trailing decimal zeros of the mantissa into the scale. */
+static struct dec normalize(u128 m, int64_t scale)
 {
-	if (m == 0) {
-		negative = 0;
-		scale = 0;
-	}
+	struct dec d;
+	uint64_t v;
+
 	for (; m > UINT64_MAX && m % 10 == 0; scale++)
 		m /= 10;
 	if (m <= UINT64_MAX) {
-		uint64_t v = (uint64_t)m;
-
-		for (; v != 0 && v % 10 == 0; scale++)
+		for (v = (uint64_t)m; v != 0 && v % 10 == 0; scale++)
 			v /= 10;
 		m = v;
 	}
-	if (scale > INT32_MAX || scale < INT32_MIN)
+	d.m = m;
+	d.scale = m == 0 ? 0 : scale;
+	return d;
+}
+
+static struct dec value_of(const struct quantity *q)
+{
+	return normalize(q->mantissa, q->scale);
+}
+
+/* Fill *q with sign, m * 10^scale normalised, and format f.  Returns -1
+ * when the scale leaves int32. */
+static int set_value(struct quantity *q, int negative, u128 m, int64_t scale,
+		     enum quantity_format f)
+{
+	struct dec d = normalize(m, scale);
+
+	if (d.scale > INT32_MAX || d.scale < INT32_MIN)
 		return -1;
-	q->mantissa = m;
-	q->scale = (int32_t)scale;
-	q->negative = negative;
+	q->mantissa = d.m;
+	q->scale = (int32_t)d.scale;
+	q->negative = negative && d.m != 0;
 	q->format = f;
 	return 0;
 }
@@ -77,12 +96,12 @@ static int set_value(struct quantity *q, int negative, u128 m, int64_t scale,
 /* The pieces of a quantity string (quantity.go parseQuantityString). */
 struct scan {
 	int negative;
-	int has_digit;       /* at least one digit, leading zeros included */
-	const char *intd;    /* integer digits after the leading zeros */
+	int has_digit;    /* at least one digit, leading zeros included */
+	const char *intd; /* integer digits after the leading zeros */
 	size_t nint;
-	const char *frac;    /* fraction digits */
+	const char *frac; /* fraction digits */
 	size_t nfrac;
-	const char *suffix;  /* letters of eEinumkKMGTP, then [+-]?[0-9]* */
+	const char *suffix; /* letters of eEinumkKMGTP, then [+-]?[0-9]* */
 	size_t nsuffix;
 };
 
@@ -150,7 +169,7 @@ static enum suffix_kind interpret(const char *s, size_t n, int64_t *exp)
 	for (; i < n; i++) {
 		if (!is_digit(s[i]))
 			return SUFFIX_BAD;
-		if (v <= (uint64_t)INT64_MAX + 1)
+		if (v <= (uint64_t)INT32_MAX + 1) /* saturates beyond int32 */
 			v = v * 10 + (uint64_t)(s[i] - '0');
 	}
 	if (v > (uint64_t)INT32_MAX + neg)
@@ -164,8 +183,8 @@ static const char *decimal_value(const struct scan *sc, int64_t exp, struct quan
 				 enum quantity_format f)
 {
 	size_t n = sc->nint + sc->nfrac, kept = n, i;
-	int64_t scale = exp - (int64_t)sc->nfrac, zeros = 0;
-	int sig = 0, sticky = 0;
+	int64_t scale = exp - (int64_t)sc->nfrac, zeros = 0, sig = 0;
+	int sticky = 0;
 	u128 m = 0;
 
 	if (scale < NANO) {
@@ -182,7 +201,7 @@ static const char *decimal_value(const struct scan *sc, int64_t exp, struct quan
 		} else if (c == '0') {
 			zeros += m != 0; /* trailing zeros are kept in the scale */
 		} else {
-			sig += (int)zeros + 1;
+			sig += zeros + 1;
 			if (sig > MAX_DIGITS)
 				return "more than 38 significant digits";
 			for (; zeros > 0; zeros--)
@@ -257,8 +276,8 @@ static int parse_n(const char *s, size_t n, struct quantity *q, struct err *e)
 			 s[bad] >= ' ' && s[bad] < 127 ? s[bad] : '?', bad);
 		why = what;
 	} else if ((kind = interpret(sc.suffix, sc.nsuffix, &exp)) == SUFFIX_BAD) {
-		snprintf(what, sizeof(what), "unknown suffix '%.*s'", (int)(sc.nsuffix > 16 ? 16 : sc.nsuffix),
-			 sc.suffix);
+		snprintf(what, sizeof(what), "unknown suffix '%.*s'",
+			 (int)(sc.nsuffix > 16 ? 16 : sc.nsuffix), sc.suffix);
 		why = what;
 	} else if (kind == SUFFIX_RANGE) {
 		why = "exponent out of range";
@@ -267,14 +286,15 @@ static int parse_n(const char *s, size_t n, struct quantity *q, struct err *e)
 		if (kind == SUFFIX_BINARY ? exp > NODIGIT_MAX_BINARY_EXP : exp < NANO)
 			why = "no digits";
 		else
-			q->format = kind == SUFFIX_BINARY	? QUANTITY_BINARY_SI
+			q->format = kind == SUFFIX_BINARY     ? QUANTITY_BINARY_SI
 				    : kind == SUFFIX_EXPONENT ? QUANTITY_DECIMAL_EXPONENT
 							      : QUANTITY_DECIMAL_SI;
 	} else if (kind == SUFFIX_BINARY) {
 		binary_value(&sc, (int)exp, q);
 	} else {
 		why = decimal_value(&sc, exp, q,
-				    kind == SUFFIX_EXPONENT ? QUANTITY_DECIMAL_EXPONENT : QUANTITY_DECIMAL_SI);
+				    kind == SUFFIX_EXPONENT ? QUANTITY_DECIMAL_EXPONENT
+							    : QUANTITY_DECIMAL_SI);
 	}
 	if (!why)
 		return 0;
@@ -302,9 +322,10 @@ static const char *const unicode_space[] = {
  * (at_end 1) of s[0..n), or 0. */
 static size_t space_len(const char *s, size_t n, int at_end)
 {
+	char c = n > 0 ? s[at_end ? n - 1 : 0] : '\0';
 	size_t i, len;
 
-	if (n > 0 && strchr("\t\n\v\f\r ", s[at_end ? n - 1 : 0]) && s[at_end ? n - 1 : 0])
+	if (c != '\0' && strchr("\t\n\v\f\r ", c))
 		return 1;
 	for (i = 0; i < sizeof(unicode_space) / sizeof(unicode_space[0]); i++) {
 		len = strlen(unicode_space[i]);
@@ -342,11 +363,12 @@ int quantity_from_json(const json_t *v, struct quantity *q, struct err *e)
 		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 		return quantity_parse(num, q, e);
 	case JSON_REAL:
-		/* The shortest "%e" form that reads back as the same double. */
+		/* The shortest "%e" form that reads back as the same double;
+		 * 17 significant digits (%.16e) always do. */
 		d = json_real_value(v);
-		for (prec = 0; prec < 17; prec++) {
+		for (prec = 0;; prec++) {
 			snprintf(num, sizeof(num), "%.*e", prec, d);
-			if (strtod(num, NULL) == d)
+			if (prec == 16 || strtod(num, NULL) == d)
 				break;
 		}
 		if (quantity_parse(num, q, e) < 0)
@@ -404,24 +426,24 @@ static char *put_digits(char *p, u128 m)
 	return p;
 }
 
-char *quantity_format(const struct quantity *q0, char buf[static QUANTITY_STR_MAX])
+char *quantity_format(const struct quantity *q, char buf[static QUANTITY_STR_MAX])
 {
-	struct quantity q;
+	struct dec d = value_of(q);
 	char *p = buf;
-	enum quantity_format f = q0->format;
+	enum quantity_format f = q->format;
 	int64_t exp;
 	int r, n = 0;
 	u128 w;
 
-	if (set_value(&q, q0->negative, q0->mantissa, q0->scale, q0->format) < 0 || q.mantissa == 0) {
+	if (d.m == 0) {
 		memcpy(buf, "0", 2);
 		return buf;
 	}
-	if (q.negative)
+	if (q->negative)
 		*p++ = '-';
-	if (f == QUANTITY_BINARY_SI && q.scale >= 0 && q.scale <= MAX_DIGITS &&
-	    q.mantissa <= ~(u128)0 / pow10_u128(q.scale)) {
-		w = q.mantissa * pow10_u128(q.scale);
+	if (f == QUANTITY_BINARY_SI && d.scale >= 0 && d.scale <= MAX_DIGITS &&
+	    d.m <= ~(u128)0 / pow10_u128((int)d.scale)) {
+		w = d.m * pow10_u128((int)d.scale);
 		if (w >= 1024) {
 			for (; n < 6 && w % 1024 == 0; n++)
 				w /= 1024;
@@ -433,13 +455,14 @@ char *quantity_format(const struct quantity *q0, char buf[static QUANTITY_STR_MA
 	if (f == QUANTITY_BINARY_SI)
 		f = QUANTITY_DECIMAL_SI;
 	/* Lower the exponent to a multiple of 3 (amount.go AsCanonicalBytes). */
-	r = (int)(((q.scale % 3) + 3) % 3);
-	exp = (int64_t)q.scale - r;
-	p = put_digits(p, q.mantissa);
+	r = (int)(((d.scale % 3) + 3) % 3);
+	exp = d.scale - r;
+	p = put_digits(p, d.m);
 	for (; r > 0; r--)
 		*p++ = '0';
 	if (f == QUANTITY_DECIMAL_SI && exp >= NANO && exp <= 18)
-		memcpy(p, decimal_suffix[(exp - NANO) / 3], strlen(decimal_suffix[(exp - NANO) / 3]) + 1);
+		memcpy(p, decimal_suffix[(exp - NANO) / 3],
+		       strlen(decimal_suffix[(exp - NANO) / 3]) + 1);
 	else if (exp != 0)
 		snprintf(p, (size_t)(buf + QUANTITY_STR_MAX - p), "e%" PRId64, exp);
 	else
@@ -471,64 +494,55 @@ int quantity_sign(const struct quantity *q)
 	return q->mantissa == 0 ? 0 : q->negative ? -1 : 1;
 }
 
-int quantity_cmp(const struct quantity *a0, const struct quantity *b0)
+int quantity_cmp(const struct quantity *a, const struct quantity *b)
 {
-	struct quantity a, b;
-	int sa = quantity_sign(a0), sb = quantity_sign(b0), c;
-	int64_t oa, ob;
-	u128 x, y;
+	struct dec x = value_of(a), y = value_of(b);
+	int sa = quantity_sign(a), sb = quantity_sign(b), c;
+	int64_t ox = ndigits(x.m) + x.scale, oy = ndigits(y.m) + y.scale;
 
 	if (sa != sb || sa == 0)
 		return sa < sb ? -1 : sa > sb;
-	set_value(&a, 0, a0->mantissa, a0->scale, a0->format);
-	set_value(&b, 0, b0->mantissa, b0->scale, b0->format);
-	/* Same number of digits before the point: align the mantissas. */
-	oa = ndigits(a.mantissa) + (int64_t)a.scale;
-	ob = ndigits(b.mantissa) + (int64_t)b.scale;
-	if (oa != ob) {
-		c = oa < ob ? -1 : 1;
+	/* More digits before the point is bigger; with as many, align the
+	 * mantissas (both then have at most 38 digits). */
+	if (ox != oy) {
+		c = ox < oy ? -1 : 1;
 	} else {
-		x = a.mantissa;
-		y = b.mantissa;
-		if (a.scale > b.scale)
-			x *= pow10_u128(a.scale - b.scale);
+		if (x.scale > y.scale)
+			x.m *= pow10_u128((int)(x.scale - y.scale));
 		else
-			y *= pow10_u128(b.scale - a.scale);
-		c = (x > y) - (x < y);
+			y.m *= pow10_u128((int)(y.scale - x.scale));
+		c = (x.m > y.m) - (x.m < y.m);
 	}
 	return sa < 0 ? -c : c;
 }
 
 /* q / 10^unit as int64, rounded toward +infinity (ceil) or -infinity. */
-static int to_int64(const struct quantity *q0, int unit, int ceil, int64_t *out, struct err *e)
+static int to_int64(const struct quantity *q, int unit, int ceil, int64_t *out, struct err *e)
 {
-	struct quantity q;
-	int64_t t;
-	u128 mag, lim, p;
-	int rem = 0, over = 0;
+	struct dec d = value_of(q);
+	int negative = quantity_sign(q) < 0, rem = 0, over = 0;
+	int64_t t = d.scale - unit;
+	u128 mag, p, lim = negative ? (u128)INT64_MAX + 1 : (u128)INT64_MAX;
 	char shown[QUANTITY_STR_MAX];
 
-	set_value(&q, q0->negative, q0->mantissa, q0->scale, q0->format);
-	lim = q.negative ? (u128)INT64_MAX + 1 : (u128)INT64_MAX;
-	t = (int64_t)q.scale - unit;
 	if (t >= 0) {
-		over = t > MAX_DIGITS || q.mantissa > lim / pow10_u128((int)t);
-		mag = over ? 0 : q.mantissa * pow10_u128((int)t);
+		over = t > MAX_DIGITS || d.m > lim / pow10_u128((int)t);
+		mag = over ? 0 : d.m * pow10_u128((int)t);
 	} else if (t < -MAX_DIGITS) {
 		mag = 0;
-		rem = q.mantissa != 0;
+		rem = d.m != 0;
 	} else {
 		p = pow10_u128((int)-t);
-		mag = q.mantissa / p;
-		rem = q.mantissa % p != 0;
+		mag = d.m / p;
+		rem = d.m % p != 0;
 	}
-	if (rem && ceil != q.negative)
+	if (rem && ceil != negative)
 		mag++;
 	if (over || mag > lim)
 		return err_set(e, ERR_INPUT, 0, "quantity '%s' does not fit int64 %s",
-			       quantity_format(q0, shown), unit ? "milli-units" : "units");
+			       quantity_format(q, shown), unit ? "milli-units" : "units");
 	/* -2^63 is the one magnitude that int64 holds only negated. */
-	*out = q.negative && mag > 0 ? -(int64_t)(mag - 1) - 1 : (int64_t)mag;
+	*out = negative && mag > 0 ? -(int64_t)(mag - 1) - 1 : (int64_t)mag;
 	return 0;
 }
 

@@ -46,9 +46,9 @@ enum quantity_format {
 
 /* value = (negative ? -1 : 1) * mantissa * 10^scale, exactly. */
 struct quantity {
-	unsigned __int128 mantissa; /* magnitude without trailing decimal zeros; 0 for zero */
-	int32_t scale;              /* >= -9 (nano); 0 for zero */
-	int negative;               /* 1 when the value is below zero, never for zero */
+	unsigned __int128 mantissa;  /* magnitude without trailing decimal zeros; 0 for zero */
+	int32_t scale;               /* >= -9 (nano); 0 for zero */
+	int negative;                /* 1 when the value is below zero, never for zero */
 	enum quantity_format format; /* remembered from the suffix, used by quantity_format() */
 };
 

@@ -31,12 +31,16 @@ static const struct {
 	const char *name;
 	int value;
 } errnames[] = {
-	{ "EPERM", EPERM },   { "ENOENT", ENOENT },	  { "ESRCH", ESRCH },	{ "EINTR", EINTR },
-	{ "EIO", EIO },	      { "EBADF", EBADF },	  { "EAGAIN", EAGAIN }, { "ENOMEM", ENOMEM },
-	{ "EACCES", EACCES }, { "EBUSY", EBUSY },	  { "EEXIST", EEXIST }, { "ENOTDIR", ENOTDIR },
-	{ "EISDIR", EISDIR }, { "EINVAL", EINVAL },	  { "ENOSPC", ENOSPC }, { "EROFS", EROFS },
-	{ "ERANGE", ERANGE }, { "ENOTEMPTY", ENOTEMPTY }, { "ENODEV", ENODEV },
-	{ "EOPNOTSUPP", EOPNOTSUPP },
+	{ "EPERM", EPERM },   { "ENOENT", ENOENT },
+	{ "ESRCH", ESRCH },   { "EINTR", EINTR },
+	{ "EIO", EIO },       { "EBADF", EBADF },
+	{ "EAGAIN", EAGAIN }, { "ENOMEM", ENOMEM },
+	{ "EACCES", EACCES }, { "EBUSY", EBUSY },
+	{ "EEXIST", EEXIST }, { "ENOTDIR", ENOTDIR },
+	{ "EISDIR", EISDIR }, { "EINVAL", EINVAL },
+	{ "ENOSPC", ENOSPC }, { "EROFS", EROFS },
+	{ "ERANGE", ERANGE }, { "ENOTEMPTY", ENOTEMPTY },
+	{ "ENODEV", ENODEV }, { "EOPNOTSUPP", EOPNOTSUPP },
 };
 
 int sysroot_errno_from_name(const char *name)
@@ -90,8 +94,8 @@ int sysroot_fault_parse(const char *spec, struct err *e)
 				opi = i;
 		errnum = sysroot_errno_from_name(eno);
 		if (opi < 0 || !errnum || !*name || count < 0)
-			return err_set(e, ERR_USAGE, 0, "KILO_FAULTS: bad entry '%s:%s:%s'", op, name,
-				       eno);
+			return err_set(e, ERR_USAGE, 0, "KILO_FAULTS: bad entry '%s:%s:%s'", op,
+				       name, eno);
 		sysroot_fault_add((enum sysroot_op)opi, name, errnum, count);
 	}
 	return 0;
@@ -249,11 +253,26 @@ int sysroot_read_i64(const struct sysroot *s, const char *rel, int64_t *out, str
 	return 0;
 }
 
+/* One write(2) of val to fd, the file being rel. */
+static int write_once(const struct sysroot *s, int fd, const char *rel, const char *val,
+		      struct err *e)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+
+	do
+		n = write(fd, val, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return fail(s, "write", rel, errno, e);
+	if ((size_t)n != len)
+		return fail(s, "write", rel, EIO, e);
+	return 0;
+}
+
 int sysroot_write_str(const struct sysroot *s, const char *rel, const char *val, struct err *e)
 {
 	cleanup_close int fd = -1;
-	size_t len = strlen(val);
-	ssize_t n;
 	int fe;
 
 	rel = strip(rel);
@@ -263,14 +282,33 @@ int sysroot_write_str(const struct sysroot *s, const char *rel, const char *val,
 	fd = openat(s->dirfd, rel, O_WRONLY | O_CLOEXEC | (s->live ? 0 : O_TRUNC));
 	if (fd < 0)
 		return fail(s, "open", rel, errno, e);
-	do
-		n = write(fd, val, len);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return fail(s, "write", rel, errno, e);
-	if ((size_t)n != len)
-		return fail(s, "write", rel, EIO, e);
-	return 0;
+	return write_once(s, fd, rel, val, e);
+}
+
+int sysroot_open_append(const struct sysroot *s, const char *rel, struct err *e)
+{
+	int fd, fe;
+
+	rel = strip(rel);
+	fe = fault_hit(SYSROOT_OPEN, rel);
+	if (fe)
+		return fail(s, "open", rel, fe, e);
+	fd = openat(s->dirfd, rel, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return fail(s, "open", rel, errno, e);
+	return fd;
+}
+
+int sysroot_write_fd(const struct sysroot *s, int fd, const char *rel, const char *val,
+		     struct err *e)
+{
+	int fe;
+
+	rel = strip(rel);
+	fe = fault_hit(SYSROOT_WRITE, rel);
+	if (fe)
+		return fail(s, "write", rel, fe, e);
+	return write_once(s, fd, rel, val, e);
 }
 
 int sysroot_writef(const struct sysroot *s, const char *rel, struct err *e, const char *fmt, ...)

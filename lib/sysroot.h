@@ -76,6 +76,20 @@ int sysroot_write_str(const struct sysroot *s, const char *rel, const char *val,
 int sysroot_writef(const struct sysroot *s, const char *rel, struct err *e, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Open the existing file rel for a series of values, each written with
+ * sysroot_write_fd(): O_WRONLY | O_APPEND, no O_CREAT (koordlet opens a
+ * resctrl group's tasks file so and writes one id per write(2)).  On a fake
+ * root the values accumulate in the file, as the kernel's list would.  Open
+ * faults apply.  Returns an fd (close it), or -1 with e set (ERR_NOTFOUND
+ * when absent). */
+int sysroot_open_append(const struct sysroot *s, const char *rel, struct err *e);
+
+/* Write val to fd, opened by sysroot_open_append() for rel, with one
+ * write(2); write faults for rel apply to each call.  Returns 0, or -1 with
+ * e set (errnum is the kernel's errno, e.g. ESRCH). */
+int sysroot_write_fd(const struct sysroot *s, int fd, const char *rel, const char *val,
+		     struct err *e);
+
 /* mkdir(2) relative to the root.  EEXIST is not an error: returns 0 when
  * created, 1 when it existed, -1 with e set. */
 int sysroot_mkdir(const struct sysroot *s, const char *rel, mode_t mode, struct err *e);

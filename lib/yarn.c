@@ -495,7 +495,8 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 		len--;
 	out[len] = '\0';
 	if (timed_out)
-		return err_set(e, ERR_TEMP, 0, "%s rmadmin -updateNodeResource %s: timed out after %" PRId64 " ms",
+		return err_set(e, ERR_TEMP, 0,
+			       "%s rmadmin -updateNodeResource %s: timed out after %" PRId64 " ms",
 			       c->rmadmin, id, limit);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return err_set(e, ERR_REMOTE, 0, "%s rmadmin -updateNodeResource %s: %s %d%s%s",

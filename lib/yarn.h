@@ -96,28 +96,35 @@ struct yarn_resize_result {
 
 /* ---- pure ---- */
 
-/* 1 for the inactive NodeStates DECOMMISSIONED, LOST, SHUTDOWN, REBOOTED. */
+/* 1 for the inactive NodeStates DECOMMISSIONED, LOST, SHUTDOWN, REBOOTED
+ * (those RMWebServices.getNodes takes from getInactiveRMNodes). */
 int yarn_node_state_inactive(const char *state);
 
-/* Parse one NodeInfo object.  ctx names it in messages ("nodes.node[3]").
- * Needs id and state (strings) and either totalResource {memory, vCores} or
+/* Parse one NodeInfo object (RMWebServices dao/NodeInfo, yarn-interfaces.md
+ * section 1).  ctx names it in messages ("nodes.node[3]").  Needs id and
+ * state (strings) and either totalResource {memory, vCores} or
  * usedMemoryMB+availMemoryMB and usedVirtualCores+availableVirtualCores
  * (avail may be negative).  Returns 0, or -1 with e set (ERR_INPUT,
  * "<ctx>.<key>: expected ..., got ...").  Release with yarn_node_release(). */
 int yarn_node_parse(const json_t *obj, const char *ctx, struct yarn_node *out, struct err *e);
+
+/* Free the strings of n and zero it. */
 void yarn_node_release(struct yarn_node *n);
 
 /* Parse {"nodes":{"node":[...]}} (GET /ws/v1/cluster/nodes).  An empty list
  * may come as "nodes":null, {} or "node" missing (Jersey 1).  Returns 0, or
  * -1 with e set (ERR_INPUT) and *out empty. */
 int yarn_nodes_parse(const json_t *doc, struct yarn_nodes *out, struct err *e);
+
+/* Free every node and the array; nodes is left empty. */
 void yarn_nodes_release(struct yarn_nodes *nodes);
 
 /* The node with this id, or NULL (borrowed). */
 const struct yarn_node *yarn_nodes_find(const struct yarn_nodes *nodes, const char *id);
 
-/* haState of a {"clusterInfo":{...}} document; ERR_INPUT when clusterInfo
- * is missing or haState is not a string. */
+/* haState of a {"clusterInfo":{...}} document (ClusterInfo,
+ * ResourceManagerHA.md).  Returns 0, or -1 with e set (ERR_INPUT) when
+ * clusterInfo is missing or haState is not a string. */
 int yarn_cluster_info_parse(const json_t *doc, enum yarn_ha_state *state, struct err *e);
 
 /* The resize body {"resource":{"memory":MB,"vCores":n},"overCommitTimeout":ms}
@@ -126,7 +133,8 @@ int yarn_cluster_info_parse(const json_t *doc, enum yarn_ha_state *state, struct
  * (yarn-interfaces.md 2d).  New reference. */
 json_t *yarn_resize_body(struct yarn_resource total, int64_t over_commit_timeout_ms);
 
-/* From a body {"RemoteException":{"exception":..,"message":..,..}}: a new
+/* From a body {"RemoteException":{"exception":..,"message":..,..}}
+ * (RemoteExceptionData, GenericExceptionHandler): a new
  * string "<exception>: <message>", or NULL when doc is not one. */
 char *yarn_remote_exception(const json_t *doc);
 
@@ -164,8 +172,10 @@ int yarn_find_active(struct yarn_cluster *c, struct err *e);
  * answers or none is active, ERR_INPUT/ERR_REMOTE for bad answers). */
 int yarn_nodes_list(struct yarn_cluster *c, struct yarn_nodes *out, struct err *e);
 
-/* GET /ws/v1/cluster/nodes/{id}.  Returns 0, or -1 with e set:
- * ERR_NOTFOUND when the RM does not know the id. */
+/* GET /ws/v1/cluster/nodes/{id} (inactive nodes included).  Fills *out
+ * (release with yarn_node_release).  Returns 0, or -1 with e set:
+ * ERR_NOTFOUND when the RM does not know the id (404 RemoteException),
+ * ERR_REMOTE for a malformed id (400), ERR_TEMP as yarn_nodes_list. */
 int yarn_node_get(struct yarn_cluster *c, const char *id, struct yarn_node *out, struct err *e);
 
 /* Ask the active RM to set node id's total to `total`, with an explicit

@@ -22,6 +22,7 @@ for t in "$KILO_UNIT_DIR"/test_*; do
 	n=$(printf '%s' "$line" | sed -n 's/.*Checks: \([0-9]*\).*/\1/p')
 	f=$(printf '%s' "$line" | sed -n 's/.*Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2/p')
 	[ -n "$n" ] || { n=1; f="1 0"; }
+	# shellcheck disable=SC2086 # failures and errors as $1 $2
 	set -- $f
 	failed=$(( $1 + $2 ))
 	if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi

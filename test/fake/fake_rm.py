@@ -18,10 +18,12 @@ A standby answers 307 to the active RM for every path but /ws/v1/cluster/info
 standby answers 307 without Location ("retrying") or a plain-text 200
 ("exhausted").
 
-The process prints one JSON line on stdout once listening:
+The process prints one JSON line on stdout once listening (and writes it
+to --urls-file when given):
   {"rm1":"http://127.0.0.1:P1","rm2":"http://127.0.0.1:P2","control":"http://127.0.0.1:P3"}
-and exits when stdin reaches end of file (the test went away), on
-POST /shutdown, or after --lifetime seconds.
+and exits when stdin reaches end of file (the test went away; not with
+--ignore-stdin), on POST /shutdown, or after --lifetime seconds.
+--nodes-file FILE starts with that node list (the POST /nodes shape).
 
 Control API (plain HTTP on the control port, JSON bodies):
   GET  /log             every request the RMs got, in order
@@ -154,6 +156,9 @@ class State:
 
 class RMHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body are two writes: without TCP_NODELAY the body of a
+    # kept-alive connection waits for the client's delayed ACK (40 ms).
+    disable_nagle_algorithm = True
     server_version = "Jetty(9.4.20)"
     sys_version = ""
 
@@ -350,6 +355,7 @@ class RMHandler(BaseHTTPRequestHandler):
 
 class ControlHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
 
     def log_message(self, fmt, *args):
         pass
@@ -419,9 +425,16 @@ def main():
     ap.add_argument("--tls-key")
     ap.add_argument("--client-ca", help="require client certificates signed by this CA")
     ap.add_argument("--lifetime", type=float, default=600, help="exit after this many seconds")
+    ap.add_argument("--urls-file", help="also write the URL line to this file")
+    ap.add_argument("--nodes-file", help="initial node list (JSON, the POST /nodes shape)")
+    ap.add_argument("--ignore-stdin", action="store_true",
+                    help="do not exit when stdin reaches end of file")
     args = ap.parse_args()
 
     state = State(args.fixtures)
+    if args.nodes_file:
+        with open(args.nodes_file, encoding="utf-8") as f:
+            state.set_nodes(json.load(f))
     stop = threading.Event()
     ctx = None
     if args.tls_cert:
@@ -445,11 +458,18 @@ def main():
     control.state, control.stop = state, stop
     for srv in list(servers.values()) + [control]:
         threading.Thread(target=srv.serve_forever, daemon=True).start()
-    print(json.dumps(dict(bases, control="http://127.0.0.1:%d" % control.server_address[1])),
-          flush=True)
+    line = json.dumps(dict(bases, control="http://127.0.0.1:%d" % control.server_address[1]))
+    if args.urls_file:
+        with open(args.urls_file + ".tmp", "w", encoding="utf-8") as f:
+            f.write(line + "\n")
+        os.rename(args.urls_file + ".tmp", args.urls_file)
+    print(line, flush=True)
 
     deadline = time.monotonic() + args.lifetime
     while not stop.is_set() and time.monotonic() < deadline:
+        if args.ignore_stdin:
+            stop.wait(0.2)
+            continue
         ready, _, _ = select.select([sys.stdin], [], [], 0.2)
         if ready and not sys.stdin.buffer.read1(4096):
             break

@@ -57,8 +57,8 @@ static const char *const bad[] = {
 	"container_-1410901177871_0001_01_000005",
 	"container_1410901177871_2147483648_01_000005", /* app beyond int32 */
 	"container_1410901177871_0001_2147483648_000005",
-	"container_1410901177871_0001_01_1099511627776", /* number beyond 40 bits */
-	"container_99999999999999999999_0001_01_000005", /* timestamp beyond int64 */
+	"container_1410901177871_0001_01_1099511627776",    /* number beyond 40 bits */
+	"container_99999999999999999999_0001_01_000005",    /* timestamp beyond int64 */
 	"container_e99999999_1410901177871_0001_01_000005", /* epoch << 40 beyond int64 */
 	"Container_1410901177871_0001_01_000005",
 	"application_1410901177871_0001",
@@ -84,8 +84,9 @@ START_TEST(test_containerid_message_names_value)
 	struct err e = { 0 };
 
 	containerid_parse("container_1410901177871_0001_01_..", &id, &e);
-	ck_assert_str_eq(e.msg,
-			 "invalid container id 'container_1410901177871_0001_01_..': expected digits");
+	ck_assert_str_eq(
+		e.msg,
+		"invalid container id 'container_1410901177871_0001_01_..': expected digits");
 	containerid_parse("container_1_0001_01_000001\x01", &id, &e);
 	ck_assert_str_eq(e.msg,
 			 "invalid container id 'container_1_0001_01_000001?': trailing characters");

@@ -15,8 +15,9 @@ START_TEST(test_err_set_wrap_and_exit_codes)
 	ck_assert_int_eq(err_set(&e, ERR_SYSTEM, EBUSY, "write '%s'", "/x/cpu.shares"), -1);
 	ck_assert_str_eq(e.msg, "write '/x/cpu.shares': Device or resource busy");
 	ck_assert_int_eq(err_wrap(&e, "set cpu.shares for '%s'", "hadoop-yarn"), -1);
-	ck_assert_str_eq(e.msg,
-			 "set cpu.shares for 'hadoop-yarn': write '/x/cpu.shares': Device or resource busy");
+	ck_assert_str_eq(
+		e.msg,
+		"set cpu.shares for 'hadoop-yarn': write '/x/cpu.shares': Device or resource busy");
 	ck_assert_int_eq(e.kind, ERR_SYSTEM);
 	ck_assert_int_eq(e.errnum, EBUSY);
 	ck_assert_int_eq(err_exit_code(&e), 1);

@@ -138,7 +138,8 @@ static const struct {
 	{ "1e2147483647", "10e2147483646" },
 	{ "1e-2147483648", "1e-9" },
 	{ "12345678901234567890123456789012345678", "12345678901234567890123456789012345678" },
-	{ "1234567890123456789012345678901234567800000", "1234567890123456789012345678901234567800k" },
+	{ "1234567890123456789012345678901234567800000",
+	  "1234567890123456789012345678901234567800k" },
 	{ "100000000000000000000000000000000000000000000000000", "100e48" },
 	{ "99999999999999999999999999999.9999999999", "100e27" },
 	{ "1.23456789012345678901234567890123456789", "1234567891n" },
@@ -160,7 +161,8 @@ START_TEST(test_quantity_canonical)
 	ck_assert_msg(quantity_parse(good[_i].in, &q, &e) == 0, "%s: %s", good[_i].in, e.msg);
 	ck_assert_str_eq(quantity_format(&q, buf), good[_i].want);
 	/* the canonical form parses back to the same value and prints unchanged */
-	ck_assert_msg(quantity_parse(good[_i].want, &back, &e) == 0, "%s: %s", good[_i].want, e.msg);
+	ck_assert_msg(quantity_parse(good[_i].want, &back, &e) == 0, "%s: %s", good[_i].want,
+		      e.msg);
 	ck_assert_str_eq(quantity_format(&back, again), good[_i].want);
 	ck_assert_int_eq(quantity_cmp(&q, &back), 0);
 }
@@ -205,6 +207,8 @@ static const struct {
 	{ "1e2147483648", "exponent out of range" },
 	{ "1e-2147483649", "exponent out of range" },
 	{ "1e99999999999999999999", "exponent out of range" },
+	{ "1e18446744073709551626", "exponent out of range" }, /* 2^64 + 10: no wrap */
+	{ "1e-9223372036854775808", "exponent out of range" },
 	{ "1000e2147483646", "exponent out of range" },
 	{ "123456789012345678901234567890123456789", "more than 38 significant digits" },
 	{ "999999999999999999999999999999.999999999", "more than 38 significant digits" },
@@ -251,6 +255,31 @@ START_TEST(test_quantity_formats)
 }
 END_TEST
 
+/* quantity_format() and quantity_cmp() accept a struct built by hand,
+ * with trailing zeros in the mantissa or a scale that normalises past int32. */
+START_TEST(test_quantity_unnormalised)
+{
+	struct quantity q = { .mantissa = 1500, .scale = -3 }, r = { .mantissa = 15, .scale = -1 };
+	char buf[QUANTITY_STR_MAX];
+	int64_t v;
+
+	ck_assert_str_eq(quantity_format(&q, buf), "1500m");
+	ck_assert_int_eq(quantity_cmp(&q, &r), 0);
+	ck_assert_int_eq(quantity_milli_ceil(&q, &v, NULL), 0);
+	ck_assert_int_eq(v, 1500);
+	q.mantissa = 10;
+	q.scale = INT32_MAX;
+	ck_assert_str_eq(quantity_format(&q, buf), "100e2147483646");
+	ck_assert_int_eq(quantity_cmp(&q, &r), 1);
+	q.negative = 1;
+	ck_assert_int_eq(quantity_cmp(&q, &r), -1);
+	ck_assert_str_eq(quantity_format(&q, buf), "-100e2147483646");
+	q.mantissa = 0;
+	ck_assert_str_eq(quantity_format(&q, buf), "0");
+	ck_assert_int_eq(quantity_sign(&q), 0);
+}
+END_TEST
+
 /* NewQuantity / NewMilliQuantity (k8s-conventions.md 4.4) */
 static const struct {
 	long long v;
@@ -290,9 +319,9 @@ END_TEST
 static const struct {
 	const char *in, *milli_ceil, *milli_floor, *value_ceil, *value_floor;
 } conv[] = {
-	{ "1500m", "1500", "1500", "2", "1" },     /* Value() = 2 */
-	{ "-1.5", "-1500", "-1500", "-1", "-2" },  /* Value() = -2, the floor */
-	{ "0.1", "100", "100", "1", "0" },         /* Value() = 1 */
+	{ "1500m", "1500", "1500", "2", "1" },    /* Value() = 2 */
+	{ "-1.5", "-1500", "-1500", "-1", "-2" }, /* Value() = -2, the floor */
+	{ "0.1", "100", "100", "1", "0" },        /* Value() = 1 */
 	{ "0.1m", "1", "0", "1", "0" },
 	{ "-0.1m", "0", "-1", "0", "-1" },
 	{ "1n", "1", "0", "1", "0" },
@@ -306,12 +335,16 @@ static const struct {
 	{ "12E", "over", "over", "over", "over" },
 	{ "9223372036854775808", "over", "over", "over", "over" },
 	{ "-9223372036854775808", "over", "over", "-9223372036854775808", "-9223372036854775808" },
-	{ "9223372036854775807m", "9223372036854775807", "9223372036854775807", "9223372036854776", "9223372036854775" },
+	{ "9223372036854775807m", "9223372036854775807", "9223372036854775807", "9223372036854776",
+	  "9223372036854775" },
 	{ "9223372036854775808m", "over", "over", "9223372036854776", "9223372036854775" },
-	{ "-9223372036854775808m", "-9223372036854775808", "-9223372036854775808", "-9223372036854775", "-9223372036854776" },
+	{ "-9223372036854775808m", "-9223372036854775808", "-9223372036854775808",
+	  "-9223372036854775", "-9223372036854776" },
 	{ "-9223372036854775809m", "over", "over", "-9223372036854775", "-9223372036854776" },
-	{ "9223372036854775.807", "9223372036854775807", "9223372036854775807", "9223372036854776", "9223372036854775" },
-	{ "9223372036854775.8071", "over", "9223372036854775807", "9223372036854776", "9223372036854775" },
+	{ "9223372036854775.807", "9223372036854775807", "9223372036854775807", "9223372036854776",
+	  "9223372036854775" },
+	{ "9223372036854775.8071", "over", "9223372036854775807", "9223372036854776",
+	  "9223372036854775" },
 	{ "1e1000", "over", "over", "over", "over" },
 	{ "1e-9", "1", "0", "1", "0" },
 };
@@ -354,11 +387,11 @@ static const struct {
 	const char *in;
 	int equal_to_previous;
 } order[] = {
-	{ "-8Ei", 0 },     { "-1Ki", 0 },    { "-1.5", 0 },  { "-1500m", 1 }, { "-1n", 0 },
-	{ "0", 0 },        { "-0", 1 },      { "0Gi", 1 },   { "1n", 0 },     { "0.1m", 0 },
-	{ "100u", 1 },     { "1", 0 },       { "1000m", 1 }, { "1e0", 1 },    { "1000", 0 },
-	{ "1k", 1 },       { "1e3", 1 },     { "1Ki", 0 },   { "1024", 1 },   { "1.5Gi", 0 },
-	{ "1536Mi", 1 },   { "1610612736", 1 }, { "8Ei", 0 }, { "12E", 0 },  { "1e1000", 0 },
+	{ "-8Ei", 0 },   { "-1Ki", 0 },       { "-1.5", 0 },  { "-1500m", 1 }, { "-1n", 0 },
+	{ "0", 0 },      { "-0", 1 },         { "0Gi", 1 },   { "1n", 0 },     { "0.1m", 0 },
+	{ "100u", 1 },   { "1", 0 },          { "1000m", 1 }, { "1e0", 1 },    { "1000", 0 },
+	{ "1k", 1 },     { "1e3", 1 },        { "1Ki", 0 },   { "1024", 1 },   { "1.5Gi", 0 },
+	{ "1536Mi", 1 }, { "1610612736", 1 }, { "8Ei", 0 },   { "12E", 0 },    { "1e1000", 0 },
 };
 
 START_TEST(test_quantity_cmp)
@@ -389,6 +422,8 @@ static const struct {
 	{ "0.1", "100m" },
 	{ "1e3", "1k" }, /* a JSON real: value kept, format decimal */
 	{ "2.5e-3", "2500u" },
+	{ "0.30000000000000004", "300000001n" }, /* 17 digits: 0.1 + 0.2 */
+	{ "123456.789012", "123456789012u" },
 	{ "null", "0" },
 	{ "\"\"", NULL },
 	{ "\"  \"", NULL },
@@ -428,9 +463,8 @@ START_TEST(test_quantity_get)
 	char buf[QUANTITY_STR_MAX];
 	int64_t milli;
 
-	ck_assert_int_eq(quantity_get(obj, "Node.status.allocatable", "kubernetes.io/batch-cpu", &q,
-				      &e),
-			 1);
+	ck_assert_int_eq(
+		quantity_get(obj, "Node.status.allocatable", "kubernetes.io/batch-cpu", &q, &e), 1);
 	ck_assert_int_eq(quantity_milli_ceil(&q, &milli, &e), 0);
 	ck_assert_int_eq(milli, 3500000);
 	ck_assert_int_eq(quantity_get(obj, "Node.status.allocatable", "pods", &q, &e), 1);
@@ -458,6 +492,7 @@ static Suite *quantity_suite(void)
 	tcase_add_loop_test(tc, test_quantity_canonical, 0, N(good));
 	tcase_add_loop_test(tc, test_quantity_rejected, 0, N(bad));
 	tcase_add_test(tc, test_quantity_formats);
+	tcase_add_test(tc, test_quantity_unnormalised);
 	tcase_add_loop_test(tc, test_quantity_constructors, 0, N(built));
 	tcase_add_loop_test(tc, test_quantity_conversions, 0, N(conv));
 	tcase_add_loop_test(tc, test_quantity_cmp, 0, N(order));

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sysroot.h"
 #include "testlib.h"
@@ -40,15 +41,16 @@ START_TEST(test_sysroot_read_write)
 	ck_assert_int_eq(sysroot_read_str(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.shares", &s, &e), 4);
 	ck_assert_str_eq(s, "1024");
 	free(s);
-	ck_assert_int_eq(sysroot_read_i64(&sr, "/sys/fs/cgroup/cpu/kubepods/cpu.shares", &v, &e), 0);
+	ck_assert_int_eq(sysroot_read_i64(&sr, "/sys/fs/cgroup/cpu/kubepods/cpu.shares", &v, &e),
+			 0);
 	ck_assert_int_eq(v, 1024);
 	ck_assert_int_eq(sysroot_writef(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.shares", &e, "%d", 2),
 			 0);
 	s = testlib_read(root, "sys/fs/cgroup/cpu/kubepods/cpu.shares");
 	ck_assert_str_eq(s, "2");
 	free(s);
-	ck_assert_int_eq(sysroot_read_i64(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.cfs_quota_us", &v, &e),
-			 -1);
+	ck_assert_int_eq(
+		sysroot_read_i64(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.cfs_quota_us", &v, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 }
 END_TEST
@@ -66,7 +68,8 @@ START_TEST(test_sysroot_missing_is_notfound_with_full_path)
 		 strerror(ENOENT));
 	ck_assert_str_eq(e.msg, want);
 	/* writes never create files: the kernel lacks it = unsupported */
-	ck_assert_int_eq(sysroot_write_str(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.idle", "1", &e), -1);
+	ck_assert_int_eq(sysroot_write_str(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.idle", "1", &e),
+			 -1);
 	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
 	ck_assert_int_eq(sysroot_exists(&sr, "sys/fs/cgroup/cpu/kubepods/cpu.idle"), 0);
 }
@@ -118,6 +121,33 @@ START_TEST(test_sysroot_faults)
 }
 END_TEST
 
+START_TEST(test_sysroot_append_one_write_each)
+{
+	struct err e = { 0 };
+	char *s = NULL;
+	int fd;
+
+	testlib_write(root, "sys/fs/resctrl/BE/tasks", "7\n");
+	fd = sysroot_open_append(&sr, "sys/fs/resctrl/BE/tasks", &e);
+	ck_assert_int_ge(fd, 0);
+	sysroot_fault_add(SYSROOT_WRITE, "BE/tasks", ESRCH, 1);
+	ck_assert_int_eq(sysroot_write_fd(&sr, fd, "sys/fs/resctrl/BE/tasks", "8\n", &e), -1);
+	ck_assert_int_eq(e.errnum, ESRCH);
+	ck_assert_int_eq(sysroot_write_fd(&sr, fd, "sys/fs/resctrl/BE/tasks", "9\n", &e), 0);
+	ck_assert_int_eq(sysroot_write_fd(&sr, fd, "sys/fs/resctrl/BE/tasks", "10\n", &e), 0);
+	close(fd);
+	s = testlib_read(root, "sys/fs/resctrl/BE/tasks");
+	ck_assert_str_eq(s, "7\n9\n10\n");
+	free(s);
+	/* never created */
+	ck_assert_int_eq(sysroot_open_append(&sr, "sys/fs/resctrl/LS/tasks", &e), -1);
+	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
+	sysroot_fault_add(SYSROOT_OPEN, "BE/tasks", EACCES, 1);
+	ck_assert_int_eq(sysroot_open_append(&sr, "sys/fs/resctrl/BE/tasks", &e), -1);
+	ck_assert_int_eq(e.errnum, EACCES);
+}
+END_TEST
+
 START_TEST(test_sysroot_not_a_dir)
 {
 	struct sysroot bad;
@@ -144,6 +174,7 @@ static Suite *sysroot_suite(void)
 	tcase_add_test(tc, test_sysroot_dirs);
 	tcase_add_test(tc, test_sysroot_faults);
 	tcase_add_test(tc, test_sysroot_not_a_dir);
+	tcase_add_test(tc, test_sysroot_append_one_write_each);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -566,6 +566,14 @@ START_TEST(test_http_patch_and_retry_after)
 	ck_assert_int_eq(http_perform(&c, &req, &resp, &e), 0);
 	ck_assert_int_eq(resp.status, 200);
 	ck_assert_int_eq(resp.retry_after_ms, -1);
+
+	/* A per-request timeout wins over the client's. */
+	control("/fault", "{\"path\":\"/ws/v1/cluster/nodes\",\"delayMs\":1500}");
+	req.timeout_ms = 200;
+	ck_assert_int_eq(http_perform(&c, &req, &resp, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_TEMP);
+	ck_assert_msg(strstr(e.msg, "GET http://127.0.0.1:") == e.msg, "%s", e.msg);
+	ck_assert_int_eq(resp.status, 0);
 	http_request_release(&req);
 	http_response_release(&resp);
 }

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+/* evictor - decide which YARN containers to kill under memory or CPU pressure */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "clock.h"
+#include "evict.h"
+#include "jsonio.h"
+#include "policy.h"
+#include "statefile.h"
+
+struct opts {
+	const char *policy;
+	const char *state;
+	int pretty;
+};
+
+enum { OPT_POLICY = CHAR_MAX + 1, OPT_STATE, OPT_PRETTY };
+
+static const struct option longopts[] = {
+	{ "policy", required_argument, NULL, OPT_POLICY },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "pretty", no_argument, NULL, OPT_PRETTY },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(void)
+{
+	fputs("Usage:\n"
+	      " evictor [options] < documents\n"
+	      "\n"
+	      "Decide which YARN containers to kill under memory or CPU pressure.\n"
+	      "\n"
+	      "Options:\n"
+	      "     --policy <file>   NodeSLO object or spec, YAML or JSON (default: built-in)\n"
+	      "     --state <file>    own victims, cool-downs and CPU samples between runs\n"
+	      "     --pretty          indented JSON\n"
+	      " -h, --help            display this help\n"
+	      " -V, --version         display version\n"
+	      "\n"
+	      "Input:  NodeUsage, ContainerList and optionally a PodList on stdin\n"
+	      "Output: KillPlan\n"
+	      "\n"
+	      "For more details see evictor(1).\n",
+	      stdout);
+}
+
+/* 0 to go on, else the exit code (after printing). */
+static int parse_args(int argc, char **argv, struct opts *o, int *done)
+{
+	int c;
+
+	*done = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_POLICY:
+			o->policy = optarg;
+			break;
+		case OPT_STATE:
+			o->state = optarg;
+			break;
+		case OPT_PRETTY:
+			o->pretty = 1;
+			break;
+		case 'h':
+			usage();
+			*done = 1;
+			return KILO_EXIT_OK;
+		case 'V':
+			cli_print_version(NULL);
+			*done = 1;
+			return KILO_EXIT_OK;
+		case ':':
+			return cli_usage_error("option '%s' requires an argument", argv[optind - 1]);
+		default:
+			return cli_usage_error("unrecognized option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* What one run holds; released by run_release() on every path. */
+struct run {
+	json_t *docs[4]; /* NodeUsage, ContainerList, PodList, List: in borrows from them */
+	json_t *warnings;
+	json_t *state_doc;
+	struct evict_input in;
+	struct evict_state st;
+	struct evict_plan plan;
+};
+
+static void run_release(struct run *r)
+{
+	evict_plan_release(&r->plan);
+	evict_state_release(&r->st);
+	evict_input_release(&r->in);
+	for (size_t i = 0; i < 4; i++)
+		json_decref(r->docs[i]);
+	json_decref(r->warnings);
+	json_decref(r->state_doc);
+}
+
+/* Read the documents on stdin into r->in. */
+static int read_input(struct run *r, struct err *e)
+{
+	static const char *const want[] = { "NodeUsage", "ContainerList", "PodList", "List" };
+	json_t *pods;
+
+	if (jsonio_collect(stdin, "stdin", want, 4, r->docs, e) < 0 ||
+	    jsonio_require(r->docs[0], "NodeUsage", "stdin", e) < 0 ||
+	    jsonio_require(r->docs[1], "ContainerList", "stdin", e) < 0 ||
+	    evict_parse_node_usage(r->docs[0], &r->in, e) < 0 ||
+	    evict_parse_container_list(r->docs[1], &r->in, e) < 0)
+		return -1;
+	pods = r->docs[2] ? r->docs[2] : r->docs[3];
+	return pods ? evict_parse_pods(pods, &r->in, e) : 0;
+}
+
+/* Policy, input and state first (any error: nothing written), then decide,
+ * save the state, and print the plan. */
+static int run(const struct opts *o, struct err *e)
+{
+	__attribute__((cleanup(run_release))) struct run r = { .warnings = json_array() };
+	json_auto_t *plan_doc = NULL;
+	struct policy p;
+	int64_t now = clock_now_ms();
+
+	evict_state_init(&r.st);
+	if (policy_load(&p, o->policy, r.warnings, e) < 0)
+		return -1;
+	for (size_t i = 0; i < json_array_size(r.warnings); i++)
+		cli_warn("unknown policy field '%s'", json_string_value(json_array_get(r.warnings, i)));
+	if (read_input(&r, e) < 0 ||
+	    (o->state && (statefile_load(o->state, "EvictorState", &r.state_doc, e) < 0 ||
+			  evict_state_parse(r.state_doc, o->state, &r.st, e) < 0)))
+		return -1;
+	evict_decide(&p, &r.in, &r.st, now, &r.plan);
+	if (o->state) {
+		json_auto_t *next = evict_state_json(&r.st);
+
+		if (statefile_save(o->state, next, e) < 0)
+			return -1;
+	}
+	plan_doc = evict_plan_json(&r.plan, &r.in, &p, now);
+	return jsonio_write(stdout, plan_doc, o->pretty, e);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct err e = { 0 };
+	int done, code;
+
+	cli_init("evictor");
+	code = parse_args(argc, argv, &o, &done);
+	if (done || code)
+		return cli_finish(code);
+	if (run(&o, &e) < 0) {
+		cli_print_err(&e);
+		return cli_finish(err_exit_code(&e));
+	}
+	return cli_finish(KILO_EXIT_OK);
+}

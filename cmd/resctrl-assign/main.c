@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: Apache-2.0
+/* resctrl-assign - LLC and memory-bandwidth isolation for YARN tasks */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup.h"
+#include "cleanup.h"
+#include "cli.h"
+#include "jsonio.h"
+#include "policy.h"
+#include "resctrl.h"
+#include "schemata.h"
+#include "sysroot.h"
+#include "yarntasks.h"
+
+enum mode { MODE_TASKS, MODE_NM_PID };
+
+struct opts {
+	const char *policy;
+	const char *sysroot;
+	const char *hierarchy;
+	enum cgroup_driver driver;
+	enum mode mode;
+	pid_t nm_pid; /* 0: find it */
+	int dry_run;
+	int pretty;
+};
+
+static void usage(void)
+{
+	fputs("Usage:\n"
+	      " resctrl-assign [options]\n"
+	      "\n"
+	      "Create resctrl groups from the node policy, write their L3 and MB schemata\n"
+	      "and move YARN's threads into the BE group.\n"
+	      "\n"
+	      "Options:\n"
+	      "     --policy <file>          NodeSLO object or spec, YAML or JSON\n"
+	      "     --mode <tasks|nm-pid>    how YARN tasks join BE: every thread of the\n"
+	      "                                hadoop-yarn cgroup tree, or the NodeManager's\n"
+	      "                                threads (default tasks)\n"
+	      "     --nm-pid <pid>           the NodeManager's pid (implies --mode nm-pid;\n"
+	      "                                default: found by its command line)\n"
+	      "     --cgroup-driver <name>   auto, cgroupfs or systemd (default auto)\n"
+	      "     --hierarchy <path>       the hadoop-yarn cgroup, relative to the mount\n"
+	      "     --sysroot <dir>          root for /sys and /proc (default /)\n"
+	      "     --dry-run                compute and report, write nothing\n"
+	      "     --pretty                 indented JSON\n"
+	      " -h, --help                   display this help\n"
+	      " -V, --version                display version\n"
+	      "\n"
+	      "Output: a ResctrlReport document.\n"
+	      "\n"
+	      "For more details see resctrl-assign(1).\n",
+	      stdout);
+}
+
+static int parse_args(int argc, char **argv, struct opts *o, int *done)
+{
+	enum {
+		OPT_POLICY = CHAR_MAX + 1,
+		OPT_MODE,
+		OPT_NM_PID,
+		OPT_DRIVER,
+		OPT_HIERARCHY,
+		OPT_SYSROOT,
+		OPT_DRY_RUN,
+		OPT_PRETTY,
+	};
+	static const struct option longopts[] = {
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "nm-pid", required_argument, NULL, OPT_NM_PID },
+		{ "cgroup-driver", required_argument, NULL, OPT_DRIVER },
+		{ "hierarchy", required_argument, NULL, OPT_HIERARCHY },
+		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "pretty", no_argument, NULL, OPT_PRETTY },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *mode = NULL;
+	struct err e = { 0 };
+	int64_t pid;
+	int c;
+
+	*done = 0;
+	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_POLICY:
+			o->policy = optarg;
+			break;
+		case OPT_MODE:
+			mode = optarg;
+			break;
+		case OPT_NM_PID:
+			if (cli_parse_i64(optarg, "--nm-pid", 1, INT_MAX, &pid, &e) < 0)
+				return cli_usage_error("%s", e.msg);
+			o->nm_pid = (pid_t)pid;
+			break;
+		case OPT_DRIVER:
+			if (cgroup_driver_parse(optarg, &o->driver, &e) < 0)
+				return cli_usage_error("%s", e.msg);
+			break;
+		case OPT_HIERARCHY:
+			o->hierarchy = optarg;
+			break;
+		case OPT_SYSROOT:
+			o->sysroot = optarg;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = 1;
+			break;
+		case OPT_PRETTY:
+			o->pretty = 1;
+			break;
+		case 'h':
+			usage();
+			*done = 1;
+			return KILO_EXIT_OK;
+		case 'V':
+			cli_print_version("+resctrl +cgroup1 +cgroup2 +yaml");
+			*done = 1;
+			return KILO_EXIT_OK;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog());
+			return KILO_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (mode && strcmp(mode, "tasks") != 0 && strcmp(mode, "nm-pid") != 0)
+		return cli_usage_error("invalid value for --mode: '%s' (expected tasks or nm-pid)",
+				       mode);
+	o->mode = (mode && strcmp(mode, "tasks") == 0) || (!mode && !o->nm_pid) ? MODE_TASKS
+										 : MODE_NM_PID;
+	if (o->nm_pid && o->mode == MODE_TASKS)
+		return cli_usage_error("--nm-pid goes with --mode nm-pid, not --mode tasks");
+	return KILO_EXIT_OK;
+}
+
+/* The thread ids to move: the hadoop-yarn tree or the NodeManager's. */
+static int yarn_threads(const struct opts *o, const struct sysroot *sr, pid_t **tids, size_t *n,
+			struct err *e)
+{
+	struct cgroup_layout l = { 0 };
+	pid_t nm = o->nm_pid;
+	int r;
+
+	if (o->mode == MODE_NM_PID) {
+		if (!nm && yarntasks_find_nm(sr, &nm, e) < 0)
+			return -1;
+		return yarntasks_threads(sr, nm, tids, n, e);
+	}
+	if (cgroup_layout_detect(&l, sr, o->driver, o->hierarchy, e) < 0)
+		return -1;
+	r = yarntasks_from_cgroup(&l, sr, tids, n, e);
+	cgroup_layout_release(&l);
+	if (r == CGROUP_ABSENT) {
+		cli_warn("%s: nothing to move", e->msg);
+		return 0;
+	}
+	return r < 0 ? -1 : 0;
+}
+
+/* The tasks step.  Returns 1 when it failed, else 0. */
+static int assign_tasks(const struct opts *o, const struct sysroot *sr, json_t *report)
+{
+	const char *mode = o->mode == MODE_TASKS ? "tasks" : "nm-pid";
+	const char *group = policy_class_group(POLICY_BE);
+	struct resctrl_tasks_result r = { 0 };
+	cleanup_free pid_t *tids = NULL;
+	struct err e = { 0 };
+	size_t n = 0;
+	int failed;
+
+	if (yarn_threads(o, sr, &tids, &n, &e) < 0) {
+		r.errors = json_pack("[s]", e.msg);
+		cli_print_err(&e);
+		failed = 1;
+	} else {
+		failed = resctrl_tasks_move(sr, group, tids, n, o->dry_run, &r, &e) < 0 || r.failed;
+		if (e.kind != ERR_NONE)
+			cli_print_err(&e);
+		for (size_t i = 0; i < json_array_size(r.errors) && r.failed; i++)
+			cli_warn("%s", json_string_value(json_array_get(r.errors, i)));
+	}
+	json_object_set_new(report, "tasks", resctrl_tasks_json(mode, group, &r));
+	resctrl_tasks_result_release(&r);
+	return failed;
+}
+
+static int run(const struct opts *o, const struct policy *p, const struct sysroot *sr,
+	       json_t *report)
+{
+	struct schemata_facts f;
+	json_t *groups = json_array();
+	const char *why = NULL, *mb_why;
+	size_t total = 0, failed = 0;
+	struct err e = { 0 };
+	int be_ready = 0, r;
+
+	json_object_set_new(report, "dryRun", json_boolean(o->dry_run));
+	r = resctrl_detect(sr, &f, &why, &e);
+	json_object_set_new(report, "supported", json_boolean(r == 1));
+	if (r <= 0)
+		json_object_set_new(report, "reason", json_string(r == 0 ? why : e.msg));
+	json_object_set_new(report, "groups", groups);
+	json_object_set_new(report, "tasks", json_null());
+	if (r < 0) {
+		schemata_release(&f.root);
+		cli_print_err(&e);
+		return KILO_EXIT_FAIL;
+	}
+	if (r == 0) {
+		cli_warn("%s: nothing to do", why);
+		return KILO_EXIT_OK;
+	}
+	mb_why = schemata_mb_skip_reason(&f);
+	if (f.has_mb && mb_why)
+		cli_warn("MB left unchanged: %s", mb_why);
+	for (int k = 0; k < POLICY_NCLASSES; k++) {
+		const char *name = policy_class_group((enum policy_class)k);
+		struct resctrl_group_result g = { 0 };
+		struct schemata want = { 0 };
+
+		if (!p->resctrl[k].enable)
+			continue;
+		total++;
+		if (schemata_plan(&f, &p->resctrl[k], &want, &g.err) < 0) {
+			g.result = "failed";
+		} else {
+			resctrl_group_apply(sr, name, &want, o->dry_run, &g);
+		}
+		if (strcmp(g.result, "failed") == 0) {
+			failed++;
+			cli_error("group %s: %s", name, g.err.msg);
+		} else if (k == POLICY_BE) {
+			be_ready = 1;
+		}
+		json_array_append_new(groups, resctrl_group_json(name, &g));
+		resctrl_group_result_release(&g);
+		schemata_release(&want);
+	}
+	schemata_release(&f.root);
+	/* tasks need the group; a refused schemata write still leaves it usable */
+	if (p->resctrl[POLICY_BE].enable && (be_ready || sysroot_is_dir(sr, RESCTRL_ROOT "/BE"))) {
+		total++;
+		failed += (size_t)assign_tasks(o, sr, report);
+	}
+	return cli_exit_for_items(total, failed);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .driver = CGROUP_DRIVER_AUTO };
+	struct sysroot sr = { .dirfd = -1 };
+	json_auto_t *warnings = json_array();
+	json_auto_t *report = jsonio_new_doc("ResctrlReport");
+	struct policy p;
+	struct err e = { 0 };
+	int done, code;
+
+	cli_init("resctrl-assign");
+	code = parse_args(argc, argv, &o, &done);
+	if (code != KILO_EXIT_OK || done)
+		return cli_finish(code);
+	if (policy_load(&p, o.policy, warnings, &e) < 0) {
+		cli_print_err(&e);
+		return cli_finish(KILO_EXIT_USAGE);
+	}
+	for (size_t i = 0; i < json_array_size(warnings); i++)
+		cli_warn("%s: unknown field '%s'", o.policy,
+			 json_string_value(json_array_get(warnings, i)));
+	if (sysroot_open(&sr, o.sysroot, &e) < 0) {
+		cli_print_err(&e);
+		return cli_finish(err_exit_code(&e));
+	}
+	code = run(&o, &p, &sr, report);
+	sysroot_release(&sr);
+	if (jsonio_write(stdout, report, o.pretty, &e) < 0) {
+		cli_print_err(&e);
+		return cli_finish(KILO_EXIT_FAIL);
+	}
+	return cli_finish(code);
+}
