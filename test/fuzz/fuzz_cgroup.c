@@ -44,16 +44,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc == 0)
 			(void)cgroup_memory_stat_used(&ms);
 		break;
-	case 3: rc = cgroup_parse_cpu_stat_usage(s, &a, &e); break;
-	case 4: rc = cgroup_parse_cpu_max(s, &a, &b, &e); break;
+	case 3:
+		rc = cgroup_parse_cpu_stat_usage(s, &a, &e);
+		break;
+	case 4:
+		rc = cgroup_parse_cpu_max(s, &a, &b, &e);
+		break;
 	case 5:
 		rc = cgroup_parse_pids(s, &pids, &n, &e);
 		for (size_t i = 0; rc == 0 && i < n; i++)
 			if (pids[i] <= 0)
 				abort();
 		break;
-	case 6: cpuset_roundtrip(s); break;
-	case 7: rc = cgroup_parse_kv(s, "usage_usec", &a, &e); break;
+	case 6:
+		cpuset_roundtrip(s);
+		break;
+	case 7:
+		rc = cgroup_parse_kv(s, "usage_usec", &a, &e);
+		break;
 	default:
 		l.version = 1;
 		rc = cgroup_layout_set_kube(&l, CGROUP_DRIVER_CGROUPFS, s, &e);

@@ -19,13 +19,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (policy_from_config(&p, &c, warnings, &e) < 0) {
 		fuzz_check_err(&e);
 	} else {
-		if (p.cpu_suppress_threshold_percent < 0 || p.cpu_suppress_threshold_percent > 100 ||
-		    p.memory_evict_threshold_percent < 0 || p.memory_evict_threshold_percent > 100 ||
+		if (p.cpu_suppress_threshold_percent < 0 ||
+		    p.cpu_suppress_threshold_percent > 100 ||
+		    p.memory_evict_threshold_percent < 0 ||
+		    p.memory_evict_threshold_percent > 100 ||
 		    p.memory_evict_lower_percent > p.memory_evict_threshold_percent)
 			abort();
 		for (int k = 0; k < POLICY_NCLASSES; k++)
-			if (p.resctrl[k].cat_start_percent < 0 || p.resctrl[k].cat_end_percent > 100 ||
-			    p.resctrl[k].mba_percent < 1 || p.resctrl[k].mba_percent > 100)
+			if (p.resctrl[k].cat_start_percent < 0 ||
+			    p.resctrl[k].cat_end_percent > 100 || p.resctrl[k].mba_percent < 1 ||
+			    p.resctrl[k].mba_percent > 100)
 				abort();
 	}
 	config_release(&c);

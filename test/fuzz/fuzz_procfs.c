@@ -15,9 +15,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc = 0;
 
 	switch (sel) {
-	case 0: rc = procfs_parse_meminfo(s, &mi, &e); break;
-	case 1: rc = procfs_parse_cpu_busy(s, 100, &v, &e); break;
-	case 2: rc = procfs_parse_btime(s, &v, &e); break;
+	case 0:
+		rc = procfs_parse_meminfo(s, &mi, &e);
+		break;
+	case 1:
+		rc = procfs_parse_cpu_busy(s, 100, &v, &e);
+		break;
+	case 2:
+		rc = procfs_parse_btime(s, &v, &e);
+		break;
 	default:
 		rc = procfs_parse_starttime(s, &ticks, &e);
 		if (rc == 0)

@@ -12,7 +12,7 @@ clang -fsanitize=fuzzer -o "$tmpdir/t" "$tmpdir/t.c" >/dev/null 2>&1 ||
 
 make -C "$KILO_TOP" -s -j2 fuzz-build >"$tmpdir/build.log" 2>&1 ||
 	{ cat "$tmpdir/build.log"; fail "make fuzz-build"; }
-targets=$(cd "$KILO_TOP/test/fuzz" && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//')
+targets=$(find "$KILO_TOP/test/fuzz" -name 'fuzz_*.c' | sed 's|.*/fuzz_||; s/\.c$//' | sort)
 [ -n "$targets" ] || fail "no fuzz targets"
 # shellcheck disable=SC2086
 sh "$KILO_TOP/test/fuzz/run.sh" "${FUZZ_SMOKE_SECONDS:-2}" $targets || fail "a fuzz target failed"
