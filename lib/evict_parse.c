@@ -6,6 +6,7 @@
 #include "containerid.h"
 #include "evict.h"
 #include "jsonio.h"
+#include "podreq.h"
 #include "xalloc.h"
 
 /* Largest figure accepted: sums over thousands of containers stay far from overflow. */
@@ -176,99 +177,6 @@ void evict_input_release(struct evict_input *in)
 	in->ncontainers = 0;
 }
 
-/* A kubernetes.io/batch-cpu quantity (k8s-conventions.md 4.1, decimal forms:
- * digits[.digits] with an n/u/m/k/M/G/T/P/E suffix or an e<exp> exponent, or a
- * JSON integer), as Quantity.Value(): rounded up to an integer.  Binary
- * suffixes are refused (batch-cpu is DecimalSI).  Returns 0 or -1. */
-static int batch_cpu_value(const json_t *v, int64_t *out)
-{
-	static const char sfx[] = "num kMGTPE";
-	const char *s = json_string_value(v), *p;
-	int64_t m = 0;
-	int exp = 0, digits = 0;
-
-	if (json_is_integer(v) && json_integer_value(v) >= 0) {
-		*out = json_integer_value(v);
-		return *out <= FIGURE_MAX ? 0 : -1;
-	}
-	if (!s)
-		return -1;
-	p = s;
-	if (*p == '+')
-		p++;
-	for (; *p >= '0' && *p <= '9'; p++, digits++)
-		if (m <= FIGURE_MAX)
-			m = m * 10 + (*p - '0');
-		else
-			exp++;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
-			if (m <= FIGURE_MAX) {
-				m = m * 10 + (*p - '0');
-				exp--;
-			}
-	if (!digits && !(p > s && p[-1] == '.'))
-		return -1;
-	if ((*p == 'e' || *p == 'E') && p[1]) {
-		char *end;
-		long x = strtol(p + 1, &end, 10);
-
-		if (*end || end == p + 1 || x < -40 || x > 40)
-			return -1;
-		exp += (int)x;
-	} else if (*p) {
-		const char *f = strchr(sfx, *p);
-
-		if (!f || *f == ' ' || p[1])
-			return -1;
-		exp += 3 * (int)(f - sfx - 3);
-	}
-	for (; exp > 0; exp--) {
-		if (m > FIGURE_MAX / 10)
-			return -1;
-		m *= 10;
-	}
-	for (; exp < 0; exp++)
-		m = m / 10 + (m % 10 != 0); /* round up, as Value() does */
-	*out = m;
-	return 0;
-}
-
-/* The batch-cpu request of a list of containers: sum (max for init containers). */
-static int containers_batch_cpu(const json_t *spec, const char *ctx, const char *key, int init,
-				int64_t *out, struct err *e)
-{
-	json_t *arr = NULL;
-	char sub[160];
-
-	*out = 0;
-	if (jsonio_get_arr(spec, ctx, key, &arr, e) < 0)
-		return -1;
-	for (size_t i = 0; i < json_array_size(arr); i++) {
-		json_t *res = NULL, *req = NULL, *v;
-		int64_t milli;
-
-		snprintf(sub, sizeof(sub), "%s.%s[%zu]", ctx, key, i);
-		if (jsonio_get_obj(json_array_get(arr, i), sub, "resources", &res, e) < 0)
-			return -1;
-		snprintf(sub, sizeof(sub), "%s.%s[%zu].resources", ctx, key, i);
-		if (jsonio_get_obj(res, sub, "requests", &req, e) < 0)
-			return -1;
-		v = json_object_get(req, "kubernetes.io/batch-cpu");
-		if (!v)
-			continue;
-		snprintf(sub, sizeof(sub), "%s.%s[%zu].resources.requests", ctx, key, i);
-		if (batch_cpu_value(v, &milli) < 0)
-			return jsonio_bad_value(e, sub, "kubernetes.io/batch-cpu",
-						"a Kubernetes quantity such as \"2k\"", v);
-		if (init)
-			*out = milli > *out ? milli : *out;
-		else
-			*out += milli;
-	}
-	return 0;
-}
-
 /* 1 when the pod counts toward the BE request (see evict.h), else 0. */
 static int pod_counts(const json_t *pod, const char *node)
 {
@@ -298,20 +206,16 @@ int evict_parse_pods(const json_t *doc, struct evict_input *in, struct err *e)
 	in->have_pods = 1;
 	in->pods_batch_cpu_milli = 0;
 	for (size_t i = 0; i < json_array_size(items); i++) {
-		json_t *pod = json_array_get(items, i), *spec = NULL;
+		json_t *pod = json_array_get(items, i);
 		const char *k = json_string_value(json_object_get(pod, "kind"));
-		int64_t sum, init;
+		int64_t milli;
 
 		if ((k && strcmp(k, "Pod") != 0) || !pod_counts(pod, in->node))
 			continue;
 		snprintf(ctx, sizeof(ctx), "%s.items[%zu]", kind, i);
-		if (jsonio_get_obj(pod, ctx, "spec", &spec, e) < 0)
+		if (podreq_effective(pod, ctx, "kubernetes.io/batch-cpu", &milli, e) < 0)
 			return -1;
-		snprintf(ctx, sizeof(ctx), "%s.items[%zu].spec", kind, i);
-		if (containers_batch_cpu(spec, ctx, "containers", 0, &sum, e) < 0 ||
-		    containers_batch_cpu(spec, ctx, "initContainers", 1, &init, e) < 0)
-			return -1;
-		in->pods_batch_cpu_milli += sum > init ? sum : init;
+		in->pods_batch_cpu_milli += milli;
 	}
 	return 0;
 }

@@ -36,10 +36,13 @@ int k8s_status_err(const struct http_response *r, const char *what, char *reason
 		st = json_loadb(r->body, r->body_len, 0, NULL);
 	msg = json_string_value(json_object_get(st, "message"));
 	why = json_string_value(json_object_get(st, "reason"));
-	if (!st || !json_is_object(st) ||
-	    strcmp(json_string_value(json_object_get(st, "kind")) ?: "", "Status") != 0 || !msg)
-		return http_status_err(r, what, e) < 0 ? -1 : err_set(e, ERR_REMOTE, 0, "%s: HTTP %ld",
-								       what, r->status);
+	if (!json_is_object(st) || !msg ||
+	    strcmp(json_string_value(json_object_get(st, "kind")) ?: "", "Status") != 0) {
+		/* plain text, HTML, or JSON that is no Status */
+		if (http_status_err(r, what, e) == 0) /* a 2xx given to us by mistake */
+			err_set(e, ERR_REMOTE, 0, "%s: HTTP %ld", what, r->status);
+		return -1;
+	}
 	if (reason && why)
 		snprintf(reason, size, "%s", why);
 	if (why && *why)
@@ -48,8 +51,8 @@ int k8s_status_err(const struct http_response *r, const char *what, char *reason
 		       r->status);
 }
 
-int k8s_exec_parse(const char *out, const char *api_version, char **token, char **cert,
-		   char **key, int64_t *expiry_ms, struct err *e)
+int k8s_exec_parse(const char *out, const char *api_version, char **token, char **cert, char **key,
+		   int64_t *expiry_ms, struct err *e)
 {
 	struct err pe = { 0 };
 	json_auto_t *doc = jsonio_parse(out, "exec plugin output", &pe);
@@ -75,14 +78,18 @@ int k8s_exec_parse(const char *out, const char *api_version, char **token, char 
 	if (!status)
 		return err_set(e, ERR_REMOTE, 0, "ExecCredential.status: missing");
 	if (!!c != !!k)
-		return err_set(e, ERR_REMOTE, 0, "ExecCredential.status: clientCertificateData and "
+		return err_set(e, ERR_REMOTE, 0,
+			       "ExecCredential.status: clientCertificateData and "
 			       "clientKeyData must be given together");
 	if (!(t && *t) && !c)
-		return err_set(e, ERR_REMOTE, 0, "ExecCredential.status: no token and no client "
+		return err_set(e, ERR_REMOTE, 0,
+			       "ExecCredential.status: no token and no client "
 			       "certificate");
 	if (exp && clock_parse_rfc3339(exp, expiry_ms) < 0)
-		return err_set(e, ERR_REMOTE, 0, "ExecCredential.status.expirationTimestamp: "
-			       "expected an RFC 3339 time, got '%s'", exp);
+		return err_set(e, ERR_REMOTE, 0,
+			       "ExecCredential.status.expirationTimestamp: "
+			       "expected an RFC 3339 time, got '%s'",
+			       exp);
 	*token = t && *t ? xstrdup(t) : NULL;
 	*cert = c ? xstrdup(c) : NULL;
 	*key = k ? xstrdup(k) : NULL;
@@ -231,9 +238,11 @@ static int exec_refresh(struct k8s_client *c, int force, struct err *e)
 
 /* Make c->token current: a token file is re-read when force is set or
  * K8S_TOKEN_REREAD_MS have passed (a failed re-read keeps the old token);
- * an exec credential is re-made when forced or expired. */
+ * an exec credential is re-made when forced or expired.  A token file that
+ * cannot be read (missing, empty) keeps the last good token. */
 static int token_refresh(struct k8s_client *c, int force, struct err *e)
 {
+	struct err re = { 0 };
 	char *t;
 
 	if (c->cfg.exec)
@@ -245,9 +254,17 @@ static int token_refresh(struct k8s_client *c, int force, struct err *e)
 	}
 	if (!force && c->token && clock_mono_ms() - c->token_read_ms < K8S_TOKEN_REREAD_MS)
 		return 0;
-	t = read_token_file(c->cfg.token_file, e);
-	if (!t)
-		return c->token ? 0 : -1;
+	t = read_token_file(c->cfg.token_file, &re);
+	if (!t) {
+		/* keep the last good token; before the first good read, a
+		 * kubeconfig token (client-go NewBearerAuthWithRefreshRoundTripper) */
+		if (!c->token && c->cfg.token)
+			c->token = xstrdup(c->cfg.token);
+		if (c->token)
+			return 0;
+		*e = re;
+		return -1;
+	}
 	free(c->token);
 	c->token = t;
 	c->token_read_ms = clock_mono_ms();
@@ -358,7 +375,8 @@ json_t *k8s_call(struct k8s_client *c, enum http_method method, const char *path
 				continue;
 			}
 			if ((resp.status != 429 && resp.status < 500) || !retriable(c, attempt)) {
-				k8s_status_err(&resp, what, c->last_reason, sizeof(c->last_reason), e);
+				k8s_status_err(&resp, what, c->last_reason, sizeof(c->last_reason),
+					       e);
 				if (attempt > 0)
 					err_wrap(e, "after %d retries", attempt);
 				break;
@@ -395,8 +413,15 @@ int k8s_list(struct k8s_client *c, const char *path, const struct k8s_list_optio
 		lo = &none;
 	snprintf(limit, sizeof(limit), "%ld", lo->limit > 0 ? lo->limit : K8S_LIST_LIMIT);
 	for (;;) {
-		const char *q[] = { "limit", limit, "fieldSelector", lo->field_selector,
-				    "labelSelector", lo->label_selector, "continue", cont, NULL };
+		const char *q[] = { "limit",
+				    limit,
+				    "fieldSelector",
+				    lo->field_selector,
+				    "labelSelector",
+				    lo->label_selector,
+				    "continue",
+				    cont,
+				    NULL };
 		json_auto_t *page = k8s_call(c, HTTP_GET, path, q, NULL, NULL, e);
 		const char *next = NULL;
 
@@ -468,9 +493,10 @@ static int collect_page(void *arg, json_t *page, struct err *e)
 	if (!*all) {
 		json_t *md = json_object_get(page, "metadata");
 
-		*all = json_pack("{s:O?, s:O?, s:{s:O?}, s:[]}", "kind", json_object_get(page, "kind"),
-				 "apiVersion", json_object_get(page, "apiVersion"), "metadata",
-				 "resourceVersion", json_object_get(md, "resourceVersion"), "items");
+		*all = json_pack("{s:O?, s:O?, s:{s:O?}, s:[]}", "kind",
+				 json_object_get(page, "kind"), "apiVersion",
+				 json_object_get(page, "apiVersion"), "metadata", "resourceVersion",
+				 json_object_get(md, "resourceVersion"), "items");
 	}
 	items = json_object_get(page, "items");
 	if (json_is_array(items))
@@ -496,8 +522,8 @@ json_t *k8s_node_patch_annotations(struct k8s_client *c, const char *name,
 {
 	cleanup_free char *seg = http_escape(name, 1);
 	cleanup_free char *path = xasprintf("/api/v1/nodes/%s", seg);
-	json_auto_t *body = json_pack("{s:{s:O}}", "metadata", "annotations",
-					     (json_t *)annotations);
+	json_auto_t *body =
+		json_pack("{s:{s:O}}", "metadata", "annotations", (json_t *)annotations);
 
 	if (resource_version)
 		json_object_set_new(json_object_get(body, "metadata"), "resourceVersion",

@@ -39,6 +39,25 @@
  *              answer stay in k8s_client.last_status/last_reason (409
  *              "Conflict": re-read and retry; 410 "Expired").
  * The bearer token never appears in an error message or a trace line.
+ *
+ * Typical use (a tool's main() has called http_global_init()):
+ *
+ *	struct k8s_options o = { .kubeconfig = opt_kubeconfig, .context = opt_context };
+ *	struct k8s_list_options lo = { .field_selector = "status.phase!=Succeeded" };
+ *	struct k8s_client c;
+ *
+ *	if (k8s_client_init(&c, &o, NULL, NULL, &e) < 0 ||
+ *	    k8s_pods_list(&c, NULL, node, &lo, reduce_page, &acc, &e) < 0)
+ *		...  (release c either way; err_exit_code(&e) maps e.kind)
+ *	node = k8s_node_get(&c, name, &e);        (rv = metadata.resourceVersion)
+ *	patched = k8s_node_patch_annotations(&c, name, ann, rv, &e);
+ *	if (!patched && c.last_status == 409)  ... read the node again, recompute, retry
+ *	k8s_client_release(&c);
+ *
+ * Ownership: k8s_options strings are borrowed for the duration of the init
+ * call only; everything a call returns is a new reference for the caller;
+ * the page given to a k8s_page_fn is borrowed.  A client is not
+ * thread-safe (one per thread).
  */
 #ifndef KILO_K8S_H
 #define KILO_K8S_H
@@ -50,11 +69,11 @@
 #include "http.h"
 
 #define K8S_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
-#define K8S_TOKEN_REREAD_MS 60000   /* token files are re-read at most this often */
-#define K8S_MAX_RETRIES 5           /* default k8s_client.max_retries */
-#define K8S_MAX_WAIT_MS 30000       /* default k8s_client.max_wait_ms */
-#define K8S_LIST_LIMIT 500          /* default page size (kubectl's chunk size) */
-#define K8S_LIST_RESTARTS 3         /* a listing restarts at most this often after 410 */
+#define K8S_TOKEN_REREAD_MS 60000 /* token files are re-read at most this often */
+#define K8S_MAX_RETRIES 5         /* default k8s_client.max_retries */
+#define K8S_MAX_WAIT_MS 10000     /* default k8s_client.max_wait_ms */
+#define K8S_LIST_LIMIT 500        /* default page size (kubectl's chunk size) */
+#define K8S_LIST_RESTARTS 3       /* a listing restarts at most this often after 410 */
 
 /* Where the configuration comes from: a tool's flags.  All strings
  * borrowed; every member may be NULL/0. */
@@ -78,8 +97,8 @@ struct k8s_exec {
 /* The resolved configuration.  Owned strings, NULL when unset; paths are
  * absolute or relative to the current directory. */
 struct k8s_config {
-	char *source;     /* "kubeconfig <files>, context <name>" or "in-cluster" */
-	char *server;     /* "https://host:port[/prefix]" */
+	char *source;                /* "kubeconfig <files>, context <name>" or "in-cluster" */
+	char *server;                /* "https://host:port[/prefix]" */
 	char *ca_file, *ca_data;     /* PEM; data is base64-decoded already */
 	char *cert_file, *cert_data; /* client certificate */
 	char *key_file, *key_data;   /* client key */
@@ -105,6 +124,7 @@ int k8s_config_load(struct k8s_config *cfg, const struct k8s_options *o, struct 
  * when not in a cluster: a variable empty or no token file). */
 int k8s_config_in_cluster(struct k8s_config *cfg, const struct k8s_options *o, struct err *e);
 
+/* Free what cfg owns and zero it (safe on a zeroed or failed config). */
 void k8s_config_release(struct k8s_config *cfg);
 
 /* Decode standard base64 (RFC 4648, '\r' '\n' and blanks ignored, like Go's
@@ -115,17 +135,17 @@ char *k8s_base64_decode(const char *s, size_t *len);
 /* A connection to one API server. */
 struct k8s_client {
 	struct k8s_config cfg;
-	struct http_client http;   /* tls and timeouts from cfg; bearer_token points at token */
-	char *token;               /* current bearer token or NULL (never logged) */
-	int64_t token_read_ms;     /* clock_mono_ms() of the last file read or exec run */
-	int64_t token_expiry_ms;   /* exec credential expiry (wall clock), 0: none */
+	struct http_client http;    /* tls and timeouts from cfg; bearer_token points at token */
+	char *token;                /* current bearer token or NULL (never logged) */
+	int64_t token_read_ms;      /* clock_mono_ms() of the last file read or exec run */
+	int64_t token_expiry_ms;    /* exec credential expiry (wall clock), 0: none */
 	char *exec_cert, *exec_key; /* client certificate and key from the exec plugin (PEM) */
-	int max_retries;           /* 429/5xx/connection retries per call */
-	int64_t max_wait_ms;       /* cap of one wait between retries */
-	int64_t backoff_ms;        /* first wait without Retry-After, doubled each time */
-	long last_status;          /* HTTP status of the last answer, 0 when none */
-	char last_reason[64];      /* Status reason of the last answer ("Conflict"), or "" */
-	int retries;               /* retries done by the last call (for tests and logs) */
+	int max_retries;            /* 429/5xx/connection retries per call */
+	int64_t max_wait_ms;        /* cap of one wait between retries */
+	int64_t backoff_ms;         /* first wait without Retry-After, doubled each time */
+	long last_status;           /* HTTP status of the last answer, 0 when none */
+	char last_reason[64];       /* Status reason of the last answer ("Conflict"), or "" */
+	int retries;                /* retries done by the last call (for tests and logs) */
 };
 
 /* k8s_config_load() into c->cfg and set up the HTTP client.  trace (may be
@@ -140,6 +160,8 @@ int k8s_client_init(struct k8s_client *c, const struct k8s_options *o, http_trac
 int k8s_client_init_config(struct k8s_client *c, struct k8s_config *cfg, http_trace_fn *trace,
 			   void *trace_arg, struct err *e);
 
+/* Close the connection, free the configuration and the credentials, zero
+ * c (safe on a zeroed or failed client). */
 void k8s_client_release(struct k8s_client *c);
 
 /* One API call with the retries, token handling and error decoding above.
@@ -222,7 +244,7 @@ int k8s_status_err(const struct http_response *r, const char *what, char *reason
  * string) or *cert and *key (new PEM strings), and *expiry_ms (ms since the
  * epoch, 0 when no expirationTimestamp).  Returns 0, or -1 with e set
  * (ERR_REMOTE naming the missing or bad field). */
-int k8s_exec_parse(const char *out, const char *api_version, char **token, char **cert,
-		   char **key, int64_t *expiry_ms, struct err *e);
+int k8s_exec_parse(const char *out, const char *api_version, char **token, char **cert, char **key,
+		   int64_t *expiry_ms, struct err *e);
 
 #endif

@@ -78,9 +78,9 @@ static char *env_str(const char *name)
 
 void k8s_config_release(struct k8s_config *cfg)
 {
-	char **pp[] = { &cfg->source, &cfg->server, &cfg->ca_file, &cfg->ca_data,
-			&cfg->cert_file, &cfg->cert_data, &cfg->key_file, &cfg->key_data,
-			&cfg->token, &cfg->token_file, &cfg->namespace };
+	char **pp[] = { &cfg->source,    &cfg->server,     &cfg->ca_file,  &cfg->ca_data,
+			&cfg->cert_file, &cfg->cert_data,  &cfg->key_file, &cfg->key_data,
+			&cfg->token,     &cfg->token_file, &cfg->namespace };
 
 	for (size_t i = 0; i < sizeof(pp) / sizeof(pp[0]); i++)
 		free(*pp[i]);
@@ -116,14 +116,19 @@ int k8s_config_in_cluster(struct k8s_config *cfg, const struct k8s_options *o, s
 
 	memset(cfg, 0, sizeof(*cfg));
 	if (!host || !port)
-		return err_set(e, ERR_NOTFOUND, 0,
-			       "not in a cluster: KUBERNETES_SERVICE_HOST or KUBERNETES_SERVICE_PORT "
-			       "is not set");
-	if (stat(token, &st) < 0 || S_ISDIR(st.st_mode))
-		return err_set(e, ERR_NOTFOUND, S_ISDIR(st.st_mode) ? EISDIR : errno,
+		return err_set(
+			e, ERR_NOTFOUND, 0,
+			"not in a cluster: KUBERNETES_SERVICE_HOST or KUBERNETES_SERVICE_PORT "
+			"is not set");
+	if (stat(token, &st) < 0)
+		return err_set(e, ERR_NOTFOUND, errno,
+			       "not in a cluster: service-account token '%s'", token);
+	if (S_ISDIR(st.st_mode))
+		return err_set(e, ERR_NOTFOUND, EISDIR,
 			       "not in a cluster: service-account token '%s'", token);
 	/* net.JoinHostPort: an IPv6 literal goes in brackets */
-	cfg->server = xasprintf(strchr(host, ':') ? "https://[%s]:%s" : "https://%s:%s", host, port);
+	cfg->server =
+		xasprintf(strchr(host, ':') ? "https://[%s]:%s" : "https://%s:%s", host, port);
 	cfg->token_file = steal_ptr(&token);
 	/* client-go goes on with the system roots when ca.crt is unreadable */
 	if (access(ca, R_OK) == 0)
@@ -174,8 +179,9 @@ static const char *where(const struct kc_file *f, const json_t *v, char *buf, si
 	return buf;
 }
 
-static const char *const top_keys[] = { "apiVersion", "kind", "preferences", "clusters", "users",
-					"contexts", "current-context", "extensions", NULL };
+static const char *const top_keys[] = { "apiVersion",      "kind",       "preferences",
+					"clusters",        "users",      "contexts",
+					"current-context", "extensions", NULL };
 
 /* Refuse any key of obj not in known[]: "<pos>: <ctx>.<key>: not supported". */
 static int refuse_unknown(const struct kc_file *f, const json_t *obj, const char *ctx,
@@ -185,7 +191,8 @@ static int refuse_unknown(const struct kc_file *f, const json_t *obj, const char
 	json_t *v;
 	char pos[PATH_MAX + 64];
 
-	json_object_foreach((json_t *)obj, key, v) {
+	json_object_foreach((json_t *)obj, key, v)
+	{
 		const char *const *k = known;
 
 		while (*k && strcmp(*k, key) != 0)
@@ -274,7 +281,8 @@ static int find_entry(const struct kubeconfig *k, const char *list, const char *
 		if (!json_is_array(arr))
 			return err_set(e, ERR_INPUT, 0, "%s: %s: expected a list",
 				       where(f, arr, pos, sizeof(pos)), list);
-		json_array_foreach(arr, j, it) {
+		json_array_foreach(arr, j, it)
+		{
 			json_t *n = json_object_get(it, "name");
 
 			if (!json_is_object(it) || !json_is_string(n))
@@ -285,7 +293,8 @@ static int find_entry(const struct kubeconfig *k, const char *list, const char *
 			*file = f;
 			*out = json_object_get(it, payload);
 			if (!json_is_object(*out))
-				return err_set(e, ERR_INPUT, 0, "%s: %s[name=%s].%s: expected a mapping",
+				return err_set(e, ERR_INPUT, 0,
+					       "%s: %s[name=%s].%s: expected a mapping",
 					       where(f, it, pos, sizeof(pos)), list, name, payload);
 			return 0;
 		}
@@ -351,16 +360,26 @@ static int both(const struct kc_file *f, const json_t *obj, const char *ctx, con
 	return 0;
 }
 
-static const char *const cluster_keys[] = { "server", "certificate-authority",
+static const char *const cluster_keys[] = { "server",
+					    "certificate-authority",
 					    "certificate-authority-data",
-					    "insecure-skip-tls-verify", "disable-compression",
-					    "extensions", NULL };
-static const char *const user_keys[] = { "client-certificate", "client-certificate-data",
-					 "client-key", "client-key-data", "token", "tokenFile",
-					 "exec", "extensions", NULL };
+					    "insecure-skip-tls-verify",
+					    "disable-compression",
+					    "extensions",
+					    NULL };
+static const char *const user_keys[] = { "client-certificate",
+					 "client-certificate-data",
+					 "client-key",
+					 "client-key-data",
+					 "token",
+					 "tokenFile",
+					 "exec",
+					 "extensions",
+					 NULL };
 static const char *const context_keys[] = { "cluster", "user", "namespace", "extensions", NULL };
-static const char *const exec_keys[] = { "command", "args", "env", "apiVersion", "installHint",
-					 "provideClusterInfo", "interactiveMode", NULL };
+static const char *const exec_keys[] = { "command",         "args",        "env",
+					 "apiVersion",      "installHint", "provideClusterInfo",
+					 "interactiveMode", NULL };
 
 static int read_cluster(struct k8s_config *cfg, const struct kc_file *f, const json_t *cl,
 			const char *ctx, struct err *e)
@@ -380,7 +399,8 @@ static int read_cluster(struct k8s_config *cfg, const struct kc_file *f, const j
 	if (cfg->insecure && (cfg->ca_file || cfg->ca_data))
 		return err_set(e, ERR_INPUT, 0,
 			       "%s: %s: specifying a root certificates file with the insecure flag "
-			       "is not allowed", where(f, cl, pos, sizeof(pos)), ctx);
+			       "is not allowed",
+			       where(f, cl, pos, sizeof(pos)), ctx);
 	return 0;
 }
 
@@ -396,7 +416,8 @@ static int str_list(const struct kc_file *f, const json_t *arr, const char *ctx,
 	if (arr && !json_is_array(arr) && !json_is_null(arr))
 		return err_set(e, ERR_INPUT, 0, "%s: %s: expected a list of strings",
 			       where(f, arr, pos, sizeof(pos)), ctx);
-	json_array_foreach(arr, i, v) {
+	json_array_foreach(arr, i, v)
+	{
 		if (!json_is_string(v))
 			return err_set(e, ERR_INPUT, 0, "%s: %s[%zu]: expected a string",
 				       where(f, v, pos, sizeof(pos)), ctx, i);
@@ -426,19 +447,22 @@ static int read_exec(struct k8s_config *cfg, const struct kc_file *f, const json
 	if (!x->command)
 		return err_set(e, ERR_INPUT, 0, "%s: %s.command: required",
 			       where(f, ex, pos, sizeof(pos)), ctx);
-	if (!x->api_version || (strcmp(x->api_version, "client.authentication.k8s.io/v1") != 0 &&
-				strcmp(x->api_version, "client.authentication.k8s.io/v1beta1") != 0))
+	if (!x->api_version ||
+	    (strcmp(x->api_version, "client.authentication.k8s.io/v1") != 0 &&
+	     strcmp(x->api_version, "client.authentication.k8s.io/v1beta1") != 0))
 		return err_set(e, ERR_INPUT, 0,
 			       "%s: %s.apiVersion: expected client.authentication.k8s.io/v1 or "
-			       "v1beta1, got '%s'", where(f, ex, pos, sizeof(pos)), ctx,
+			       "v1beta1, got '%s'",
+			       where(f, ex, pos, sizeof(pos)), ctx,
 			       x->api_version ? x->api_version : "");
 	if (mode < 0 && strcmp(x->api_version, "client.authentication.k8s.io/v1") == 0)
 		return err_set(e, ERR_INPUT, 0, "%s: %s.interactiveMode: required for v1",
 			       where(f, ex, pos, sizeof(pos)), ctx);
 	if (mode == 2)
-		return err_set(e, ERR_INPUT, 0,
-			       "%s: %s.interactiveMode: Always needs a terminal, kilo runs without one",
-			       where(f, ex, pos, sizeof(pos)), ctx);
+		return err_set(
+			e, ERR_INPUT, 0,
+			"%s: %s.interactiveMode: Always needs a terminal, kilo runs without one",
+			where(f, ex, pos, sizeof(pos)), ctx);
 	/* command is relative to the kubeconfig only when it has a '/' */
 	if (strchr(x->command, '/') && x->command[0] != '/') {
 		char *abs = xasprintf("%s/%s", f->dir, x->command);
@@ -447,7 +471,8 @@ static int read_exec(struct k8s_config *cfg, const struct kc_file *f, const json
 		x->command = abs;
 	}
 	x->env = xcalloc((json_is_array(env) ? json_array_size(env) : 0) + 1, sizeof(char *));
-	json_array_foreach(env, i, it) {
+	json_array_foreach(env, i, it)
+	{
 		const char *n = json_string_value(json_object_get(it, "name"));
 		const char *v = json_string_value(json_object_get(it, "value"));
 
@@ -477,8 +502,10 @@ static int read_user(struct k8s_config *cfg, const struct kc_file *f, const json
 	    config_obj(&f->c, u, ctx, "exec", &ex, e) < 0)
 		return -1;
 	if (!!(cfg->cert_file || cfg->cert_data) != !!(cfg->key_file || cfg->key_data))
-		return err_set(e, ERR_INPUT, 0, "%s: %s: client certificate and key must be given "
-			       "together", where(f, u, pos, sizeof(pos)), ctx);
+		return err_set(e, ERR_INPUT, 0,
+			       "%s: %s: client certificate and key must be given "
+			       "together",
+			       where(f, u, pos, sizeof(pos)), ctx);
 	if (ex) {
 		cleanup_free char *xctx = xasprintf("%s.exec", ctx);
 
@@ -515,7 +542,8 @@ static int kubeconfig_resolve(struct k8s_config *cfg, const struct kubeconfig *k
 	if (find_entry(k, "contexts", "context", name, &xf, &ctx, e) < 0)
 		return -1;
 	if (!ctx)
-		return err_set(e, ERR_INPUT, 0, "kubeconfig %s: context '%s' not found", files, name);
+		return err_set(e, ERR_INPUT, 0, "kubeconfig %s: context '%s' not found", files,
+			       name);
 	cctx = xasprintf("contexts[name=%s].context", name);
 	if (refuse_unknown(xf, ctx, cctx, context_keys, e) < 0 ||
 	    config_str(&xf->c, ctx, cctx, "cluster", NULL, &cluster, e) < 0 ||
@@ -525,8 +553,9 @@ static int kubeconfig_resolve(struct k8s_config *cfg, const struct kubeconfig *k
 	if (cluster && *cluster && find_entry(k, "clusters", "cluster", cluster, &cf, &cl, e) < 0)
 		return -1;
 	if (!cl)
-		return err_set(e, ERR_INPUT, 0, "kubeconfig %s: context '%s': cluster '%s' not found",
-			       files, name, cluster ? cluster : "");
+		return err_set(e, ERR_INPUT, 0,
+			       "kubeconfig %s: context '%s': cluster '%s' not found", files, name,
+			       cluster ? cluster : "");
 	clctx = xasprintf("clusters[name=%s].cluster", cluster);
 	if (read_cluster(cfg, cf, cl, clctx, e) < 0)
 		return -1;
@@ -539,8 +568,10 @@ static int kubeconfig_resolve(struct k8s_config *cfg, const struct kubeconfig *k
 	if (read_user(cfg, uf, us, uctx, e) < 0)
 		return -1;
 	if (ns && *ns && !dns_label(ns))
-		return err_set(e, ERR_INPUT, 0, "kubeconfig %s: context '%s': namespace '%s' is not "
-			       "a DNS label", files, name, ns);
+		return err_set(e, ERR_INPUT, 0,
+			       "kubeconfig %s: context '%s': namespace '%s' is not "
+			       "a DNS label",
+			       files, name, ns);
 	cfg->namespace = xstrdup(ns && *ns ? ns : "default");
 	cfg->source = xasprintf("kubeconfig %s, context %s", files, name);
 	return 0;
@@ -557,9 +588,10 @@ int k8s_config_load(struct k8s_config *cfg, const struct k8s_options *o, struct 
 	if (ret == 0 && k.n > 0)
 		ret = kubeconfig_resolve(cfg, &k, o, e);
 	else if (ret == 0 && k8s_config_in_cluster(cfg, o, e) < 0)
-		ret = err_set(e, ERR_NOTFOUND, 0,
-			      "no Kubernetes configuration: no kubeconfig (--kubeconfig, KUBECONFIG, "
-			      "~/.kube/config) and not in a cluster");
+		ret = err_set(
+			e, ERR_NOTFOUND, 0,
+			"no Kubernetes configuration: no kubeconfig (--kubeconfig, KUBECONFIG, "
+			"~/.kube/config) and not in a cluster");
 	kubeconfig_release(&k);
 	if (ret == 0 && o->namespace) {
 		free(cfg->namespace);

@@ -81,22 +81,17 @@ static int read_procs(const struct cgroup_layout *l, const struct sysroot *s,
 	return r == CGROUP_OK ? 0 : -1;
 }
 
-/* One round of sig to the processes of it: pin every listed pid, re-read
- * cgroup.procs, signal the pinned ones still listed.  Returns the number of
- * processes signalled, or -1 with it->err set. */
-static long signal_round(const struct cgroup_layout *l, const struct sysroot *s,
-			 const struct killer_ops *ops, struct killer_item *it, int sig)
+/* Pin pids[0..n), re-read the container's cgroup.procs, send sig to the
+ * pinned ones still listed, unpin.  Adds to *sent; -1 with it->err set. */
+static int signal_batch(const struct cgroup_layout *l, const struct sysroot *s,
+			const struct killer_ops *ops, struct killer_item *it, const pid_t *pids,
+			size_t n, int sig, long *sent)
 {
-	cleanup_free pid_t *pids = NULL;
 	cleanup_free pid_t *again = NULL;
-	cleanup_free int *handles = NULL;
-	size_t n = 0, m = 0;
-	long sent = 0;
+	int handles[KILLER_PIN_BATCH];
+	size_t m = 0;
 	int failed = 0;
 
-	if (read_procs(l, s, it, &pids, &n) < 0)
-		return -1;
-	handles = xcalloc(n ? n : 1, sizeof(*handles));
 	for (size_t i = 0; i < n; i++) {
 		handles[i] = -1;
 		if (pids[i] <= 1 || pids[i] == getpid())
@@ -115,7 +110,7 @@ static long signal_round(const struct cgroup_layout *l, const struct sysroot *s,
 			continue;
 		if (!failed && listed(again, m, pids[i])) {
 			if (ops->send(ops->arg, handles[i], pids[i], sig) == 0)
-				sent++;
+				(*sent)++;
 			else if (errno != ESRCH) {
 				err_set(&it->err, ERR_SYSTEM, errno, "send SIG%s to pid %ld of '%s'",
 					sigabbrev_np(sig), (long)pids[i], it->id);
@@ -124,8 +119,25 @@ static long signal_round(const struct cgroup_layout *l, const struct sysroot *s,
 		}
 		ops->unpin(ops->arg, handles[i]);
 	}
-	if (failed)
+	return failed ? -1 : 0;
+}
+
+/* One round of sig to the processes of it, KILLER_PIN_BATCH at a time (a
+ * pin holds a file descriptor).  Returns the number of processes
+ * signalled, or -1 with it->err set. */
+static long signal_round(const struct cgroup_layout *l, const struct sysroot *s,
+			 const struct killer_ops *ops, struct killer_item *it, int sig)
+{
+	cleanup_free pid_t *pids = NULL;
+	size_t n = 0;
+	long sent = 0;
+
+	if (read_procs(l, s, it, &pids, &n) < 0)
 		return -1;
+	for (size_t i = 0; i < n; i += KILLER_PIN_BATCH)
+		if (signal_batch(l, s, ops, it, pids + i,
+				 n - i < KILLER_PIN_BATCH ? n - i : KILLER_PIN_BATCH, sig, &sent) < 0)
+			return -1;
 	if (sent)
 		it->sent |= sig == SIGKILL ? KILLER_SENT_KILL : KILLER_SENT_TERM;
 	return sent;

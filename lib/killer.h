@@ -35,6 +35,8 @@
 #define KILLER_GRACE_MS 250
 #define KILLER_KILL_TIMEOUT_MS 2000
 #define KILLER_POLL_MS 10
+/* Processes pinned at once (each pin is a file descriptor). */
+#define KILLER_PIN_BATCH 256
 
 /* The one seam every signal goes through.  Tests replace it with a
  * recorder; the live one is killer_ops_pidfd. */

@@ -565,3 +565,20 @@ int quantity_value_floor(const struct quantity *q, int64_t *out, struct err *e)
 {
 	return to_int64(q, 0, 0, out, e);
 }
+
+int quantity_get_value(const json_t *obj, const char *ctx, const char *key, int round_up,
+		       int64_t *out, struct err *e)
+{
+	struct quantity q;
+	int ret;
+
+	*out = 0;
+	if (!json_is_object(obj))
+		return 0;
+	ret = quantity_get(obj, ctx, key, &q, e);
+	if (ret <= 0)
+		return ret;
+	if ((round_up ? quantity_value_ceil(&q, out, e) : quantity_value_floor(&q, out, e)) < 0)
+		return err_wrap(e, "%s.%s", ctx, key);
+	return 0;
+}

@@ -78,6 +78,12 @@ int quantity_from_json(const json_t *v, struct quantity *q, struct err *e);
 int quantity_get(const json_t *obj, const char *ctx, const char *key, struct quantity *out,
 		 struct err *e);
 
+/* obj[key] through quantity_get() as whole units, rounded up (round_up 1)
+ * or down; 0 when the key is absent or obj is not an object.  Returns 0, or
+ * -1 with e set ("<ctx>.<key>: ..."). */
+int quantity_get_value(const json_t *obj, const char *ctx, const char *key, int round_up,
+		       int64_t *out, struct err *e);
+
 /* Canonical form of q into buf (k8s-conventions.md 4.2): "0" for zero;
  * binary SI as the integer mantissa with Ki..Ei when the value is an integer
  * of magnitude >= 1024, else decimal rules; decimal SI / exponent as an

@@ -16,9 +16,9 @@
  * when it is not such a document (callers usually warn and start afresh). */
 int statefile_load(const char *path, const char *kind, json_t **doc, struct err *e);
 
-/* Write doc to path atomically: a temporary file beside it
- * ("<path>.tmp.<pid>"), written, flushed with fsync, then renamed over path.
- * Returns 0, or -1 with e set (ERR_SYSTEM; the temporary file is removed). */
+/* Write doc to path atomically with atomicfile_write() (a temporary file
+ * beside it, fsync, rename).  Returns 0, or -1 with e set (ERR_SYSTEM; the
+ * temporary file is removed). */
 int statefile_save(const char *path, const json_t *doc, struct err *e);
 
 #endif

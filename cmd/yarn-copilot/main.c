@@ -39,6 +39,9 @@ struct opts {
 	int grace_given;
 	int64_t kill_timeout_ms;
 	int pretty;
+	/* kill: the containers, read before anything else is looked at */
+	struct killer_item *items;
+	size_t nitems;
 };
 
 enum {
@@ -205,8 +208,8 @@ static int open_node(const struct opts *o, struct sysroot *s, struct cgroup_layo
 	return 0;
 }
 
-/* Ask the NM for its containers; on failure nm->reachable is 0 and a
- * warning is printed.  errbuf holds nm->error. */
+/* Ask the NM for its containers; on failure nm->reachable is 0, a warning
+ * is printed and nm->error points into e. */
 static void ask_nm(const struct opts *o, struct nm_containers *c, struct containerlist_nm *nm,
 		   struct err *e)
 {
@@ -236,6 +239,15 @@ static json_t *read_state(const char *path)
 	return doc;
 }
 
+/* 1 when the hadoop-yarn dir exists in some controller. */
+static int hadoop_yarn_exists(const struct cgroup_layout *l, const struct sysroot *s)
+{
+	for (int c = 0; c < CGROUP_NCTRL; c++)
+		if (cgroup_exists(l, s, (enum cgroup_ctrl)c, l->hadoop_yarn))
+			return 1;
+	return 0;
+}
+
 /* Collect the containers and the NM view: 0, or an exit code. */
 static int gather(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s,
 		  struct containerlist *cl, struct nm_containers *c, struct containerlist_nm *nm,
@@ -247,6 +259,8 @@ static int gather(const struct opts *o, const struct cgroup_layout *l, const str
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
+	if (!hadoop_yarn_exists(l, s))
+		cli_warn("hadoop-yarn cgroup '%s' not found in any controller", l->hadoop_yarn);
 	if (cl->failed_reads)
 		cli_warn("%zu cgroup reads failed, their values are null; first: %s",
 			 cl->failed_reads, cl->first_err.msg);
@@ -273,8 +287,8 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
 		}
-		state = containerlist_state(&cl, now);
-		if (rc == 0 && o->state && statefile_save(o->state, state, &e) < 0) {
+		state = o->state ? containerlist_state(&cl, now) : NULL;
+		if (rc == 0 && state && statefile_save(o->state, state, &e) < 0) {
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
 		}
@@ -381,7 +395,8 @@ static int cmd_metrics(const struct opts *o, const struct cgroup_layout *l,
 }
 
 /* The containers to kill: ids from the command line, else a KillPlan on
- * stdin.  0, or an exit code after printing (nothing signalled). */
+ * stdin, whose gracePeriodMs replaces *grace_ms.  0, or an exit code after
+ * printing (nothing signalled). */
 static int kill_items(const struct opts *o, struct killer_item **items, size_t *n,
 		      int64_t *grace_ms)
 {
@@ -390,7 +405,6 @@ static int kill_items(const struct opts *o, struct killer_item **items, size_t *
 	struct err e = { 0 };
 	int64_t plan_grace = -1;
 
-	*grace_ms = o->grace_ms;
 	if (o->nargs) {
 		if (killer_ids_parse(o->args, (size_t)o->nargs, items, n, &e) < 0)
 			return cli_usage_error("%s", e.msg);
@@ -409,15 +423,14 @@ static int kill_items(const struct opts *o, struct killer_item **items, size_t *
 
 static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
-	struct killer_item *items = NULL;
-	struct killer_opts ko = { .kill_timeout_ms = o->kill_timeout_ms, .poll_ms = KILLER_POLL_MS };
+	struct killer_item *items = o->items;
+	struct killer_opts ko = { .grace_ms = o->grace_ms, .kill_timeout_ms = o->kill_timeout_ms,
+				  .poll_ms = KILLER_POLL_MS };
 	struct err e = { 0 };
 	json_auto_t *report = NULL;
-	size_t n = 0, failed;
-	int rc = kill_items(o, &items, &n, &ko.grace_ms);
+	size_t n = o->nitems, failed;
+	int rc;
 
-	if (rc)
-		return rc;
 	if (!s->live)
 		cli_warn("sysroot '%s' is not /: no signal will be sent", s->prefix);
 	failed = killer_run(l, s, &killer_ops_pidfd, &ko, items, n);
@@ -431,7 +444,6 @@ static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const s
 		rc = KILO_EXIT_FAIL;
 	}
 	killer_items_release(items, n);
-	free(items);
 	return rc;
 }
 
@@ -440,10 +452,8 @@ static int cmd_health(const struct opts *o, const struct cgroup_layout *l,
 {
 	cleanup_free char *id = NULL;
 	struct err e = { 0 };
-	int dir = 0, nm;
+	int dir = hadoop_yarn_exists(l, s), nm;
 
-	for (int c = 0; c < CGROUP_NCTRL && !dir; c++)
-		dir = cgroup_exists(l, s, (enum cgroup_ctrl)c, l->hadoop_yarn);
 	printf("%s hadoop-yarn cgroup %s (cgroup v%d, %s driver)\n", dir ? "ok    " : "FAILED",
 	       l->hadoop_yarn, l->version, cgroup_driver_name(l->driver));
 	nm = o->no_nm || nm_fetch_info(o->nm_url, (long)o->nm_timeout_ms, &id, &e) == 0;
@@ -481,6 +491,11 @@ int main(int argc, char **argv)
 		;
 	if (i == ncmd)
 		return cli_finish(cli_usage_error("unknown command '%s'", o.command));
+	if (commands[i].fn == cmd_kill) {
+		rc = kill_items(&o, &o.items, &o.nitems, &o.grace_ms);
+		if (rc)
+			return cli_finish(rc);
+	}
 	if (http_global_init(&e) < 0) {
 		cli_print_err(&e);
 		return cli_finish(KILO_EXIT_FAIL);
@@ -491,5 +506,6 @@ int main(int argc, char **argv)
 	cgroup_layout_release(&l);
 	sysroot_release(&s);
 	http_global_cleanup();
+	free(o.items);
 	return cli_finish(rc);
 }

@@ -5,13 +5,13 @@
 # the whole kill.  All containers are handled at once, so it should be about
 # one cgroup.procs poll interval (10 ms), not 50 grace periods (50 x 250 ms);
 # the peer value is one grace period.  Needs root and a writable cgroup v1
-# cpu hierarchy; prints "skipped" otherwise.
+# cpu hierarchy; skipped (exit 77) otherwise.
 set -u
 : "${KILO_BIN:?}"
 n=50
 if [ "$(id -u)" != 0 ] || [ ! -w /sys/fs/cgroup/cpu ]; then
-	echo "yarn-copilot-kill-50-containers skipped (needs root and /sys/fs/cgroup/cpu)"
-	exit 0
+	echo "skipped: needs root and a writable /sys/fs/cgroup/cpu"
+	exit 77
 fi
 top=kilo-bench-$$-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 root=/sys/fs/cgroup/cpu/$top/hadoop-yarn

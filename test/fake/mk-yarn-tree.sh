@@ -26,6 +26,11 @@ else
 fi
 mkdir -p "$cpu" "$acct" "$mem" "$dir/proc"
 printf 'cpu  100 0 100 1000 0 0 0 0 0 0\nbtime 1795910400\n' >"$dir/proc/stat"
+# what node-usage needs besides the cgroups (the man pages' pipelines run on this tree)
+printf 'MemTotal:       16384000 kB\nMemAvailable:   12288000 kB\n' >"$dir/proc/meminfo"
+mkdir -p "$dir/sys/devices/system/cpu" "$dir/proc/sys/kernel"
+echo 0-3 >"$dir/sys/devices/system/cpu/online"
+echo fake-node >"$dir/proc/sys/kernel/hostname"
 
 # container ID PIDS CPU_NS MEM_ANON (MEM_ANON "-": no memory dir on v1)
 container() {

@@ -49,7 +49,8 @@ static json_t *annotate(struct k8s_client *c, int argc, char **argv, struct err 
 
 	if (argc < 2)
 		return err_set(e, ERR_USAGE, 0, "annotate: NODE expected"), NULL;
-	if (i + 1 < argc && !strchr(argv[i + 1], '=') && argv[i + 1][strlen(argv[i + 1]) - 1] != '-')
+	if (i + 1 < argc && !strchr(argv[i + 1], '=') &&
+	    argv[i + 1][strlen(argv[i + 1]) - 1] != '-')
 		rv = argv[++i];
 	for (i++; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');
@@ -64,7 +65,8 @@ static json_t *annotate(struct k8s_client *c, int argc, char **argv, struct err 
 
 			json_object_set_new(ann, k, json_null());
 		} else {
-			return err_set(e, ERR_USAGE, 0, "annotate: bad argument '%s'", argv[i]), NULL;
+			return err_set(e, ERR_USAGE, 0, "annotate: bad argument '%s'", argv[i]),
+			       NULL;
 		}
 	}
 	return k8s_node_patch_annotations(c, argv[1], ann, rv, e);
@@ -108,15 +110,32 @@ int main(int argc, char **argv)
 	cli_init("k8s-client");
 	while ((opt = getopt_long(argc, argv, "n:", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'k': o.kubeconfig = optarg; break;
-		case 'c': o.context = optarg; break;
-		case 'n': o.namespace = optarg; break;
-		case 'r': o.root = optarg; break;
-		case 'f': lo.field_selector = optarg; break;
-		case 'l': lo.label_selector = optarg; break;
-		case 'L': lo.limit = strtol(optarg, NULL, 10); break;
-		case 'v': verbose = 1; break;
-		default: return cli_usage_error("unknown option");
+		case 'k':
+			o.kubeconfig = optarg;
+			break;
+		case 'c':
+			o.context = optarg;
+			break;
+		case 'n':
+			o.namespace = optarg;
+			break;
+		case 'r':
+			o.root = optarg;
+			break;
+		case 'f':
+			lo.field_selector = optarg;
+			break;
+		case 'l':
+			lo.label_selector = optarg;
+			break;
+		case 'L':
+			lo.limit = strtol(optarg, NULL, 10);
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		default:
+			return cli_usage_error("unknown option");
 		}
 	}
 	if (optind >= argc)

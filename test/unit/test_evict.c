@@ -491,10 +491,10 @@ static const struct bad_case bad_cases[] = {
 	{ 1, LIST("7"), "ContainerList.items[0]: expected an object, got 7" },
 	{ 2,
 	  "{\"kind\":\"PodList\",\"items\":[{\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"resources\":"
-	  "{\"requests\":{\"kubernetes.io/batch-cpu\":\"1Ki\"}}}]},\"status\":{\"phase\":\"Running\","
+	  "{\"requests\":{\"kubernetes.io/batch-cpu\":\"1K\"}}}]},\"status\":{\"phase\":\"Running\","
 	  "\"qosClass\":\"BestEffort\"}}]}",
-	  "PodList.items[0].spec.containers[0].resources.requests.kubernetes.io/batch-cpu: expected a "
-	  "Kubernetes quantity such as \"2k\", got \"1Ki\"" },
+	  "Pod PodList.items[0].spec.containers[0].resources.requests.kubernetes.io/batch-cpu: "
+	  "invalid quantity '1K'" },
 	{ 3, "{\"kind\":\"NodeUsage\"}", "state: kind: expected \"EvictorState\", got \"NodeUsage\"" },
 	{ 3, "{\"victims\":[{\"id\":\"container_1410901177871_0001_01_000002\",\"atMs\":\"now\"}]}",
 	  "state: victims[0].atMs: expected an integer 0..9007199254740992, got \"now\"" },

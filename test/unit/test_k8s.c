@@ -120,7 +120,8 @@ static char *kubeconfig(const char *rel, const char *server, const char *cluster
 			   "users:\n- name: u\n  user:\n%s"
 			   "contexts:\n- name: test\n  context: {cluster: fake, user: u, "
 			   "namespace: yarn}\n",
-			   server, cluster_extra ? cluster_extra : "", user ? user : "    {}\n") > 0);
+			   server, cluster_extra ? cluster_extra : "",
+			   user ? user : "    {}\n") > 0);
 	testlib_write(tmp, rel, text);
 	free(text);
 	return path_in(rel);
@@ -177,12 +178,14 @@ static const struct {
 	{ "k8s/status-conflict.json", NULL, 409, ERR_REMOTE,
 	  "PATCH /api/v1/nodes/worker-1: Operation cannot be fulfilled on nodes \"worker-1\": the "
 	  "object has been modified; please apply your changes to the latest version and try again "
-	  "(Conflict)", "Conflict" },
+	  "(Conflict)",
+	  "Conflict" },
 	{ "k8s/status-notfound.json", NULL, 404, ERR_NOTFOUND,
 	  "PATCH /api/v1/nodes/worker-1: nodes \"worker-9\" not found (NotFound)", "NotFound" },
 	{ "k8s/status-gone.json", NULL, 410, ERR_REMOTE, NULL, "Expired" },
 	{ NULL, "Too many requests, please try again later.\n", 429, ERR_TEMP,
-	  "PATCH /api/v1/nodes/worker-1: HTTP 429: Too many requests, please try again later.", "" },
+	  "PATCH /api/v1/nodes/worker-1: HTTP 429: Too many requests, please try again later.",
+	  "" },
 	{ NULL, "", 503, ERR_TEMP, "PATCH /api/v1/nodes/worker-1: HTTP 503", "" },
 };
 
@@ -203,15 +206,18 @@ START_TEST(test_k8s_status_err)
 		r.content_type = strdup("text/plain");
 	}
 	r.body_len = strlen(r.body);
-	ck_assert_int_eq(k8s_status_err(&r, "PATCH /api/v1/nodes/worker-1", reason, sizeof(reason),
-					&e), -1);
+	ck_assert_int_eq(
+		k8s_status_err(&r, "PATCH /api/v1/nodes/worker-1", reason, sizeof(reason), &e), -1);
 	ck_assert_int_eq(e.kind, statuses[_i].kind);
 	ck_assert_str_eq(reason, statuses[_i].reason);
 	if (statuses[_i].msg)
 		ck_assert_str_eq(e.msg, statuses[_i].msg);
 	else /* the long message is cut at ERR_MSG_MAX */
-		ck_assert_msg(strncmp(e.msg, "PATCH /api/v1/nodes/worker-1: The provided continue "
-				      "parameter is too old", 72) == 0, "%s", e.msg);
+		ck_assert_msg(strncmp(e.msg,
+				      "PATCH /api/v1/nodes/worker-1: The provided continue "
+				      "parameter is too old",
+				      72) == 0,
+			      "%s", e.msg);
 	http_response_release(&r);
 }
 END_TEST
@@ -226,7 +232,8 @@ START_TEST(test_k8s_exec_parse)
 	ck_assert_int_eq(k8s_exec_parse("{\"apiVersion\":\"client.authentication.k8s.io/v1\","
 					"\"kind\":\"ExecCredential\",\"status\":{\"token\":\"t0k\","
 					"\"expirationTimestamp\":\"2026-11-29T17:00:00Z\"}}",
-					v1, &token, &cert, &key, &exp, &e), 0);
+					v1, &token, &cert, &key, &exp, &e),
+			 0);
 	ck_assert_str_eq(token, "t0k");
 	ck_assert_ptr_null(cert);
 	ck_assert_int_eq(exp, 1795971600000);
@@ -234,7 +241,8 @@ START_TEST(test_k8s_exec_parse)
 	ck_assert_int_eq(k8s_exec_parse("{\"apiVersion\":\"client.authentication.k8s.io/v1\","
 					"\"status\":{\"clientCertificateData\":\"C\","
 					"\"clientKeyData\":\"K\"}}",
-					v1, &token, &cert, &key, &exp, &e), 0);
+					v1, &token, &cert, &key, &exp, &e),
+			 0);
 	ck_assert_ptr_null(token);
 	ck_assert_str_eq(cert, "C");
 	ck_assert_str_eq(key, "K");
@@ -243,12 +251,14 @@ START_TEST(test_k8s_exec_parse)
 	free(key);
 	ck_assert_int_eq(k8s_exec_parse("{\"apiVersion\":\"client.authentication.k8s.io/v1\","
 					"\"status\":{\"clientCertificateData\":\"C\"}}",
-					v1, &token, &cert, &key, &exp, &e), -1);
+					v1, &token, &cert, &key, &exp, &e),
+			 -1);
 	ck_assert_str_eq(e.msg, "ExecCredential.status: clientCertificateData and clientKeyData "
 				"must be given together");
 	ck_assert_int_eq(k8s_exec_parse("{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\","
 					"\"status\":{\"token\":\"x\"}}",
-					v1, &token, &cert, &key, &exp, &e), -1);
+					v1, &token, &cert, &key, &exp, &e),
+			 -1);
 	ck_assert_int_eq(e.kind, ERR_REMOTE);
 	ck_assert_int_eq(k8s_exec_parse("not json", v1, &token, &cert, &key, &exp, &e), -1);
 }
@@ -312,8 +322,9 @@ START_TEST(test_k8s_kubeconfig_merge)
 	k8s_config_release(&cfg);
 
 	/* a context naming a user no file defines */
-	testlib_write(tmp, "c/config", "contexts:\n- name: ghost\n  context: {cluster: shared, "
-				       "user: nobody}\n");
+	testlib_write(tmp, "c/config",
+		      "contexts:\n- name: ghost\n  context: {cluster: shared, "
+		      "user: nobody}\n");
 	free(list);
 	ck_assert(asprintf(&list, "%s:%s/c/config", a, tmp) > 0);
 	setenv("KUBECONFIG", list, 1);
@@ -327,20 +338,21 @@ START_TEST(test_k8s_kubeconfig_merge)
 	ck_assert_int_eq(k8s_config_load(&cfg, &o, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 	ck_assert_msg(strstr(e.msg, "b/config:6:16: clusters[name=shared].cluster.proxy-url: "
-				    "not supported by kilo"), "%s", e.msg);
+				    "not supported by kilo"),
+		      "%s", e.msg);
 	k8s_config_release(&cfg);
 	o.kubeconfig = "/nonexistent/kubeconfig";
 	ck_assert_int_eq(k8s_config_load(&cfg, &o, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
 	k8s_config_release(&cfg);
 
-	/* ~/.kube/config when KUBECONFIG is unset */
+	/* ~/.kube/config when KUBECONFIG is unset; JSON is YAML too */
 	unsetenv("KUBECONFIG");
 	testlib_write(tmp, ".kube/config",
-		      "clusters:\n- name: c\n  cluster: {server: 'http://home:8080'}\n"
-		      "users:\n- name: u\n  user: {token: t}\n"
-		      "contexts:\n- name: x\n  context: {cluster: c, user: u}\n"
-		      "current-context: x\n");
+		      "{\"apiVersion\":\"v1\",\"kind\":\"Config\",\"clusters\":[{\"name\":\"c\","
+		      "\"cluster\":{\"server\":\"http://home:8080\"}}],\"users\":[{\"name\":\"u\","
+		      "\"user\":{\"token\":\"t\"}}],\"contexts\":[{\"name\":\"x\",\"context\":"
+		      "{\"cluster\":\"c\",\"user\":\"u\"}}],\"current-context\":\"x\"}\n");
 	o = (struct k8s_options){ 0 };
 	ck_assert_msg(k8s_config_load(&cfg, &o, &e) == 0, "%s", e.msg);
 	ck_assert_str_eq(cfg.server, "http://home:8080");
@@ -362,7 +374,8 @@ static const struct {
 	  "users[name=u].user.username: not supported by kilo" },
 	{ "server: https://x", "{auth-provider: {name: oidc}}", "", "",
 	  "users[name=u].user.auth-provider: not supported by kilo" },
-	{ "server: https://x", "{as: admin}", "", "", "users[name=u].user.as: not supported by kilo" },
+	{ "server: https://x", "{as: admin}", "", "",
+	  "users[name=u].user.as: not supported by kilo" },
 	{ "server: https://x", "{}", "", "preferences: {}\nfoo: 1\n",
 	  "kubeconfig.foo: not supported by kilo" },
 	{ "server: https://x", "{}", ", bar: 1", "",
@@ -370,19 +383,22 @@ static const struct {
 	{ "server: https://x\n    certificate-authority: a\n    certificate-authority-data: Zg==",
 	  "{}", "", "", "certificate-authority and certificate-authority-data are both specified" },
 	{ "server: https://x\n    certificate-authority: a\n    insecure-skip-tls-verify: true",
-	  "{}", "", "", "specifying a root certificates file with the insecure flag is not allowed" },
+	  "{}", "", "",
+	  "specifying a root certificates file with the insecure flag is not allowed" },
 	{ "server: https://x", "{client-certificate: c}", "", "",
 	  "client certificate and key must be given together" },
-	{ "insecure-skip-tls-verify: true", "{}", "", "", "clusters[name=c].cluster: no server found" },
+	{ "insecure-skip-tls-verify: true", "{}", "", "",
+	  "clusters[name=c].cluster: no server found" },
 	{ "server: https://x\n    certificate-authority-data: '%%%'", "{}", "", "",
 	  "certificate-authority-data: not valid base64" },
 	{ "server: https://x", "{exec: {command: x}}", "", "",
 	  "users[name=u].user.exec.apiVersion: expected client.authentication.k8s.io/v1 or v1beta1" },
 	{ "server: https://x", "{exec: {apiVersion: client.authentication.k8s.io/v1, command: x}}",
 	  "", "", "users[name=u].user.exec.interactiveMode: required for v1" },
-	{ "server: https://x", "{exec: {apiVersion: client.authentication.k8s.io/v1beta1, "
-	  "command: x, provideClusterInfo: true, installHint: h, bogus: 1}}", "", "",
-	  "users[name=u].user.exec.bogus: not supported by kilo" },
+	{ "server: https://x",
+	  "{exec: {apiVersion: client.authentication.k8s.io/v1beta1, "
+	  "command: x, provideClusterInfo: true, installHint: h, bogus: 1}}",
+	  "", "", "users[name=u].user.exec.bogus: not supported by kilo" },
 	{ "server: https://x", "{}", ", namespace: Not_A_Label", "",
 	  "namespace 'Not_A_Label' is not a DNS label" },
 	{ "server: https://x", "{}", "", "current-context: nope\n", "context 'nope' not found" },
@@ -421,7 +437,8 @@ static void write_sa(const char *token, const char *ns)
 {
 	testlib_write(tmp, "root/var/run/secrets/kubernetes.io/serviceaccount/token", token);
 	if (ns)
-		testlib_write(tmp, "root/var/run/secrets/kubernetes.io/serviceaccount/namespace", ns);
+		testlib_write(tmp, "root/var/run/secrets/kubernetes.io/serviceaccount/namespace",
+			      ns);
 }
 
 START_TEST(test_k8s_in_cluster_config)
@@ -449,6 +466,13 @@ START_TEST(test_k8s_in_cluster_config)
 	ck_assert_ptr_null(cfg.ca_file); /* no ca.crt: system roots, like client-go */
 	ck_assert_str_eq(cfg.namespace, "yarn");
 	k8s_config_release(&cfg);
+
+	/* KUBECONFIG naming only missing files: in-cluster too */
+	setenv("KUBECONFIG", "/nonexistent/a:/nonexistent/b", 1);
+	ck_assert_msg(k8s_config_load(&cfg, &o, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(cfg.source, "in-cluster");
+	k8s_config_release(&cfg);
+	unsetenv("KUBECONFIG");
 
 	setenv("POD_NAMESPACE", "kube-system", 1);
 	setenv("KUBERNETES_SERVICE_HOST", "10.96.0.1", 1);
@@ -487,9 +511,10 @@ static int count_page(void *arg, json_t *page, struct err *e)
 	}
 	p->pages++;
 	items = json_object_get(page, "items");
-	json_array_foreach(items, i, it) {
-		const char *name = json_string_value(json_object_get(json_object_get(it, "metadata"),
-								     "name"));
+	json_array_foreach(items, i, it)
+	{
+		const char *name =
+			json_string_value(json_object_get(json_object_get(it, "metadata"), "name"));
 
 		if (p->items < 16)
 			snprintf(p->names[p->items], sizeof(p->names[0]), "%s", name);
@@ -527,12 +552,16 @@ START_TEST(test_k8s_list_pages)
 	ck_assert_str_eq(p.names[0], "web-frontend-6d9c7b8f5d-kx7pq");
 	ck_assert_str_eq(p.names[1], "spark-pi-5f8a2b8f1c3d4e6a-exec-1");
 	ck_assert_str_eq(p.names[2], "yarn-nm-0");
-	ck_assert_int_eq(log_count(&f, "fieldSelector=spec.nodeName%3Dworker-1%2Cstatus.phase%21%3D"
-				       "Succeeded%2Cstatus.phase%21%3DFailed", NULL), 2);
+	ck_assert_int_eq(log_count(&f,
+				   "fieldSelector=spec.nodeName%3Dworker-1%2Cstatus.phase%21%3D"
+				   "Succeeded%2Cstatus.phase%21%3DFailed",
+				   NULL),
+			 2);
 
 	/* labels, one namespace */
 	memset(&p, 0, sizeof(p));
-	lo = (struct k8s_list_options){ .label_selector = "koordinator.sh/qosClass in (BE),!job-name" };
+	lo = (struct k8s_list_options){ .label_selector =
+						"koordinator.sh/qosClass in (BE),!job-name" };
 	ck_assert_int_eq(k8s_pods_list(&c, NULL, NULL, &lo, count_page, &p, &e), 1);
 	ck_assert_int_eq(p.items, 3);
 	ck_assert_str_eq(p.names[0], "sessionize-8c2e4a6f1b3d5e7a-exec-3");
@@ -559,9 +588,10 @@ END_TEST
 
 START_TEST(test_k8s_list_expired_restarts)
 {
-	const char *args[] = { "--fault",
-			       "{\"path\":\"/api/v1/pods\",\"query\":\"continue=\",\"compact\":true}",
-			       NULL };
+	const char *args[] = {
+		"--fault", "{\"path\":\"/api/v1/pods\",\"query\":\"continue=\",\"compact\":true}",
+		NULL
+	};
 	struct fake f;
 	struct k8s_client c;
 	struct err e = { 0 };
@@ -591,7 +621,7 @@ START_TEST(test_k8s_list_expired_restarts)
 
 	/* expiring for ever: bounded */
 	fake_fault(&f, "{\"path\":\"/api/v1/pods\",\"query\":\"continue=\",\"compact\":true,"
-		     "\"count\":0}");
+		       "\"count\":0}");
 	memset(&p, 0, sizeof(p));
 	ck_assert_int_eq(k8s_pods_list(&c, NULL, NULL, &lo, count_page, &p, &e), -1);
 	ck_assert_int_eq(p.restarts, K8S_LIST_RESTARTS);
@@ -638,9 +668,9 @@ START_TEST(test_k8s_patch_conflict)
 	struct fake f;
 	struct k8s_client c;
 	struct err e = { 0 };
-	json_t *node, *again, *patched, *ann = json_pack("{s:s, s:n}", "kilo.io/yarn-allocated",
-							    "{\"cpuMilli\":12000}",
-							    "node.alpha.kubernetes.io/ttl");
+	json_t *node, *again, *patched,
+		*ann = json_pack("{s:s, s:n}", "kilo.io/yarn-allocated", "{\"cpuMilli\":12000}",
+				 "node.alpha.kubernetes.io/ttl");
 	json_t *other = json_pack("{s:s}", "other", "writer"), *got;
 	const char *rv;
 	char *kc, *old_rv;
@@ -650,8 +680,8 @@ START_TEST(test_k8s_patch_conflict)
 	client_for(&c, kc);
 	node = k8s_node_get(&c, "worker-1", &e);
 	ck_assert_ptr_nonnull(node);
-	old_rv = strdup(json_string_value(json_object_get(json_object_get(node, "metadata"),
-							  "resourceVersion")));
+	old_rv = strdup(json_string_value(
+		json_object_get(json_object_get(node, "metadata"), "resourceVersion")));
 	ck_assert_str_eq(old_rv, "5823107");
 
 	/* a concurrent writer (no resourceVersion: last writer wins) */
@@ -669,8 +699,8 @@ START_TEST(test_k8s_patch_conflict)
 
 	/* re-read, retry: applied, the new resourceVersion is the server's */
 	again = k8s_node_get(&c, "worker-1", &e);
-	rv = json_string_value(json_object_get(json_object_get(again, "metadata"),
-					       "resourceVersion"));
+	rv = json_string_value(
+		json_object_get(json_object_get(again, "metadata"), "resourceVersion"));
 	ck_assert_str_eq(rv, "5823108");
 	patched = k8s_node_patch_annotations(&c, "worker-1", ann, rv, &e);
 	ck_assert_msg(patched != NULL, "%s", e.msg);
@@ -680,7 +710,8 @@ START_TEST(test_k8s_patch_conflict)
 	ck_assert_str_eq(json_string_value(json_object_get(got, "other")), "writer");
 	ck_assert_ptr_null(json_object_get(got, "node.alpha.kubernetes.io/ttl"));
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(patched, "metadata"),
-							   "resourceVersion")), "5823109");
+							   "resourceVersion")),
+			 "5823109");
 	ck_assert_int_eq(log_count(&f, "application/merge-patch+json", NULL), 3);
 
 	json_decref(patched);
@@ -723,7 +754,7 @@ START_TEST(test_k8s_retry_429)
 
 	/* 429 for ever: the plain-text body is the message, after max_retries */
 	fake_fault(&f, "{\"path\":\"/api/v1/nodes\",\"status\":429,"
-					 "\"retryAfter\":\"0\",\"count\":0}");
+		       "\"retryAfter\":\"0\",\"count\":0}");
 	c.max_retries = 2;
 	ck_assert_ptr_null(k8s_node_get(&c, "worker-1", &e));
 	ck_assert_int_eq(e.kind, ERR_TEMP);
@@ -777,10 +808,12 @@ END_TEST
 
 START_TEST(test_k8s_dropped_connection)
 {
-	const char *args[] = { "--fault", "{\"method\":\"GET\",\"path\":\"/api/v1/nodes\","
-					  "\"drop\":true}",
-			       "--fault", "{\"method\":\"PATCH\",\"path\":\"/api/v1/nodes\","
-					  "\"drop\":true,\"count\":0}",
+	const char *args[] = { "--fault",
+			       "{\"method\":\"GET\",\"path\":\"/api/v1/nodes\","
+			       "\"drop\":true}",
+			       "--fault",
+			       "{\"method\":\"PATCH\",\"path\":\"/api/v1/nodes\","
+			       "\"drop\":true,\"count\":0}",
 			       NULL };
 	struct fake f;
 	struct k8s_client c;
@@ -837,12 +870,13 @@ START_TEST(test_k8s_slow_answer)
 }
 END_TEST
 
+/* Append line to the 4096-byte buffer arg. */
 static void collect_trace(void *arg, const char *line)
 {
 	char *buf = arg;
+	size_t n = strlen(buf);
 
-	strncat(buf, line, 4095 - strlen(buf));
-	strncat(buf, "\n", 4095 - strlen(buf));
+	snprintf(buf + n, 4096 - n, "%s\n", line);
 }
 
 START_TEST(test_k8s_token_file_reread)
@@ -900,6 +934,26 @@ START_TEST(test_k8s_token_file_reread)
 	testlib_write(tmp, "sa/token", "\n");
 	ck_assert_ptr_null(k8s_node_get(&c, "worker-1", &e));
 	ck_assert_str_eq(c.token, secret);
+	k8s_client_release(&c);
+	free(kc);
+
+	/* tokenFile unreadable at start: the kubeconfig's token, until the file reads */
+	kc = kubeconfig("kc", f.url, NULL, "    token: tok-C\n    tokenFile: sa/missing\n");
+	client_for(&c, kc);
+	ck_assert_str_eq(c.token, "tok-C");
+	node = k8s_node_get(&c, "worker-1", &e);
+	ck_assert_msg(node != NULL, "%s", e.msg);
+	json_decref(node);
+	k8s_client_release(&c);
+	free(kc);
+
+	/* without one: the client cannot start */
+	kc = kubeconfig("kc", f.url, NULL, "    tokenFile: sa/missing\n");
+	o.kubeconfig = kc;
+	ck_assert_int_eq(k8s_client_init(&c, &o, NULL, NULL, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
+	ck_assert_msg(strstr(e.msg, "read token '") && strstr(e.msg, "sa/missing': No such file"),
+		      "%s", e.msg);
 
 	k8s_client_release(&c);
 	fake_stop(&f);
@@ -908,41 +962,29 @@ START_TEST(test_k8s_token_file_reread)
 }
 END_TEST
 
-/* In tmp/pki: a CA, a server certificate for 127.0.0.1 and a client
- * certificate, made by openssl, plus another CA and base64 forms. */
+/* tmp/pki: a CA, server and client certificates (test/fake/mkcerts.sh)
+ * and base64 forms; tmp/other: another CA. */
 static void make_certs(void)
 {
-	char *cmd = NULL;
+	char *script = testlib_fixture("../fake/mkcerts.sh"), *cmd = NULL;
 
-	testlib_write(tmp, "pki/.keep", "");
-	ck_assert(asprintf(&cmd,
-			   "cd '%s/pki' && exec >openssl.log 2>&1 && "
-			   "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt "
-			   "-days 1 -subj /CN=kilo-test-ca && "
-			   "openssl req -newkey rsa:2048 -nodes -keyout srv.key -out srv.csr "
-			   "-subj /CN=127.0.0.1 && "
-			   "printf 'subjectAltName=IP:127.0.0.1\\n' >srv.ext && "
-			   "openssl x509 -req -in srv.csr -CA ca.crt -CAkey ca.key -CAcreateserial "
-			   "-out srv.crt -days 1 -extfile srv.ext && "
-			   "openssl req -newkey rsa:2048 -nodes -keyout cli.key -out cli.csr "
-			   "-subj /CN=kilo/O=system:nodes && "
-			   "openssl x509 -req -in cli.csr -CA ca.crt -CAkey ca.key -CAcreateserial "
-			   "-out cli.crt -days 1 && "
-			   "openssl req -x509 -newkey rsa:2048 -nodes -keyout other.key -out other.crt "
-			   "-days 1 -subj /CN=other-ca && "
-			   "base64 -w0 ca.crt >ca.b64 && base64 -w0 cli.crt >cli.b64 && "
-			   "base64 -w0 cli.key >key.b64",
-			   tmp) > 0);
-	ck_assert_msg(system(cmd) == 0, "openssl failed, see %s/pki/openssl.log", tmp);
+	ck_assert(
+		asprintf(&cmd,
+			 "exec >'%s/mkcerts.log' 2>&1 && sh '%s' '%s/pki' && sh '%s' '%s/other' && "
+			 "cd '%s/pki' && base64 -w0 ca.crt >ca.b64 && base64 -w0 client.crt >cli.b64 "
+			 "&& base64 -w0 client.key >key.b64",
+			 tmp, script, tmp, script, tmp, tmp) > 0);
+	ck_assert_msg(system(cmd) == 0, "mkcerts failed, see %s/mkcerts.log", tmp);
 	free(cmd);
+	free(script);
 }
 
 START_TEST(test_k8s_tls_client_certificate)
 {
-	char *srv_crt = path_in("pki/srv.crt"), *srv_key = path_in("pki/srv.key");
+	char *srv_crt = path_in("pki/server.crt"), *srv_key = path_in("pki/server.key");
 	char *ca = path_in("pki/ca.crt");
-	const char *args[] = { "--tls-cert", srv_crt, "--tls-key", srv_key, "--client-ca", ca,
-			       "--token", "some-other-token", NULL };
+	const char *args[] = { "--tls-cert", srv_crt,   "--tls-key",        srv_key, "--client-ca",
+			       ca,           "--token", "some-other-token", NULL };
 	struct fake f;
 	struct k8s_client c;
 	struct err e = { 0 };
@@ -957,7 +999,7 @@ START_TEST(test_k8s_tls_client_certificate)
 
 	/* files, relative to the kubeconfig */
 	kc = kubeconfig("kc", f.url, "    certificate-authority: pki/ca.crt\n",
-			"    client-certificate: pki/cli.crt\n    client-key: pki/cli.key\n");
+			"    client-certificate: pki/client.crt\n    client-key: pki/client.key\n");
 	client_for(&c, kc);
 	node = k8s_node_get(&c, "worker-1", &e);
 	ck_assert_msg(node != NULL, "%s", e.msg);
@@ -988,7 +1030,7 @@ START_TEST(test_k8s_tls_client_certificate)
 	free(kc);
 
 	/* a CA that did not sign the server: refused, not retried */
-	kc = kubeconfig("kc", f.url, "    certificate-authority: pki/other.crt\n", NULL);
+	kc = kubeconfig("kc", f.url, "    certificate-authority: other/ca.crt\n", NULL);
 	client_for(&c, kc);
 	ck_assert_ptr_null(k8s_node_get(&c, "worker-1", &e));
 	ck_assert_int_eq(e.kind, ERR_REMOTE);
@@ -1008,13 +1050,47 @@ START_TEST(test_k8s_tls_client_certificate)
 }
 END_TEST
 
+/* Publish the service-account files the way the kubelet's atomic writer
+ * does: files in a new "..<gen>" directory, the "..data" symlink swapped to
+ * it with rename(2), and token, namespace and ca.crt symlinks into ..data. */
+static void sa_publish(const char *gen, const char *token, const char *ca)
+{
+	const char *const files[][2] = { { "token", token },
+					 { "namespace", "yarn\n" },
+					 { "ca.crt", ca } };
+	char *dir = path_in("root/var/run/secrets/kubernetes.io/serviceaccount");
+	char *rel = NULL, *link = NULL, *tmp_link = NULL, *data = NULL;
+
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert(asprintf(&rel,
+				   "root/var/run/secrets/kubernetes.io/serviceaccount/..%s/%s", gen,
+				   files[i][0]) > 0);
+		testlib_write(tmp, rel, files[i][1]);
+		free(rel);
+		ck_assert(asprintf(&link, "%s/%s", dir, files[i][0]) > 0);
+		ck_assert(asprintf(&data, "..data/%s", files[i][0]) > 0);
+		ck_assert(symlink(data, link) == 0 || errno == EEXIST);
+		free(link);
+		free(data);
+	}
+	ck_assert(asprintf(&tmp_link, "%s/..data_tmp", dir) > 0);
+	ck_assert(asprintf(&data, "%s/..data", dir) > 0);
+	ck_assert(asprintf(&rel, "..%s", gen) > 0);
+	ck_assert_int_eq(symlink(rel, tmp_link), 0);
+	ck_assert_int_eq(rename(tmp_link, data), 0);
+	free(rel);
+	free(tmp_link);
+	free(data);
+	free(dir);
+}
+
 START_TEST(test_k8s_in_cluster_against_fake)
 {
-	char *srv_crt = path_in("pki/srv.crt"), *srv_key = path_in("pki/srv.key");
+	char *srv_crt = path_in("pki/server.crt"), *srv_key = path_in("pki/server.key");
 	char *accepted = path_in("accepted");
 	char *root = path_in("root");
-	const char *args[] = { "--tls-cert", srv_crt, "--tls-key", srv_key, "--token-file",
-			       accepted, NULL };
+	const char *args[] = { "--tls-cert",   srv_crt,  "--tls-key", srv_key,
+			       "--token-file", accepted, NULL };
 	struct k8s_options o = { .root = root };
 	struct fake f;
 	struct k8s_client c;
@@ -1024,8 +1100,7 @@ START_TEST(test_k8s_in_cluster_against_fake)
 
 	make_certs();
 	ca_pem = testlib_read(tmp, "pki/ca.crt");
-	write_sa("sa-token-1\n", "yarn\n");
-	testlib_write(tmp, "root/var/run/secrets/kubernetes.io/serviceaccount/ca.crt", ca_pem);
+	sa_publish("2026_11_29_16_00_00.1", "sa-token-1\n", ca_pem);
 	testlib_write(tmp, "accepted", "sa-token-1\n");
 	fake_start(&f, args);
 	setenv("KUBERNETES_SERVICE_HOST", "127.0.0.1", 1);
@@ -1039,7 +1114,7 @@ START_TEST(test_k8s_in_cluster_against_fake)
 	json_decref(node);
 
 	/* the kubelet rotates the projected token; the server takes only the new one */
-	write_sa("sa-token-2\n", NULL);
+	sa_publish("2026_11_29_16_50_00.2", "sa-token-2\n", ca_pem);
 	testlib_write(tmp, "accepted", "sa-token-2\n");
 	node = k8s_node_get(&c, "worker-1", &e);
 	ck_assert_msg(node != NULL, "%s", e.msg);
@@ -1085,7 +1160,8 @@ START_TEST(test_k8s_exec_plugin)
 			   "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n"
 			   "      command: ./bin/cred\n      args: [first]\n"
 			   "      interactiveMode: Never\n      provideClusterInfo: true\n"
-			   "      env: [{name: OUT_DIR, value: '%s'}]\n", tmp) > 0);
+			   "      env: [{name: OUT_DIR, value: '%s'}]\n",
+			   tmp) > 0);
 	kc = kubeconfig("kc", f.url, NULL, user);
 	client_for(&c, kc);
 	node = k8s_node_get(&c, "worker-1", &e);

@@ -36,12 +36,13 @@ struct sent {
 
 struct recorder {
 	const char *root;
-	struct proc procs[8];
+	struct proc procs[320];
 	size_t nprocs;
-	struct sent log[32];
+	struct sent log[320];
 	size_t nlog;
 	int64_t start;
-	int pinned; /* open handles */
+	int pinned;	/* open handles */
+	int max_pinned; /* most handles open at once */
 };
 
 static struct proc *find(struct recorder *r, pid_t pid)
@@ -55,7 +56,7 @@ static struct proc *find(struct recorder *r, pid_t pid)
 /* Rewrite the fake cgroup.procs of p without the dead. */
 static void rewrite(struct recorder *r, const char *procs)
 {
-	char buf[256] = "";
+	char buf[320 * 8] = "";
 
 	for (size_t i = 0; i < r->nprocs; i++)
 		if (strcmp(r->procs[i].procs, procs) == 0 && !r->procs[i].dead)
@@ -82,7 +83,8 @@ static int rec_pin(void *arg, pid_t pid)
 		errno = ESRCH;
 		return -1;
 	}
-	r->pinned++;
+	if (++r->pinned > r->max_pinned)
+		r->max_pinned = r->pinned;
 	return (int)pid;
 }
 
@@ -92,7 +94,7 @@ static int rec_send(void *arg, int handle, pid_t pid, int sig)
 	struct proc *p = find(r, pid);
 
 	ck_assert_int_eq(handle, pid);
-	ck_assert_uint_lt(r->nlog, 32);
+	ck_assert_uint_lt(r->nlog, 320);
 	r->log[r->nlog++] = (struct sent){ pid, sig, clock_mono_ms() - r->start };
 	if (sig == SIGKILL || p->how == EXITS_ON_TERM)
 		end(r, p);
@@ -132,7 +134,7 @@ static void fixture_open(struct fixture *f, int v2)
 	memset(&f->rec, 0, sizeof(f->rec));
 	f->rec.root = f->root;
 	f->ops = (struct killer_ops){ rec_pin, rec_send, rec_unpin, &f->rec, 0 };
-	f->opts = (struct killer_opts){ .grace_ms = 100, .kill_timeout_ms = 200, .poll_ms = 10 };
+	f->opts = (struct killer_opts){ .grace_ms = 200, .kill_timeout_ms = 200, .poll_ms = 10 };
 }
 
 static void fixture_layout(struct fixture *f)
@@ -185,15 +187,15 @@ START_TEST(test_killer_sequence)
 
 	f.rec.start = t0 = clock_mono_ms();
 	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 4), 0);
-	ck_assert_int_ge(clock_mono_ms() - t0, 100);
+	ck_assert_int_ge(clock_mono_ms() - t0, 200);
 
 	ck_assert_int_eq(items[0].result, KILLER_TERMINATED);
 	ck_assert_uint_eq(items[0].processes, 2);
 	ck_assert_uint_eq(items[0].sent, KILLER_SENT_TERM);
-	ck_assert_int_le(items[0].elapsed_ms, 50); /* one poll, not a grace period */
+	ck_assert_int_lt(items[0].elapsed_ms, 150); /* a poll or so, not the grace period */
 	ck_assert_int_eq(items[1].result, KILLER_KILLED);
 	ck_assert_uint_eq(items[1].sent, KILLER_SENT_TERM | KILLER_SENT_KILL);
-	ck_assert_int_ge(items[1].elapsed_ms, 100);
+	ck_assert_int_ge(items[1].elapsed_ms, 200);
 	ck_assert_int_eq(items[2].result, KILLER_GONE);
 	ck_assert_uint_eq(items[2].processes, 0);
 	ck_assert_uint_eq(items[2].sent, 0);
@@ -207,11 +209,11 @@ START_TEST(test_killer_sequence)
 	ck_assert_int_eq(f.rec.log[1].sig, SIGTERM);
 	ck_assert_int_eq(f.rec.log[2].pid, 201);
 	ck_assert_int_eq(f.rec.log[2].sig, SIGTERM);
-	ck_assert_int_le(f.rec.log[2].at_ms, 20);
+	ck_assert_int_lt(f.rec.log[2].at_ms, 150);
 	ck_assert_int_eq(f.rec.log[3].pid, 201);
 	ck_assert_int_eq(f.rec.log[3].sig, SIGKILL);
-	ck_assert_int_ge(f.rec.log[3].at_ms, 100);
-	ck_assert_int_le(f.rec.log[3].at_ms, 150);
+	ck_assert_int_ge(f.rec.log[3].at_ms, 200);
+	ck_assert_int_le(f.rec.log[3].at_ms, 450);
 	ck_assert_int_eq(f.rec.pinned, 0);
 	killer_items_release(items, 4);
 	fixture_close(&f);
@@ -236,7 +238,7 @@ START_TEST(test_killer_grace_period)
 	ck_assert_int_eq(f.rec.log[0].sig, SIGTERM);
 	ck_assert_int_eq(f.rec.log[1].sig, SIGKILL);
 	ck_assert_int_ge(f.rec.log[1].at_ms, graces[_i]);
-	ck_assert_int_le(f.rec.log[1].at_ms, graces[_i] + 30);
+	ck_assert_int_le(f.rec.log[1].at_ms, graces[_i] + 250); /* generous: CI machines are shared */
 	killer_items_release(items, 1);
 	fixture_close(&f);
 }
@@ -279,6 +281,29 @@ START_TEST(test_killer_pid_left_before_pin)
 	ck_assert_int_eq(items[0].result, KILLER_TERMINATED);
 	ck_assert_uint_eq(f.rec.nlog, 1);
 	ck_assert_int_eq(f.rec.log[0].pid, 102);
+	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
+/* More processes than may be pinned at once: every one is signalled,
+ * never more than KILLER_PIN_BATCH pins open. */
+START_TEST(test_killer_many_processes)
+{
+	struct fixture f;
+	struct killer_item items[1] = { item(CA) };
+
+	fixture_open(&f, 1);
+	for (pid_t p = 1000; p < 1300; p++)
+		add_proc(&f.rec, HY_V2 CA "/cgroup.procs", p, EXITS_ON_TERM);
+	fixture_layout(&f);
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
+	ck_assert_int_eq(items[0].result, KILLER_TERMINATED);
+	ck_assert_uint_eq(items[0].processes, 300);
+	ck_assert_uint_eq(f.rec.nlog, 300);
+	ck_assert_int_eq(f.rec.log[299].pid, 1299);
+	ck_assert_int_eq(f.rec.max_pinned, KILLER_PIN_BATCH);
+	ck_assert_int_eq(f.rec.pinned, 0);
 	killer_items_release(items, 1);
 	fixture_close(&f);
 }
@@ -440,6 +465,7 @@ static Suite *killer_suite(void)
 	tcase_add_loop_test(tc, test_killer_grace_period, 0, 3);
 	tcase_add_test(tc, test_killer_never_pid1);
 	tcase_add_test(tc, test_killer_pid_left_before_pin);
+	tcase_add_test(tc, test_killer_many_processes);
 	tcase_add_test(tc, test_killer_live_ops_need_live_root);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(td, test_killer_plan_parse, 0, sizeof(plans) / sizeof(plans[0]));

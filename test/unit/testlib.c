@@ -65,7 +65,10 @@ char *testlib_read(const char *dir, const char *rel)
 	FILE *f, *m;
 	int c;
 
-	ck_assert(asprintf(&path, "%s/%s", dir, rel) > 0);
+	if (dir)
+		ck_assert(asprintf(&path, "%s/%s", dir, rel) > 0);
+	else
+		path = strdup(rel);
 	f = fopen(path, "r");
 	free(path);
 	if (!f)

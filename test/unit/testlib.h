@@ -27,7 +27,8 @@ void testlib_rmtree(const char *dir);
 /* Create dir/rel (parents too) holding content; aborts the test on error. */
 void testlib_write(const char *dir, const char *rel, const char *content);
 
-/* The content of dir/rel, or NULL if missing; caller frees. */
+/* The content of dir/rel (dir NULL: the path rel), or NULL if missing;
+ * caller frees. */
 char *testlib_read(const char *dir, const char *rel);
 
 /* Path of a file under test/fixtures (from KILO_FIXTURES or the source

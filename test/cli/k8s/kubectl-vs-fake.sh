@@ -11,24 +11,14 @@ client=${KILO_TEST_TOOLS:-${KILO_BIN%/*}/test/tools}/k8s-client
 [ -x "$client" ] || fail "$client missing (built by make check)"
 
 # certificates
-(
-	cd "$tmpdir" &&
-	openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 1 \
-		-subj /CN=kilo-test-ca &&
-	openssl req -newkey rsa:2048 -nodes -keyout srv.key -out srv.csr -subj /CN=127.0.0.1 &&
-	printf 'subjectAltName=IP:127.0.0.1\n' >srv.ext &&
-	openssl x509 -req -in srv.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out srv.crt \
-		-days 1 -extfile srv.ext &&
-	openssl req -newkey rsa:2048 -nodes -keyout cli.key -out cli.csr \
-		-subj /CN=kilo/O=system:nodes &&
-	openssl x509 -req -in cli.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out cli.crt -days 1
-) >"$tmpdir/openssl.log" 2>&1 || fail "openssl: $(tail -n 3 "$tmpdir/openssl.log")"
+sh "$KILO_TOP/test/fake/mkcerts.sh" "$tmpdir" >"$tmpdir/mkcerts.log" 2>&1 ||
+	fail "mkcerts: $(tail -n 3 "$tmpdir/mkcerts.log")"
 
 # the fake: every request needs the client certificate (or a token nobody has)
 python3 "$KILO_TOP/test/fake/fake_apiserver.py" --ignore-stdin --urls-file "$tmpdir/urls" \
 	--log "$tmpdir/requests.log" --load "$FIX/k8s/node-batch.json" \
-	--load "$FIX/k8s/podlist-mixed.json" --tls-cert "$tmpdir/srv.crt" \
-	--tls-key "$tmpdir/srv.key" --client-ca "$tmpdir/ca.crt" --token unused-token \
+	--load "$FIX/k8s/podlist-mixed.json" --tls-cert "$tmpdir/server.crt" \
+	--tls-key "$tmpdir/server.key" --client-ca "$tmpdir/ca.crt" --token unused-token \
 	>/dev/null &
 pid=$!
 at_exit "kill $pid 2>/dev/null"
@@ -52,8 +42,8 @@ clusters:
 users:
 - name: kilo
   user:
-    client-certificate: cli.crt
-    client-key: cli.key
+    client-certificate: client.crt
+    client-key: client.key
 contexts:
 - name: fake
   context: {cluster: fake, user: kilo, namespace: yarn}
@@ -88,6 +78,14 @@ grep '"userAgent": "kubectl' "$tmpdir/requests.log" | grep -q "continue=" ||
 	fail "kubectl did not page"
 grep '"userAgent": "kilo/' "$tmpdir/requests.log" | grep -q "continue=" ||
 	fail "we did not page"
+
+# label selectors
+kubectl get pods -A -l 'koordinator.sh/qosClass in (BE),!job-name' -o json \
+	>"$tmpdir/k-pods.json" || fail "kubectl get pods -l"
+"$client" --label-selector 'koordinator.sh/qosClass in (BE),!job-name' pods \
+	>"$tmpdir/c-pods.json" || fail "k8s-client pods --label-selector"
+assert_eq "$(items <"$tmpdir/k-pods.json")" "$(items <"$tmpdir/c-pods.json")" "pods by label"
+assert_eq "$(jq '.items | length' "$tmpdir/c-pods.json")" 3 "BE pods without job-name"
 
 # annotate node: kubectl writes, we read; we write, kubectl reads
 kubectl annotate node worker-1 kilo.io/by-kubectl=one >/dev/null || fail "kubectl annotate"

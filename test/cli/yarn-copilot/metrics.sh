@@ -33,6 +33,15 @@ if command -v promtool >/dev/null; then
 	promtool check metrics <"$tmpdir/m" || fail "promtool (NM down)"
 fi
 
+# no container at all: sums are 0, not absent
+mkdir -p "$tmpdir/e/sys/fs/cgroup/cpu/kubepods/besteffort/hadoop-yarn"
+yarn-copilot --sysroot "$tmpdir/e" --no-nm metrics >"$tmpdir/m" || fail "empty: exit $?"
+assert_eq "$(val yarn_copilot_containers) $(val yarn_copilot_containers_memory_bytes)" "0 0" "empty node"
+grep -q '^yarn_copilot_container_' "$tmpdir/m" && fail "per-container samples on an empty node"
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$tmpdir/m" || fail "promtool (empty)"
+fi
+
 # textfile: only yarn-copilot.prom appears, nothing on stdout
 mkdir "$tmpdir/tf"
 yarn-copilot --sysroot "$tmpdir/t" --no-nm metrics --textfile-dir "$tmpdir/tf" >"$tmpdir/out" ||

@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 # yarn-copilot list and kill on the real cgroup v1 hierarchy with real
-# processes, in a private hadoop-yarn tree (cpu and cpuacct, as YARN's
-# LinuxContainerExecutor makes them; the processes stay in the runner's
-# memory cgroup, so memory is null here):
-#   A exits on SIGTERM -> terminated      B ignores SIGTERM -> killed
+# processes, in a private hadoop-yarn tree (cpu, cpuacct and memory, as
+# YARN's LinuxContainerExecutor makes them with the memory handler on):
+#   A burns CPU, holds 32 MiB, exits on SIGTERM -> terminated
+#   B ignores SIGTERM -> killed
 #   C has children     -> terminated, children too
 #   D's process already exited -> gone
 # and a process outside the tree whose pid is put into a plan stays alive.
 . "$KILO_TOP/test/lib.sh"
 . "$KILO_TOP/test/fake/fake-nm.sh"
-need_root_cgroup cpu cpuacct
+need_root_cgroup cpu cpuacct memory
 
 top=kilo-test-$$-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 hy=$top/hadoop-yarn
@@ -18,7 +18,7 @@ A=container_1795910400000_${app}_01_000002
 B=container_1795910400000_${app}_01_000003
 C=container_1795910400000_${app}_01_000004
 D=container_1795910400000_${app}_01_000005
-ctrls="cpu cpuacct"
+ctrls="cpu cpuacct memory"
 
 cleanup_tree() {
 	for c in $ctrls; do
@@ -50,16 +50,17 @@ spawn() {
 		>/dev/null 2>&1 &
 	echo $!
 }
-a=$(spawn "$A" 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; exec sleep 1000')
+a=$(spawn "$A" 'exec python3 -c "import time; sum(range(3000000)); b = b\"x\" * (32 << 20); time.sleep(1000)"')
 b=$(spawn "$B" 'trap "" TERM; exec sleep 1000')
 c=$(spawn "$C" 'sleep 1000 & sleep 1000 & wait')
 d=$(spawn "$D" 'exit 0')
 sleep 1000 >/dev/null 2>&1 &
 outside=$!
-# wait until A has burnt its CPU and C has both children
+# wait until A has burnt its CPU and holds 32 MiB, and C has both children
 i=0
 while [ "$(wc -l </sys/fs/cgroup/cpu/$hy/$C/cgroup.procs)" -lt 3 ] ||
-	[ "$(cat /proc/$a/comm 2>/dev/null)" != sleep ] || [ -s /sys/fs/cgroup/cpu/$hy/$D/cgroup.procs ]; do
+	[ "$(cat /sys/fs/cgroup/memory/$hy/$A/memory.usage_in_bytes)" -lt 33554432 ] ||
+	[ -s /sys/fs/cgroup/cpu/$hy/$D/cgroup.procs ]; do
 	i=$((i + 1))
 	[ "$i" -le 100 ] || fail "processes did not start"
 	sleep 0.05
@@ -82,7 +83,14 @@ assert_eq "$(field "$A" .processes) $(field "$B" .processes) $(field "$C" .proce
 	"1 1 3 0" processes
 assert_eq "$(field "$A" '.usage.cpuNanos')" "$(cat /sys/fs/cgroup/cpuacct/$hy/$A/cpuacct.usage)" "A cpuacct.usage"
 [ "$(field "$A" '.usage.cpuNanos')" -gt 1000000 ] || fail "A burnt no CPU: $(field "$A" .usage.cpuNanos)"
-assert_eq "$(field "$A" '.usage.memoryBytes')" null "no memory dir"
+# memory: anon + unevictable and the whole charge, as the kernel's files say
+# (1 MiB slack for the per-CPU charge batches)
+memd=/sys/fs/cgroup/memory/$hy/$A
+kanon=$(awk '/^total_(active_anon|inactive_anon|unevictable) / { s += $2 } END { print s }' "$memd/memory.stat")
+near() { [ $(($1 - $2)) -le 1048576 ] && [ $(($2 - $1)) -le 1048576 ] || fail "$3: $1, kernel $2"; }
+near "$(field "$A" .usage.memoryBytes)" "$kanon" "A memoryBytes"
+near "$(field "$A" .usage.memoryCurrentBytes)" "$(cat "$memd/memory.usage_in_bytes")" "A memoryCurrentBytes"
+[ "$(field "$A" .usage.memoryBytes)" -ge 33554432 ] || fail "A holds less than 32 MiB"
 assert_eq "$(field "$A" '"\(.state) \(.user) \(.requests.cpuMilli) \(.stale)"')" "RUNNING alice 1000 false" "A from NM"
 assert_eq "$(field "$C" '.stale')" true "C unknown to the NM"
 assert_eq "$(field "$D" '"\(.startTime) \(.stale) \(.starting)"')" "null true false" "D exited"
@@ -98,7 +106,7 @@ assert_eq "$?" 2 "a pid as id"
 echo "{\"apiVersion\":\"kilo/v1\",\"kind\":\"KillPlan\",\"gracePeriodMs\":300,\"items\":[{\"id\":\"$A\",\"pid\":$outside},{\"id\":\"$B\",\"pids\":[$outside]},{\"id\":\"$C\"},{\"id\":\"$D\"}]}" \
 	>"$tmpdir/plan"
 t0=$(date +%s%N)
-yarn-copilot --hierarchy "$hy" kill <"$tmpdir/plan" >"$tmpdir/report" 2>"$tmpdir/err" ||
+yarn-copilot --hierarchy "$hy" --grace-period 50 kill <"$tmpdir/plan" >"$tmpdir/report" 2>"$tmpdir/err" ||
 	fail "kill: exit $?: $(cat "$tmpdir/err")"
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 r() { jq -r --arg id "$1" '.items[] | select(.id == $id) | "\(.result) \(.processes) \(.signalled | join(",")) \(.error)"' "$tmpdir/report"; }
@@ -108,7 +116,7 @@ assert_eq "$(r "$C")" "terminated 3 SIGTERM null" "C"
 assert_eq "$(r "$D")" "gone 0  null" "D"
 b_ms=$(jq -r --arg id "$B" '.items[] | select(.id == $id) | .elapsedMs' "$tmpdir/report")
 a_ms=$(jq -r --arg id "$A" '.items[] | select(.id == $id) | .elapsedMs' "$tmpdir/report")
-[ "$b_ms" -ge 300 ] && [ "$b_ms" -lt 1000 ] || fail "B ended after $b_ms ms, grace 300"
+[ "$b_ms" -ge 300 ] && [ "$b_ms" -lt 1000 ] || fail "B ended after $b_ms ms: the plan's 300 ms grace must win over --grace-period 50"
 [ "$a_ms" -lt 200 ] || fail "A ended after $a_ms ms"
 [ "$ms" -lt 2000 ] || fail "kill took $ms ms"
 # alive PID: exists and is not a zombie waiting for this shell to reap it

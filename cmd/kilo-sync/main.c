@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: Apache-2.0
+/* kilo-sync - Kubernetes Batch resources -> YARN node totals, and YARN's
+ * allocation -> the Node's thirdPartyAllocations annotation. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "clock.h"
+#include "jsonio.h"
+#include "k8s.h"
+#include "promtext.h"
+#include "syncconfig.h"
+#include "syncplan.h"
+#include "syncrun.h"
+#include "xalloc.h"
+
+#define MAX_NODES 256
+
+enum mode { MODE_SYNC, MODE_PLAN, MODE_APPLY };
+
+struct opts {
+	enum mode mode;
+	const char *config, *from, *kubeconfig, *context, *textfile_dir;
+	const char *nodes[MAX_NODES + 1];
+	size_t nnodes;
+	int dry_run, pretty, verbose;
+};
+
+static void usage(void)
+{
+	printf("Usage:\n"
+	       " kilo-sync [options]               plan from the live APIs, then apply\n"
+	       " kilo-sync plan [options]          print the SyncPlan only\n"
+	       " kilo-sync apply [options]         perform a SyncPlan read from stdin\n"
+	       "\n"
+	       "Report each node's unallocated Kubernetes Batch resources to the YARN\n"
+	       "ResourceManager as the NodeManager's total, and write YARN's allocation back\n"
+	       "onto the Node (node.koordinator.sh/thirdPartyAllocations).\n"
+	       "\n"
+	       "Options:\n"
+	       " -c, --config <file>       clusters, names, reservation, timeouts (YAML/JSON)\n"
+	       " -f, --from <file>         plan: read Node/Pod/List and RM documents from file\n"
+	       "                           ('-' for stdin) instead of the live APIs;\n"
+	       "                           apply: read the SyncPlan from file (default stdin)\n"
+	       "     --kubeconfig <file>   kubeconfig (default: config, KUBECONFIG, ~/.kube/config,\n"
+	       "                           in-cluster)\n"
+	       "     --context <name>      kubeconfig context\n"
+	       " -n, --node <name>         only this node (repeatable)\n"
+	       "     --dry-run             compute and report; change nothing\n"
+	       "     --textfile-dir <dir>  write <dir>/kilo-sync.prom (node_exporter textfile)\n"
+	       " -p, --pretty              indented JSON\n"
+	       " -v, --verbose             log every HTTP exchange on stderr\n"
+	       " -h, --help                display this help\n"
+	       " -V, --version             display version\n"
+	       "\n"
+	       "Input:  plan --from: Node, NodeList, Pod, PodList, List, RM nodes payloads\n"
+	       "Output: SyncPlan (plan) or SyncReport (apply, default)\n"
+	       "\n"
+	       "For more details see kilo-sync(1).\n");
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	enum { OPT_KUBECONFIG = CHAR_MAX + 1, OPT_CONTEXT, OPT_DRY_RUN, OPT_TEXTFILE };
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "kubeconfig", required_argument, NULL, OPT_KUBECONFIG },
+		{ "context", required_argument, NULL, OPT_CONTEXT },
+		{ "node", required_argument, NULL, 'n' },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "textfile-dir", required_argument, NULL, OPT_TEXTFILE },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	if (argc > 1 && argv[1][0] != '-') {
+		if (strcmp(argv[1], "plan") == 0)
+			o->mode = MODE_PLAN;
+		else if (strcmp(argv[1], "apply") == 0)
+			o->mode = MODE_APPLY;
+		else
+			return cli_usage_error("unknown command '%s'", argv[1]), -1;
+		argv++;
+		argc--;
+	}
+	while ((c = getopt_long(argc, argv, "c:f:n:pvhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': o->config = optarg; break;
+		case 'f': o->from = optarg; break;
+		case OPT_KUBECONFIG: o->kubeconfig = optarg; break;
+		case OPT_CONTEXT: o->context = optarg; break;
+		case 'n':
+			if (o->nnodes == MAX_NODES)
+				return cli_usage_error("too many --node options (at most %d)", MAX_NODES),
+				       -1;
+			o->nodes[o->nnodes++] = optarg;
+			break;
+		case OPT_DRY_RUN: o->dry_run = 1; break;
+		case OPT_TEXTFILE: o->textfile_dir = optarg; break;
+		case 'p': o->pretty = 1; break;
+		case 'v': o->verbose = 1; break;
+		case 'h': usage(); exit(cli_finish(KILO_EXIT_OK));
+		case 'V': cli_print_version("+k8s +yarn-rest"); exit(cli_finish(KILO_EXIT_OK));
+		default: return cli_usage_error("invalid option"), -1;
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[optind]), -1;
+	if (o->from && o->mode == MODE_SYNC)
+		return cli_usage_error("--from needs 'plan' or 'apply'"), -1;
+	if (o->mode == MODE_APPLY && o->nnodes)
+		return cli_usage_error("--node applies to planning, not to 'apply'"), -1;
+	return 0;
+}
+
+static void trace(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "%s: %s\n", cli_prog(), line);
+}
+
+static int read_inputs(struct sync_input *in, const char *from, struct sync_stats *st,
+		       struct err *e)
+{
+	FILE *f = strcmp(from, "-") == 0 ? stdin : fopen(from, "re");
+	struct jsonio_reader *r;
+	json_t *doc = NULL;
+	int ret;
+
+	if (!f)
+		return err_set(e, ERR_USAGE, errno, "open '%s'", from);
+	r = jsonio_reader_new(f, strcmp(from, "-") == 0 ? "stdin" : from);
+	while ((ret = jsonio_read(r, &doc, e)) == 1) {
+		ret = sync_input_add_document(in, doc, e);
+		json_decref(doc);
+		if (ret < 0) {
+			err_wrap(e, "%s:%ld", strcmp(from, "-") == 0 ? "stdin" : from,
+				 jsonio_reader_line(r));
+			break;
+		}
+	}
+	jsonio_reader_free(r);
+	if (f != stdin)
+		fclose(f);
+	st->nodes = sync_input_nodes(in);
+	st->pods = sync_input_pods(in);
+	return ret < 0 ? -1 : 0;
+}
+
+static json_t *read_plan(const char *from, struct err *e)
+{
+	const char *const want[] = { "SyncPlan" };
+	FILE *f = !from || strcmp(from, "-") == 0 ? stdin : fopen(from, "re");
+	json_t *plan = NULL;
+	long n;
+
+	if (!f)
+		return err_set(e, ERR_USAGE, errno, "open '%s'", from), NULL;
+	n = jsonio_collect(f, f == stdin ? "stdin" : from, want, 1, &plan, e);
+	if (f != stdin)
+		fclose(f);
+	if (n < 0 || jsonio_require(plan, "SyncPlan", f == stdin ? "stdin" : from, e) < 0)
+		return NULL;
+	return plan;
+}
+
+static int exit_code(const struct sync_stats *st)
+{
+	size_t actions = st->updated + st->annotated + st->failed;
+	int code = cli_exit_for_items(actions, st->failed);
+
+	if (st->clusters && st->clusters_down == st->clusters)
+		return KILO_EXIT_TEMPFAIL;
+	if (st->clusters_down && code == KILO_EXIT_OK)
+		return KILO_EXIT_PARTIAL;
+	return code;
+}
+
+static int write_metrics(const struct opts *o, const json_t *report, const struct sync_stats *st,
+			 double secs)
+{
+	struct promtext *p;
+	struct err e = { 0 };
+	int ret;
+
+	if (!o->textfile_dir)
+		return 0;
+	p = promtext_new();
+	sync_metrics(p, report, st, secs);
+	ret = promtext_write_textfile(p, o->textfile_dir, "kilo-sync.prom", &e);
+	promtext_free(p);
+	if (ret < 0)
+		cli_print_err(&e);
+	return ret;
+}
+
+static int run(const struct opts *o, struct sync_config *sc, struct err *e)
+{
+	const char *const *only = o->nnodes ? o->nodes : NULL;
+	struct k8s_options ko = {
+		.kubeconfig = o->kubeconfig ? o->kubeconfig : sc->kubeconfig,
+		.context = o->context ? o->context : sc->context,
+	};
+	struct k8s_client kc = { 0 };
+	struct sync_stats st = { 0 };
+	int64_t t0 = clock_mono_ms();
+	json_t *plan = NULL, *report = NULL, *out;
+	struct sync_input *in = NULL;
+	int need_k8s = (o->mode == MODE_SYNC || (o->mode == MODE_PLAN && !o->from) ||
+			(o->mode == MODE_APPLY && !o->dry_run));
+	int code = KILO_EXIT_OK;
+
+	if (o->verbose)
+		for (size_t i = 0; i < sc->nclusters; i++)
+			sc->clusters[i].http.trace = trace;
+	if (need_k8s && k8s_client_init(&kc, &ko, o->verbose ? trace : NULL, NULL, e) < 0) {
+		k8s_client_release(&kc);
+		return err_exit_code(e) == KILO_EXIT_USAGE ? KILO_EXIT_USAGE : err_exit_code(e);
+	}
+	kc.http.timeout_ms = sc->kube_timeout_ms;
+	if (o->mode == MODE_APPLY) {
+		plan = read_plan(o->from, e);
+	} else {
+		in = sync_input_new(&sc->options);
+		if ((o->from ? read_inputs(in, o->from, &st, e)
+			     : sync_gather(in, sc, &kc, only, &st, e)) == 0)
+			plan = sync_plan(in, clock_now_ms(), only);
+		sync_input_free(in);
+	}
+	if (!plan) {
+		k8s_client_release(&kc);
+		write_metrics(o, NULL, &st, (double)(clock_mono_ms() - t0) / 1000);
+		return -1;
+	}
+	if (o->mode == MODE_PLAN) {
+		out = plan;
+		code = st.clusters && st.clusters_down == st.clusters ? KILO_EXIT_TEMPFAIL : 0;
+	} else {
+		report = sync_apply(plan, sc, &kc, o->dry_run, &st, e);
+		json_decref(plan);
+		if (!report) {
+			k8s_client_release(&kc);
+			return -1;
+		}
+		out = report;
+		code = exit_code(&st);
+	}
+	k8s_client_release(&kc);
+	if (jsonio_write(stdout, out, o->pretty, e) < 0)
+		code = KILO_EXIT_FAIL;
+	fprintf(stderr,
+		"%s: %s%zu nodes, %zu pods, %zu updated, %zu annotated, %zu skipped, %zu errors, "
+		"%zu of %zu clusters unreachable in %.2f s\n",
+		cli_prog(), o->dry_run ? "dry run: " : "", st.nodes, st.pods, st.updated,
+		st.annotated, st.skipped, st.failed, st.clusters_down, st.clusters,
+		(double)(clock_mono_ms() - t0) / 1000);
+	if (write_metrics(o, report, &st, (double)(clock_mono_ms() - t0) / 1000) < 0 &&
+	    code == KILO_EXIT_OK)
+		code = KILO_EXIT_PARTIAL;
+	json_decref(out);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct sync_config sc;
+	struct err e = { 0 };
+	json_t *warnings = json_array();
+	json_t *w;
+	size_t i;
+	int code;
+
+	cli_init("kilo-sync");
+	if (parse_args(argc, argv, &o) < 0) {
+		json_decref(warnings);
+		return KILO_EXIT_USAGE;
+	}
+	if (sync_config_load(&sc, o.config, warnings, &e) < 0) {
+		cli_print_err(&e);
+		sync_config_release(&sc);
+		json_decref(warnings);
+		return cli_finish(KILO_EXIT_USAGE); /* a config that cannot be used */
+	}
+	json_array_foreach (warnings, i, w)
+		cli_warn("unknown config field '%s'", json_string_value(w));
+	json_decref(warnings);
+	if (http_global_init(&e) < 0) {
+		cli_print_err(&e);
+		sync_config_release(&sc);
+		return KILO_EXIT_FAIL;
+	}
+	code = run(&o, &sc, &e);
+	if (code < 0) {
+		cli_print_err(&e);
+		code = err_exit_code(&e);
+	}
+	sync_config_release(&sc);
+	http_global_cleanup();
+	return cli_finish(code);
+}

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: Apache-2.0
+/* qos-cgset - cgroup QoS for the hadoop-yarn tree: shares, CPU suppress,
+ * group identity, memory QoS */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgchange.h"
+#include "cgroup.h"
+#include "cli.h"
+#include "clock.h"
+#include "jsonio.h"
+#include "policy.h"
+#include "qos.h"
+#include "qosapply.h"
+#include "sysroot.h"
+
+struct opts {
+	const char *policy;
+	const char *sysroot;
+	enum cgroup_driver driver;
+	const char *hierarchy;
+	int scope_besteffort;
+	enum qos_weight_conv conv;
+	int do_static, do_suppress;
+	int dry_run;
+	int changes_only;
+	int pretty;
+};
+
+enum {
+	OPT_POLICY = CHAR_MAX + 1,
+	OPT_SYSROOT,
+	OPT_DRIVER,
+	OPT_HIERARCHY,
+	OPT_SCOPE,
+	OPT_WEIGHT,
+	OPT_ONLY,
+	OPT_DRY_RUN,
+	OPT_CHANGES_ONLY,
+	OPT_PRETTY,
+};
+
+static const struct option longopts[] = {
+	{ "policy", required_argument, NULL, OPT_POLICY },
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "cgroup-driver", required_argument, NULL, OPT_DRIVER },
+	{ "hierarchy", required_argument, NULL, OPT_HIERARCHY },
+	{ "scope", required_argument, NULL, OPT_SCOPE },
+	{ "weight-conversion", required_argument, NULL, OPT_WEIGHT },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "changes-only", no_argument, NULL, OPT_CHANGES_ONLY },
+	{ "pretty", no_argument, NULL, OPT_PRETTY },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(void)
+{
+	fputs("Usage:\n"
+	      " qos-cgset [options] < NodeUsage+ContainerList\n"
+	      "\n"
+	      "Apply cgroup QoS to the hadoop-yarn tree: cpu.shares, CPU suppress, group\n"
+	      "identity and memory QoS, writing only the values that differ.\n"
+	      "\n"
+	      "Options:\n"
+	      "     --policy <file>              NodeSLO object or spec, YAML or JSON\n"
+	      "     --sysroot <dir>              root for /sys and /proc\n"
+	      "     --cgroup-driver <name>       auto, cgroupfs or systemd (default auto)\n"
+	      "     --hierarchy <path>           the hadoop-yarn cgroup (yarn-site cgroups.hierarchy)\n"
+	      "     --scope <dir>                suppress hadoop-yarn (default) or besteffort\n"
+	      "     --weight-conversion <name>   v2 cpu.weight: linear (default) or nonlinear\n"
+	      "     --only <part>                static (steps 0, 1, 3, 4) or suppress (step 2)\n"
+	      "     --dry-run                    report what would change, write nothing\n"
+	      "     --changes-only               leave unchanged items out of the report\n"
+	      "     --pretty                     indented JSON\n"
+	      " -h, --help                       display this help\n"
+	      " -V, --version                    display version\n"
+	      "\n"
+	      "Input:  NodeUsage (node-usage) and ContainerList (yarn-copilot list) on stdin\n"
+	      "Output: CgroupChanges\n"
+	      "\n"
+	      "For more details see qos-cgset(1).\n",
+	      stdout);
+}
+
+static int parse_args(int argc, char **argv, struct opts *o, int *done)
+{
+	struct err e = { 0 };
+	int c;
+
+	*done = 0;
+	o->driver = CGROUP_DRIVER_AUTO;
+	o->do_static = o->do_suppress = 1;
+	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_POLICY:
+			o->policy = optarg;
+			break;
+		case OPT_SYSROOT:
+			o->sysroot = optarg;
+			break;
+		case OPT_DRIVER:
+			if (cgroup_driver_parse(optarg, &o->driver, &e) < 0)
+				return cli_usage_error("%s", e.msg);
+			break;
+		case OPT_HIERARCHY:
+			o->hierarchy = optarg;
+			break;
+		case OPT_SCOPE:
+			if (strcmp(optarg, "hadoop-yarn") && strcmp(optarg, "besteffort"))
+				return cli_usage_error("invalid value for --scope: '%s' (expected "
+						       "hadoop-yarn or besteffort)",
+						       optarg);
+			o->scope_besteffort = strcmp(optarg, "besteffort") == 0;
+			break;
+		case OPT_WEIGHT:
+			if (qos_weight_conv_parse(optarg, &o->conv, &e) < 0)
+				return cli_usage_error("%s", e.msg);
+			break;
+		case OPT_ONLY:
+			if (strcmp(optarg, "static") && strcmp(optarg, "suppress"))
+				return cli_usage_error("invalid value for --only: '%s' (expected "
+						       "static or suppress)",
+						       optarg);
+			o->do_static = strcmp(optarg, "static") == 0;
+			o->do_suppress = !o->do_static;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = 1;
+			break;
+		case OPT_CHANGES_ONLY:
+			o->changes_only = 1;
+			break;
+		case OPT_PRETTY:
+			o->pretty = 1;
+			break;
+		case 'h':
+			usage();
+			*done = 1;
+			return KILO_EXIT_OK;
+		case 'V':
+			cli_print_version("+cgroup1 +cgroup2");
+			*done = 1;
+			return KILO_EXIT_OK;
+		default:
+			return cli_usage_error("unknown option");
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* Policy and stdin, checked before anything is written: 0 or an exit code. */
+static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
+		       struct qosapply_inputs *in)
+{
+	static const char *const kinds[] = { "NodeUsage", "ContainerList" };
+	json_auto_t *warnings = json_array();
+	struct err e = { 0 };
+	size_t i;
+	json_t *w;
+
+	if (policy_load(p, o->policy, warnings, &e) < 0) {
+		cli_print_err(&e);
+		return err_exit_code(&e);
+	}
+	json_array_foreach(warnings, i, w)
+		cli_warn("%s: unknown field %s", o->policy, json_string_value(w));
+	if (jsonio_collect(stdin, "stdin", kinds, 2, docs, &e) < 0 ||
+	    (o->do_suppress && jsonio_require(docs[0], kinds[0], "stdin", &e) < 0) ||
+	    (o->do_static && jsonio_require(docs[1], kinds[1], "stdin", &e) < 0) ||
+	    qosapply_inputs(docs[0], docs[1], in, &e) < 0) {
+		cli_print_err(&e);
+		return err_exit_code(&e);
+	}
+	return 0;
+}
+
+static int run(const struct opts *o)
+{
+	struct sysroot s = { 0 };
+	struct cgroup_layout l = { 0 };
+	struct cgchange_plan plan = { 0 };
+	struct policy p;
+	struct qosapply_inputs in;
+	json_t *docs[2] = { NULL, NULL };
+	json_auto_t *out = NULL;
+	struct err e = { 0 };
+	size_t failed;
+	int code;
+
+	code = load_inputs(o, &p, docs, &in);
+	if (code == 0 && (sysroot_open(&s, o->sysroot, &e) < 0 ||
+			  cgroup_layout_detect(&l, &s, o->driver, o->hierarchy, &e) < 0)) {
+		cli_print_err(&e);
+		code = err_exit_code(&e);
+	}
+	if (code == 0) {
+		struct qosapply_opts qo = {
+			.layout = &l,
+			.sysroot = &s,
+			.policy = &p,
+			.in = &in,
+			.scope_besteffort = o->scope_besteffort,
+			.conv = o->conv,
+			.do_static = o->do_static,
+			.do_suppress = o->do_suppress,
+			.dry_run = o->dry_run,
+			.page_size = sysconf(_SC_PAGESIZE),
+		};
+
+		qosapply_run(&qo, &plan);
+		out = jsonio_new_doc("CgroupChanges");
+		json_object_set_new(out, "dryRun", json_boolean(o->dry_run));
+		json_object_set_new(out, "metadata", jsonio_metadata(in.node, clock_now_ms()));
+		json_object_set_new(out, "summary", cgchange_summary_json(&plan));
+		json_object_set_new(out, "items", cgchange_items_json(&plan, o->changes_only));
+		failed = cgchange_count(&plan, CGCHANGE_FAILED);
+		code = cli_exit_for_items(plan.n, failed);
+		if (jsonio_write(stdout, out, o->pretty, &e) < 0) {
+			cli_print_err(&e);
+			code = KILO_EXIT_FAIL;
+		}
+	}
+	cgchange_release(&plan);
+	cgroup_layout_release(&l);
+	sysroot_release(&s);
+	json_decref(docs[0]);
+	json_decref(docs[1]);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	int done, code;
+
+	cli_init("qos-cgset");
+	code = parse_args(argc, argv, &o, &done);
+	if (code || done)
+		return cli_finish(code);
+	return cli_finish(run(&o));
+}

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: Apache-2.0
+/* syncrun - kilo-sync's live inputs and the apply step (see syncrun.h) */
+#include "syncrun.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "jsonio.h"
+#include "quantity.h"
+#include "xalloc.h"
+
+struct page_ctx {
+	struct sync_input *in;
+	struct sync_stats *st;
+	int nodes; /* 1: a node listing, 0: pods */
+};
+
+static int on_page(void *arg, json_t *page, struct err *e)
+{
+	struct page_ctx *pc = arg;
+	json_t *it;
+	size_t i;
+
+	if (!page) {
+		/* the continue token expired: the listing starts again */
+		if (!pc->nodes) {
+			sync_input_discard_pods(pc->in);
+			pc->st->pods = 0;
+		}
+		return 0;
+	}
+	pc->st->pages++;
+	json_array_foreach (json_object_get(page, "items"), i, it) {
+		if ((pc->nodes ? sync_input_add_node(pc->in, it, e)
+			       : sync_input_add_pod(pc->in, it, e)) < 0)
+			return -1;
+		if (pc->nodes)
+			pc->st->nodes++;
+		else
+			pc->st->pods++;
+	}
+	return 0;
+}
+
+static int gather_rm(struct sync_input *in, struct sync_config *sc, struct sync_stats *st)
+{
+	for (size_t i = 0; i < sc->nclusters; i++) {
+		struct yarn_cluster *c = &sc->clusters[i];
+		struct yarn_nodes nodes = { 0 };
+		struct err e = { 0 };
+
+		st->clusters++;
+		if (yarn_nodes_list(c, &nodes, &e) < 0) {
+			st->clusters_down++;
+			sync_input_cluster_unreachable(in, c->id, e.msg);
+			continue;
+		}
+		if (sync_input_add_rm_nodes(in, c->id, &nodes, &e) < 0)
+			sync_input_cluster_unreachable(in, c->id, e.msg);
+		yarn_nodes_release(&nodes);
+	}
+	return 0;
+}
+
+int sync_gather(struct sync_input *in, struct sync_config *sc, struct k8s_client *kc,
+		const char *const *only_nodes, struct sync_stats *st, struct err *e)
+{
+	struct k8s_list_options pods = {
+		.field_selector = "status.phase!=Succeeded,status.phase!=Failed",
+		.label_selector = sc->pod_label_selector,
+		.limit = sc->page_size,
+	};
+	struct k8s_list_options nodes = { .limit = sc->page_size };
+	struct page_ctx pc = { .in = in, .st = st };
+
+	if (only_nodes) {
+		for (size_t i = 0; only_nodes[i]; i++) {
+			json_t *node = k8s_node_get(kc, only_nodes[i], e);
+			int ret;
+
+			if (!node)
+				return -1;
+			ret = sync_input_add_node(in, node, e);
+			json_decref(node);
+			st->nodes++;
+			if (ret < 0 || k8s_pods_list(kc, NULL, only_nodes[i], &pods, on_page, &pc, e) < 0)
+				return -1;
+		}
+	} else {
+		pc.nodes = 1;
+		if (k8s_nodes_list(kc, &nodes, on_page, &pc, e) < 0)
+			return err_wrap(e, "list nodes");
+		pc.nodes = 0;
+		if (k8s_pods_list(kc, NULL, NULL, &pods, on_page, &pc, e) < 0)
+			return err_wrap(e, "list pods");
+	}
+	return gather_rm(in, sc, st);
+}
+
+/* ---- apply ---- */
+
+static void count_error(struct sync_stats *st, const struct err *e)
+{
+	st->failed++;
+	if (e->kind <= ERR_TEMP)
+		st->errors[e->kind]++;
+}
+
+static const char *item_str(const json_t *item, const char *key)
+{
+	return json_string_value(json_object_get(item, key));
+}
+
+/* The RM resize of one item.  Sets "result" and "error" on out. */
+static void apply_rm(const json_t *item, json_t *out, struct sync_config *sc, int dry_run,
+		     struct sync_stats *st)
+{
+	const char *action = item_str(item, "action"), *cluster = item_str(item, "cluster");
+	const char *id = item_str(item, "yarnNodeId");
+	const json_t *total = json_object_get(item, "yarnTotal");
+	struct yarn_resize_result res = { 0 };
+	struct yarn_resource want;
+	struct yarn_cluster *c;
+	struct err e = { 0 };
+	int64_t timeout = -1;
+
+	if (!action || strcmp(action, "update") != 0) {
+		json_object_set_new(out, "result",
+				    json_string(action && !strcmp(action, "skip") ? "skipped"
+										  : "unchanged"));
+		if (action && !strcmp(action, "skip"))
+			st->skipped++;
+		else
+			st->unchanged++;
+		return;
+	}
+	want.vcores = json_integer_value(json_object_get(total, "vCores"));
+	want.memory_mb = json_integer_value(json_object_get(total, "memoryMB"));
+	if (jsonio_get_int(item, "SyncPlan item", "overCommitTimeoutMs", -1, INT64_MAX, &timeout,
+			   &e) < 0 ||
+	    !id || !cluster || !json_is_integer(json_object_get(total, "vCores")) ||
+	    !json_is_integer(json_object_get(total, "memoryMB")) || want.vcores < 0 ||
+	    want.memory_mb < 0) {
+		if (e.kind == ERR_NONE)
+			err_set(&e, ERR_INPUT, 0,
+				"item needs cluster, yarnNodeId and yarnTotal {vCores, memoryMB}");
+	} else if (dry_run) {
+		json_object_set_new(out, "result", json_string("planned"));
+		return;
+	} else if (!(c = sync_config_cluster(sc, cluster))) {
+		err_set(&e, ERR_INPUT, 0, "cluster '%s' is not configured", cluster);
+	} else if (yarn_node_resize(c, id, want, timeout, &res, &e) == 0) {
+		json_object_set_new(out, "result", json_string("updated"));
+		json_object_set_new(out, "via", json_string(res.via == YARN_VIA_REST ? "rest"
+										   : "rmadmin"));
+		st->updated++;
+		return;
+	}
+	json_object_set_new(out, "result", json_string("failed"));
+	json_object_set_new(out, "error", json_string(e.msg));
+	count_error(st, &e);
+}
+
+static int plan_allocation(const json_t *ann, const struct sync_options *o, int64_t *cpu,
+			   int64_t *mem, struct err *e)
+{
+	const json_t *hy = json_object_get(ann, "hadoopYarn");
+	struct quantity q;
+
+	if (quantity_get(hy, "annotation.hadoopYarn", o->batch_cpu, &q, e) <= 0 ||
+	    quantity_value_ceil(&q, cpu, e) < 0 ||
+	    quantity_get(hy, "annotation.hadoopYarn", o->batch_memory, &q, e) <= 0 ||
+	    quantity_value_ceil(&q, mem, e) < 0) {
+		if (e->kind == ERR_NONE)
+			err_set(e, ERR_INPUT, 0, "annotation.hadoopYarn needs %s and %s",
+				o->batch_cpu, o->batch_memory);
+		return -1;
+	}
+	return 0;
+}
+
+/* Write the hadoop-yarn entry on the fresh Node; 1 when written, 0 when it
+ * already held the value, -1 with e set (kc->last_status 409 on conflict). */
+static int annotate_once(struct k8s_client *kc, const char *node, const struct sync_options *o,
+			 int64_t cpu, int64_t mem, struct err *e)
+{
+	json_auto_t *cur = k8s_node_get(kc, node, e);
+	json_auto_t *patched = NULL, *ann = NULL;
+	cleanup_free char *value = NULL;
+	const char *old, *rv;
+
+	if (!cur)
+		return -1;
+	old = json_string_value(json_object_get(
+		json_object_get(json_object_get(cur, "metadata"), "annotations"),
+		SYNC_ANN_THIRD_PARTY));
+	rv = json_string_value(json_object_get(json_object_get(cur, "metadata"), "resourceVersion"));
+	value = sync_third_party_value(old, o, cpu, mem, e);
+	if (!value)
+		return -1;
+	if (old && strcmp(old, value) == 0)
+		return 0;
+	ann = json_pack("{s:s}", SYNC_ANN_THIRD_PARTY, value);
+	patched = k8s_node_patch_annotations(kc, node, ann, rv, e);
+	return patched ? 1 : -1;
+}
+
+static void apply_annotation(const json_t *item, json_t *out, struct sync_config *sc,
+			     struct k8s_client *kc, int dry_run, struct sync_stats *st)
+{
+	const json_t *ann = json_object_get(item, "annotation");
+	const char *action = item_str(ann, "action"), *node = item_str(item, "node");
+	json_t *oann = json_object_get(out, "annotation");
+	struct err e = { 0 };
+	int64_t cpu = 0, mem = 0;
+	int ret = -1;
+
+	if (!json_is_object(oann))
+		return;
+	if (!action || strcmp(action, "annotate") != 0) {
+		json_object_set_new(oann, "result", json_string("unchanged"));
+		return;
+	}
+	if (!node) {
+		err_set(&e, ERR_INPUT, 0, "item without a node name");
+	} else if (plan_allocation(ann, &sc->options, &cpu, &mem, &e) == 0) {
+		if (dry_run) {
+			json_object_set_new(oann, "result", json_string("planned"));
+			return;
+		}
+		if (!kc) {
+			err_set(&e, ERR_USAGE, 0, "no Kubernetes connection");
+		} else {
+			ret = annotate_once(kc, node, &sc->options, cpu, mem, &e);
+			if (ret < 0 && kc->last_status == 409) /* re-read and re-plan once */
+				ret = annotate_once(kc, node, &sc->options, cpu, mem, &e);
+		}
+	}
+	if (ret >= 0) {
+		json_object_set_new(oann, "result", json_string(ret ? "annotated" : "unchanged"));
+		if (ret)
+			st->annotated++;
+		return;
+	}
+	json_object_set_new(oann, "result", json_string("failed"));
+	json_object_set_new(oann, "error", json_string(e.msg));
+	count_error(st, &e);
+}
+
+json_t *sync_apply(const json_t *plan, struct sync_config *sc, struct k8s_client *kc, int dry_run,
+		   struct sync_stats *st, struct err *e)
+{
+	const char *kind = item_str(plan, "kind");
+	json_t *report, *items, *items_out, *it;
+	size_t i;
+
+	if (!kind || strcmp(kind, "SyncPlan") != 0)
+		return err_set(e, ERR_INPUT, 0, "expected a SyncPlan, got kind '%s'",
+			       kind ? kind : "(none)"),
+		       NULL;
+	if (jsonio_get_arr(plan, "SyncPlan", "items", &items, e) <= 0) {
+		if (e->kind == ERR_NONE)
+			jsonio_bad_value(e, "SyncPlan", "items", "an array", NULL);
+		return NULL;
+	}
+	report = jsonio_new_doc("SyncReport");
+	json_object_set_new(report, "dryRun", json_boolean(dry_run));
+	json_object_set(report, "metadata", json_object_get(plan, "metadata"));
+	items_out = json_array();
+	json_object_set_new(report, "items", items_out);
+	json_array_foreach (items, i, it) {
+		json_t *out;
+
+		if (!json_is_object(it)) {
+			json_decref(report);
+			return jsonio_bad_value(e, "SyncPlan", "items[]", "an object", it), NULL;
+		}
+		out = json_deep_copy(it);
+		json_array_append_new(items_out, out);
+		apply_rm(it, out, sc, dry_run, st);
+		apply_annotation(it, out, sc, kc, dry_run, st);
+		if (!json_object_get(out, "error"))
+			json_object_set_new(out, "error", json_null());
+		if (json_is_object(json_object_get(out, "annotation")) &&
+		    !json_object_get(json_object_get(out, "annotation"), "error"))
+			json_object_set_new(json_object_get(out, "annotation"), "error", json_null());
+	}
+	return report;
+}
+
+/* ---- metrics ---- */
+
+void sync_metrics(struct promtext *p, const json_t *report, const struct sync_stats *st,
+		  double duration_s)
+{
+	static const struct {
+		const char *name, *help, *obj, *key;
+		int64_t mul;
+	} per_node[] = {
+		{ "kilo_sync_yarn_total_vcores", "YARN node total reported to the RM (vCores)",
+		  "yarnTotal", "vCores", 1 },
+		{ "kilo_sync_yarn_total_memory_bytes", "YARN node total reported to the RM (bytes)",
+		  "yarnTotal", "memoryMB", 1 << 20 },
+		{ "kilo_sync_yarn_used_vcores", "YARN used on the node, as the RM reports it (vCores)",
+		  "rmUsed", "vCores", 1 },
+		{ "kilo_sync_yarn_used_memory_bytes",
+		  "YARN used on the node, as the RM reports it (bytes)", "rmUsed", "memoryMB",
+		  1 << 20 },
+	};
+	static const char *const kinds[] = { "none",	 "usage",  "input",	"system",
+					     "notfound", "remote", "temporary" };
+	json_t *it;
+	size_t i;
+
+	for (size_t m = 0; m < sizeof(per_node) / sizeof(per_node[0]); m++) {
+		promtext_family(p, per_node[m].name, "gauge", per_node[m].help);
+		json_array_foreach (json_object_get(report, "items"), i, it) {
+			const json_t *v = json_object_get(json_object_get(it, per_node[m].obj),
+							  per_node[m].key);
+			const char *labels[] = { "node", item_str(it, "node"), "cluster",
+						 item_str(it, "cluster"), NULL };
+
+			if (json_is_integer(v) && labels[1] && labels[3])
+				promtext_sample_i64(p, per_node[m].name, labels,
+						    json_integer_value(v) * per_node[m].mul);
+		}
+	}
+	promtext_family(p, "kilo_sync_items", "gauge", "Nodes of the last pass by result");
+	{
+		const struct {
+			const char *result;
+			size_t n;
+		} r[] = { { "updated", st->updated },	{ "annotated", st->annotated },
+			  { "unchanged", st->unchanged }, { "skipped", st->skipped },
+			  { "failed", st->failed } };
+
+		for (size_t k = 0; k < sizeof(r) / sizeof(r[0]); k++) {
+			const char *labels[] = { "result", r[k].result, NULL };
+
+			promtext_sample_i64(p, "kilo_sync_items", labels, (int64_t)r[k].n);
+		}
+	}
+	promtext_family(p, "kilo_sync_errors", "gauge", "Failed actions of the last pass by kind");
+	for (int k = 1; k <= ERR_TEMP; k++) {
+		const char *labels[] = { "kind", kinds[k], NULL };
+
+		promtext_sample_i64(p, "kilo_sync_errors", labels, (int64_t)st->errors[k]);
+	}
+	promtext_family(p, "kilo_sync_clusters_unreachable", "gauge",
+			"YARN clusters whose RMs all failed in the last pass");
+	promtext_sample_i64(p, "kilo_sync_clusters_unreachable", NULL, (int64_t)st->clusters_down);
+	promtext_family(p, "kilo_sync_pass_duration_seconds", "gauge",
+			"Duration of the last pass");
+	promtext_sample_f64(p, "kilo_sync_pass_duration_seconds", NULL, duration_s);
+	promtext_family(p, "kilo_sync_nodes", "gauge", "Nodes seen in the last pass");
+	promtext_sample_i64(p, "kilo_sync_nodes", NULL, (int64_t)st->nodes);
+}

@@ -1,0 +1,153 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# real-v1.sh - qos-cgset on a private cgroup v1 tree with real processes:
+# mirroring moves them into cpuset and memory, cpu.shares reads back, a
+# shrink goes children first and a widen parents first (and the kernel's
+# own EBUSY and EACCES for the wrong orders), a second run writes nothing,
+# mirrors of a gone container are removed.
+. "$KILO_TOP/test/lib.sh"
+need_root_cgroup cpu cpuset memory
+
+CG=/sys/fs/cgroup
+P=kilo-test-$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
+Y=$P/kubepods/besteffort/hadoop-yarn
+C2=container_e17_1410901177871_0001_01_000002
+C3=container_e17_1410901177871_0001_01_000003
+pids=""
+
+# shellcheck disable=SC2317 # run by at_exit
+cleanup() {
+	for p in $pids; do kill -9 "$p" 2>/dev/null; done
+	for p in $pids; do wait "$p" 2>/dev/null; done
+	for c in cpu cpuset memory; do
+		[ -d "$CG/$c/$P" ] && find "$CG/$c/$P" -depth -type d -exec rmdir {} \;
+	done
+}
+at_exit cleanup
+
+# The kubelet's part: the besteffort dir in every controller (a v1 cpuset
+# dir needs CPUs and memory nodes); the NodeManager's part: container dirs
+# in cpu only, each with a real process.
+# The besteffort dir gets the first two CPUs of the root cpuset, A and B,
+# whatever the machine has: the test needs two.
+pair=$(python3 -c 'import sys
+cpus = []
+for r in sys.argv[1].split(","):
+    lo, _, hi = r.partition("-")
+    cpus += range(int(lo), int(hi or lo) + 1)
+print(*cpus[:2])' "$(cat "$CG/cpuset/cpuset.cpus")")
+A=${pair%% *} B=${pair#* }
+[ "$A" != "$B" ] || skip "needs 2 CPUs in the root cpuset"
+AB=$A,$B
+[ "$B" = $((A + 1)) ] && AB=$A-$B
+for c in cpu cpuset memory; do mkdir -p "$CG/$c/$P/kubepods/besteffort" || fail "mkdir $c"; done
+for d in "$P" "$P/kubepods" "$P/kubepods/besteffort"; do
+	echo "$AB" >"$CG/cpuset/$d/cpuset.cpus"
+	cat "$CG/cpuset/cpuset.mems" >"$CG/cpuset/$d/cpuset.mems"
+done
+mkdir -p "$CG/cpu/$Y/$C2" "$CG/cpu/$Y/$C3"
+sleep 600 &
+pid2=$!
+sleep 600 &
+pid3=$!
+pids="$pid2 $pid3"
+echo "$pid2" >"$CG/cpu/$Y/$C2/cgroup.procs"
+echo "$pid3" >"$CG/cpu/$Y/$C3/cgroup.procs"
+
+cat >"$tmpdir/in.json" <<EOF
+{"apiVersion":"kilo/v1","kind":"NodeUsage","metadata":{"node":"w1","timestamp":"2026-11-29T16:00:00Z"},
+ "capacity":{"cpuMilli":2000,"memoryBytes":4294967296},"system":{"cpuMilli":100,"memoryBytes":1},
+ "qos":{"guaranteed":{"cpuMilli":0,"memoryBytes":0},"burstable":{"cpuMilli":100,"memoryBytes":0},
+        "besteffort":{"cpuMilli":300,"memoryBytes":0}}}
+{"apiVersion":"kilo/v1","kind":"ContainerList","metadata":{"node":"w1","timestamp":"2026-11-29T16:00:00Z"},
+ "nodeManager":{"url":"http://127.0.0.1:8042","reachable":true,"error":null},
+ "items":[{"id":"$C2","state":"RUNNING","requests":{"cpuMilli":2000,"memoryBytes":1}},
+          {"id":"$C3","state":"RUNNING","requests":{"cpuMilli":5000,"memoryBytes":1}},
+          {"id":"container_e17_1410901177871_0001_01_000004","state":"DONE","requests":{"cpuMilli":9000,"memoryBytes":1}}]}
+EOF
+run() { # name [options]: run qos-cgset, keep the report in $tmpdir/name.json
+	n=$1
+	shift
+	qos-cgset --hierarchy "$Y" "$@" <"$tmpdir/in.json" >"$tmpdir/$n.json"
+	echo $?
+}
+written() { # name: "file path" of each written item, in order
+	jq -r '.items[] | select(.result == "written") | "\(.controller) \(.file) \(.path)"' \
+		"$tmpdir/$1.json" | sed "s|/$Y|Y|"
+}
+
+# 1. Mirroring, shares.
+assert_eq "$(run first)" 0 "first run exit"
+for c in cpuset memory; do
+	assert_eq "$(cat "$CG/$c/$Y/$C2/cgroup.procs")" "$pid2" "$c mirror of $C2"
+	assert_eq "$(cat "$CG/$c/$Y/$C3/cgroup.procs")" "$pid3" "$c mirror of $C3"
+done
+assert_eq "$(cat "$CG/cpuset/$Y/$C2/cpuset.cpus")" "$AB" "mirror cpuset.cpus"
+assert_eq "$(cat "$CG/cpu/$Y/cpu.shares")" 7168 "cpu.shares (2 + 5 vCores, the DONE one left out)"
+assert_eq "$(jq -r '.items[] | select(.file == "cpu.shares") | .reason' "$tmpdir/first.json")" \
+	"sum of 7 vCores x 1024 (2 containers)" "shares reason"
+
+# 2. Nothing differs: nothing written.
+assert_eq "$(run second)" 0 "second run exit"
+assert_eq "$(written second)" "" "second run writes"
+
+# 3. Shrink (kilo.reservedCPUs B, cfsQuota policy restores the cpuset to
+#    the candidates {A}): children first, and the quota 1100 milli-cores.
+cat >"$tmpdir/shrink.yaml" <<EOF
+resourceUsedThresholdWithBE:
+  cpuSuppressPolicy: cfsQuota
+kilo:
+  reservedCPUs: "$B"
+EOF
+assert_eq "$(run shrink --policy "$tmpdir/shrink.yaml")" 0 "shrink exit"
+assert_eq "$(written shrink | tr '\n' ';')" \
+	"cpuset cpuset.cpus Y/$C3;cpuset cpuset.cpus Y/$C2;cpuset cpuset.cpus Y;cpu cpu.cfs_quota_us Y;" \
+	"shrink order"
+assert_eq "$(cat "$CG/cpuset/$Y/cpuset.cpus")" "$A" "hadoop-yarn cpuset after shrink"
+assert_eq "$(cat "$CG/cpuset/$Y/$C3/cpuset.cpus")" "$A" "container cpuset after shrink"
+assert_eq "$(cat "$CG/cpu/$Y/cpu.cfs_quota_us")" 110000 "quota: 1100 milli-cores x 100000 us"
+
+# 4. Widen (cpuset policy, no reservation): parents first, quota unlimited.
+assert_eq "$(run widen)" 0 "widen exit"
+assert_eq "$(written widen | tr '\n' ';')" \
+	"cpuset cpuset.cpus Y;cpuset cpuset.cpus Y/$C2;cpuset cpuset.cpus Y/$C3;cpu cpu.cfs_quota_us Y;" \
+	"widen order"
+assert_eq "$(cat "$CG/cpuset/$Y/$C3/cpuset.cpus")" "$AB" "container cpuset after widen"
+assert_eq "$(cat "$CG/cpu/$Y/cpu.cfs_quota_us")" -1 "quota after widen"
+
+# 5. The kernel's answer to the wrong orders.
+try_write() { # file value: prints the errno name or OK
+	python3 -c 'import errno, os, sys
+try:
+    fd = os.open(sys.argv[1], os.O_WRONLY)
+    os.write(fd, sys.argv[2].encode())
+    print("OK")
+except OSError as e:
+    print(errno.errorcode[e.errno])' "$1" "$2"
+}
+assert_eq "$(try_write "$CG/cpuset/$Y/cpuset.cpus" "$A")" EBUSY "parent-first shrink"
+for c in $C2 $C3 ""; do echo "$A" >"$CG/cpuset/$Y/$c/cpuset.cpus"; done
+assert_eq "$(try_write "$CG/cpuset/$Y/$C2/cpuset.cpus" "$AB")" EACCES "child-first widen"
+
+# 6. schedIdle: cpu.idle 1 first, then shares are left alone (the kernel
+#    refuses them on an idle group); back to 0, the shares come back.
+printf "resourceQOSStrategy:\n  beClass:\n    cpuQOS:\n      schedIdle: 1\n" >"$tmpdir/idle.yaml"
+assert_eq "$(run idle --policy "$tmpdir/idle.yaml" --only static)" 0 "idle exit"
+assert_eq "$(cat "$CG/cpu/$Y/cpu.idle")" 1 "cpu.idle"
+assert_eq "$(jq -r '.items[] | select(.file == "cpu.shares") | .result' "$tmpdir/idle.json")" \
+	skipped "shares on an idle group"
+assert_eq "$(try_write "$CG/cpu/$Y/cpu.shares" 7168)" EINVAL "the kernel on shares of an idle group"
+assert_eq "$(run unidle --only static)" 0 "unidle exit"
+assert_eq "$(written unidle | tr '\n' ';')" "cpu cpu.idle Y;cpu cpu.shares Y;" "unidle writes"
+assert_eq "$(cat "$CG/cpu/$Y/cpu.shares")" 7168 "cpu.shares after idle"
+
+# 7. A container gone from cpu: its mirrors are removed.
+kill -9 "$pid3"
+wait "$pid3" 2>/dev/null
+rmdir "$CG/cpu/$Y/$C3" || fail "rmdir cpu $C3"
+assert_eq "$(run gone)" 0 "gone exit"
+assert_eq "$(jq -r '.items[] | select(.file == null and .new == null and .result == "written") | .controller' \
+	"$tmpdir/gone.json" | tr '\n' ' ')" "cpuset memory " "mirrors removed"
+[ -d "$CG/cpuset/$Y/$C3" ] && fail "cpuset mirror of $C3 still there"
+[ -d "$CG/memory/$Y/$C3" ] && fail "memory mirror of $C3 still there"
+exit 0

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: Apache-2.0
+/* test_cgchange - the change executor (compare, write what differs, chains,
+ * dry run, report) on a fake v1 tree; the CPU topology reader; qos-cgset's
+ * input documents */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgchange.h"
+#include "cputopo.h"
+#include "jsonio.h"
+#include "qosapply.h"
+#include "testlib.h"
+
+static const struct {
+	enum cgchange_cmp cmp;
+	const char *current, *wanted;
+	int equal;
+} equal_cases[] = {
+	{ CGCHANGE_INT, "7168", "7168", 1 },
+	{ CGCHANGE_INT, "-1", "-1", 1 },
+	{ CGCHANGE_INT, "1024", "7168", 0 },
+	{ CGCHANGE_INT, "max", "max", 1 },
+	{ CGCHANGE_INT, "max", "-1", 0 },
+	{ CGCHANGE_INT, "9223372036854771712", "9223372036854771712", 1 },
+	{ CGCHANGE_INT, "", "0", 0 },
+	{ CGCHANGE_CPUSET, "0-3", "0,1,2,3", 1 },
+	{ CGCHANGE_CPUSET, "0-3", "0-2", 0 },
+	{ CGCHANGE_CPUSET, "", "", 1 },
+	{ CGCHANGE_CPUSET, "0-3", "x", 0 },
+	{ CGCHANGE_CPUMAX, "max 100000", "max 100000", 1 },
+	{ CGCHANGE_CPUMAX, "max 100000", "max", 1 },
+	{ CGCHANGE_CPUMAX, "200000 100000", "200000 50000", 0 },
+	{ CGCHANGE_CPUMAX, "200000 100000", "max 100000", 0 },
+	{ CGCHANGE_CPUMAX, "200000 100000", "200000 100000", 1 },
+	{ CGCHANGE_TEXT, "a", "a", 1 },
+	{ CGCHANGE_TEXT, "a", "b", 0 },
+};
+
+START_TEST(test_cgchange_equal)
+{
+	ck_assert_int_eq(cgchange_equal(equal_cases[_i].cmp, equal_cases[_i].current,
+					equal_cases[_i].wanted),
+			 equal_cases[_i].equal);
+}
+END_TEST
+
+/* ---- The executor on a fake v1 tree -------------------------------------- */
+
+#define Y "/kubepods/besteffort/hadoop-yarn"
+#define C Y "/container_e17_1410901177871_0001_01_000002"
+
+static char *root;
+static struct sysroot sr;
+static struct cgroup_layout lay;
+
+static void setup(void)
+{
+	struct err e = { 0 };
+
+	root = testlib_tmpdir();
+	testlib_write(root, "proc/self/mountinfo",
+		      "32 31 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n"
+		      "34 31 0:30 / /sys/fs/cgroup/cpuset rw - cgroup cgroup rw,cpuset\n");
+	testlib_write(root, "sys/fs/cgroup/cpu" Y "/cpu.shares", "1024\n");
+	testlib_write(root, "sys/fs/cgroup/cpu" Y "/cpu.cfs_quota_us", "-1\n");
+	testlib_write(root, "sys/fs/cgroup/cpuset" Y "/cpuset.cpus", "0-3\n");
+	testlib_write(root, "sys/fs/cgroup/cpuset" C "/cpuset.cpus", "0-3\n");
+	testlib_write(root, "sys/fs/cgroup/cpuset" C "/cgroup.procs", "");
+	ck_assert_int_eq(sysroot_open(&sr, root, &e), 0);
+	ck_assert_msg(cgroup_layout_detect(&lay, &sr, CGROUP_DRIVER_CGROUPFS, NULL, &e) == 0, "%s",
+		      e.msg);
+	sysroot_fault_clear();
+}
+
+static void teardown(void)
+{
+	sysroot_fault_clear();
+	cgroup_layout_release(&lay);
+	sysroot_release(&sr);
+	testlib_rmtree(root);
+	free(root);
+}
+
+static char *file(const char *rel)
+{
+	return testlib_read(root, rel);
+}
+
+START_TEST(test_cgchange_write_only_what_differs)
+{
+	struct cgchange_plan p = { 0 };
+	char *s;
+
+	cgchange_add(&p, cgchange_chain(&p), CGROUP_CPU, Y, "cpu.shares", CGCHANGE_INT, "7168",
+		     "sum");
+	cgchange_add(&p, cgchange_chain(&p), CGROUP_CPU, Y, "cpu.cfs_quota_us", CGCHANGE_INT, "-1",
+		     "unlimited");
+	cgchange_add(&p, cgchange_chain(&p), CGROUP_CPUSET, Y, "cpuset.cpus", CGCHANGE_CPUSET,
+		     "0,1,2,3", "same set");
+	cgchange_add(&p, cgchange_chain(&p), CGROUP_CPU, Y, "cpu.bvt_warp_ns", CGCHANGE_INT, "-1",
+		     "Anolis only");
+	cgchange_add(&p, cgchange_chain(&p), CGROUP_CPU, Y "/gone", "cpu.shares", CGCHANGE_INT, "2",
+		     "a dir");
+	cgchange_apply(&p, 0, &lay, &sr, 0);
+	ck_assert_int_eq(p.items[0].result, CGCHANGE_WRITTEN);
+	ck_assert_str_eq(p.items[0].old, "1024");
+	ck_assert_int_eq(p.items[1].result, CGCHANGE_UNCHANGED);
+	ck_assert_int_eq(p.items[2].result, CGCHANGE_UNCHANGED);
+	ck_assert_int_eq(p.items[3].result, CGCHANGE_UNSUPPORTED);
+	ck_assert_int_eq(p.items[4].result, CGCHANGE_SKIPPED);
+	ck_assert_str_eq(p.items[4].reason, "a dir (no such cgroup)");
+	s = file("sys/fs/cgroup/cpu" Y "/cpu.shares");
+	ck_assert_str_eq(s, "7168");
+	free(s);
+	s = file("sys/fs/cgroup/cpuset" Y "/cpuset.cpus");
+	ck_assert_str_eq(s, "0-3\n"); /* not rewritten */
+	free(s);
+	ck_assert_uint_eq(cgchange_count(&p, CGCHANGE_WRITTEN), 1);
+	cgchange_release(&p);
+}
+END_TEST
+
+START_TEST(test_cgchange_failed_write_skips_the_rest_of_its_chain)
+{
+	struct cgchange_plan p = { 0 };
+	int a = cgchange_chain(&p), b = cgchange_chain(&p);
+	char *s;
+
+	sysroot_fault_add(SYSROOT_WRITE, "hadoop-yarn/cpuset.cpus", EBUSY, 1);
+	cgchange_add(&p, a, CGROUP_CPUSET, Y, "cpuset.cpus", CGCHANGE_CPUSET, "0-1", "parent");
+	cgchange_add(&p, a, CGROUP_CPUSET, C, "cpuset.cpus", CGCHANGE_CPUSET, "0-1", "child");
+	cgchange_add(&p, b, CGROUP_CPU, Y, "cpu.shares", CGCHANGE_INT, "2048", "other chain");
+	cgchange_apply(&p, 0, &lay, &sr, 0);
+	ck_assert_int_eq(p.items[0].result, CGCHANGE_FAILED);
+	ck_assert_ptr_nonnull(strstr(p.items[0].error, "Device or resource busy"));
+	ck_assert_int_eq(p.items[1].result, CGCHANGE_SKIPPED);
+	ck_assert_int_eq(p.items[2].result, CGCHANGE_WRITTEN);
+	s = file("sys/fs/cgroup/cpuset" C "/cpuset.cpus");
+	ck_assert_str_eq(s, "0-3\n");
+	free(s);
+	cgchange_release(&p);
+}
+END_TEST
+
+START_TEST(test_cgchange_unsupported_errno_and_exited_process)
+{
+	struct cgchange_plan p = { 0 };
+	int a = cgchange_chain(&p);
+
+	sysroot_fault_add(SYSROOT_WRITE, "cpu.cfs_quota_us", EINVAL, 1);
+	sysroot_fault_add(SYSROOT_WRITE, "cgroup.procs", ESRCH, 1);
+	cgchange_add(&p, a, CGROUP_CPU, Y, "cpu.cfs_quota_us", CGCHANGE_INT, "5000", "old kernel")
+		->unsupported_errno = EINVAL;
+	cgchange_add(&p, a, CGROUP_CPUSET, C, "cgroup.procs", CGCHANGE_ALWAYS, "4242", "move");
+	cgchange_add(&p, a, CGROUP_CPU, Y, "cpu.shares", CGCHANGE_INT, "2048", "after");
+	cgchange_apply(&p, 0, &lay, &sr, 0);
+	ck_assert_int_eq(p.items[0].result, CGCHANGE_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(p.items[0].error, "Invalid argument"));
+	ck_assert_int_eq(p.items[1].result, CGCHANGE_SKIPPED);
+	ck_assert_str_eq(p.items[1].reason, "move (the process exited)");
+	ck_assert_int_eq(p.items[2].result, CGCHANGE_WRITTEN);
+	cgchange_release(&p);
+}
+END_TEST
+
+START_TEST(test_cgchange_dry_run_follows_its_own_plan)
+{
+	struct cgchange_plan p = { 0 };
+	int a = cgchange_chain(&p);
+	json_t *items, *sum;
+	char *s;
+
+	cgchange_add(&p, a, CGROUP_CPUSET, Y, "cpuset.cpus", CGCHANGE_CPUSET, "0-7", "union");
+	cgchange_add(&p, a, CGROUP_CPUSET, Y, "cpuset.cpus", CGCHANGE_CPUSET, "4-7", "target");
+	cgchange_add(&p, a, CGROUP_CPUSET, Y "/new", NULL, CGCHANGE_MKDIR, "directory", "mirror");
+	cgchange_add(&p, a, CGROUP_CPUSET, Y "/new", "cpuset.cpus", CGCHANGE_CPUSET, "4-7", "set");
+	cgchange_add(&p, a, CGROUP_CPU, Y, "cpu.shares", CGCHANGE_INT, "1024", "same");
+	cgchange_apply(&p, 0, &lay, &sr, 1);
+	ck_assert_int_eq(p.items[0].result, CGCHANGE_PLANNED);
+	ck_assert_str_eq(p.items[0].old, "0-3");
+	ck_assert_int_eq(p.items[1].result, CGCHANGE_PLANNED);
+	ck_assert_str_eq(p.items[1].old, "0-7"); /* what the first step would leave */
+	ck_assert_int_eq(p.items[2].result, CGCHANGE_PLANNED);
+	ck_assert_int_eq(p.items[3].result, CGCHANGE_PLANNED);
+	ck_assert_ptr_null(p.items[3].old);
+	ck_assert_int_eq(p.items[4].result, CGCHANGE_UNCHANGED);
+	s = file("sys/fs/cgroup/cpuset" Y "/cpuset.cpus");
+	ck_assert_str_eq(s, "0-3\n");
+	free(s);
+	ck_assert_ptr_null(file("sys/fs/cgroup/cpuset" Y "/new/cpuset.cpus"));
+
+	items = cgchange_items_json(&p, 1);
+	ck_assert_uint_eq(json_array_size(items), 4);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(items, 2), "new")),
+			 "directory");
+	ck_assert(json_is_null(json_object_get(json_array_get(items, 2), "file")));
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(items, 0), "controller")),
+			 "cpuset");
+	sum = cgchange_summary_json(&p);
+	ck_assert_int_eq(json_integer_value(json_object_get(sum, "planned")), 4);
+	ck_assert_int_eq(json_integer_value(json_object_get(sum, "unchanged")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(sum, "written")), 0);
+	json_decref(items);
+	json_decref(sum);
+	cgchange_release(&p);
+}
+END_TEST
+
+/* ---- CPU topology ---------------------------------------------------------- */
+
+START_TEST(test_cputopo_two_nodes)
+{
+	char *dir = testlib_tmpdir();
+	struct sysroot s = { 0 };
+	struct err e = { 0 };
+	struct qos_cpu *c = NULL;
+	size_t n = 0;
+	static const int core[] = { 0, 1, 0, 1 }, node[] = { 0, 0, 1, 1 }, pkg[] = { 0, 0, 1, 1 };
+
+	testlib_write(dir, "sys/devices/system/cpu/online", "0-3\n");
+	for (int i = 0; i < 4; i++) {
+		char rel[96], v[8];
+
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/topology/core_id", i);
+		snprintf(v, sizeof(v), "%d\n", core[i]);
+		testlib_write(dir, rel, v);
+		snprintf(rel, sizeof(rel),
+			 "sys/devices/system/cpu/cpu%d/topology/physical_package_id", i);
+		snprintf(v, sizeof(v), "%d\n", pkg[i]);
+		testlib_write(dir, rel, v);
+	}
+	testlib_write(dir, "sys/devices/system/node/node0/cpulist", "0-1\n");
+	testlib_write(dir, "sys/devices/system/node/node1/cpulist", "2-3\n");
+	testlib_write(dir, "sys/devices/system/node/possible", "0-1\n");
+	ck_assert_int_eq(sysroot_open(&s, dir, &e), 0);
+	ck_assert_msg(cputopo_read(&s, &c, &n, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(n, 4);
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(c[i].cpu, i);
+		ck_assert_int_eq(c[i].core, core[i]);
+		ck_assert_int_eq(c[i].package, pkg[i]);
+		ck_assert_int_eq(c[i].node, node[i]);
+	}
+	free(c);
+	/* Without topology or node dirs: core = cpu, package and node 0. */
+	sysroot_release(&s);
+	testlib_rmtree(dir);
+	testlib_write(dir, "sys/devices/system/cpu/online", "0,2\n");
+	ck_assert_int_eq(sysroot_open(&s, dir, &e), 0);
+	ck_assert_int_eq(cputopo_read(&s, &c, &n, &e), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(c[1].cpu, 2);
+	ck_assert_int_eq(c[1].core, 2);
+	ck_assert_int_eq(c[1].node, 0);
+	free(c);
+	sysroot_release(&s);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* ---- Input documents ------------------------------------------------------- */
+
+static json_t *doc(const char *text)
+{
+	struct err e = { 0 };
+	json_t *d = jsonio_parse(text, "test", &e);
+
+	ck_assert_msg(d != NULL, "%s", e.msg);
+	return d;
+}
+
+START_TEST(test_qosapply_inputs)
+{
+	json_t *u = doc(
+		"{\"kind\":\"NodeUsage\",\"metadata\":{\"node\":\"n1\"},"
+		"\"capacity\":{\"cpuMilli\":64000,\"memoryBytes\":1024},"
+		"\"system\":{\"cpuMilli\":2000},"
+		"\"qos\":{\"guaranteed\":{\"cpuMilli\":9000},\"burstable\":{\"cpuMilli\":6000}}}");
+	json_t *l =
+		doc("{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":true},\"items\":["
+		    "{\"state\":\"RUNNING\",\"requests\":{\"cpuMilli\":2000}},"
+		    "{\"state\":\"DONE\",\"requests\":{\"cpuMilli\":8000}},"
+		    "{\"state\":\"KILLING\",\"requests\":{\"cpuMilli\":1500}}]}");
+	struct qosapply_inputs in;
+	struct err e = { 0 };
+
+	ck_assert_msg(qosapply_inputs(u, l, &in, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(in.node, "n1");
+	ck_assert_int_eq(in.usage_known, 1);
+	ck_assert_int_eq(in.usage.capacity_milli, 64000);
+	ck_assert_int_eq(in.usage.nonbe_milli, 15000);
+	ck_assert_int_eq(in.usage.system_milli, 2000);
+	ck_assert_int_eq(in.capacity_bytes, 1024);
+	ck_assert_int_eq(in.requests_known, 1);
+	ck_assert_int_eq(in.cpu_milli_sum, 3500);
+	ck_assert_uint_eq(in.nlive, 2);
+	json_decref(l);
+
+	/* NM unreachable: requests null, shares unknown */
+	l = doc("{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":false},"
+		"\"items\":[{\"state\":null,\"requests\":null}]}");
+	ck_assert_int_eq(qosapply_inputs(u, l, &in, &e), 0);
+	ck_assert_int_eq(in.requests_known, 0);
+	ck_assert_uint_eq(in.nlive, 1);
+	json_decref(l);
+
+	/* a wrong type names the field and the value */
+	l = doc("{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":true},"
+		"\"items\":[{\"state\":\"RUNNING\",\"requests\":{\"cpuMilli\":-5}}]}");
+	ck_assert_int_eq(qosapply_inputs(u, l, &in, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_str_eq(e.msg, "ContainerList.items[0].requests.cpuMilli: expected an integer "
+				"0..1099511627776, got -5");
+	json_decref(l);
+	json_decref(u);
+
+	/* a null usage figure: suppress cannot run */
+	u = doc("{\"kind\":\"NodeUsage\",\"capacity\":{\"cpuMilli\":64000},"
+		"\"system\":{\"cpuMilli\":null},"
+		"\"qos\":{\"guaranteed\":{\"cpuMilli\":0},\"burstable\":{\"cpuMilli\":0}}}");
+	ck_assert_int_eq(qosapply_inputs(u, NULL, &in, &e), 0);
+	ck_assert_int_eq(in.usage_known, 0);
+	ck_assert_int_eq(in.capacity_bytes, -1);
+	json_decref(u);
+}
+END_TEST
+
+static Suite *cgchange_suite(void)
+{
+	Suite *s = suite_create("cgchange");
+	TCase *tc = tcase_create("compare");
+
+	tcase_add_loop_test(tc, test_cgchange_equal, 0,
+			    sizeof(equal_cases) / sizeof(equal_cases[0]));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("apply");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_cgchange_write_only_what_differs);
+	tcase_add_test(tc, test_cgchange_failed_write_skips_the_rest_of_its_chain);
+	tcase_add_test(tc, test_cgchange_unsupported_errno_and_exited_process);
+	tcase_add_test(tc, test_cgchange_dry_run_follows_its_own_plan);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("inputs");
+	tcase_add_test(tc, test_cputopo_two_nodes);
+	tcase_add_test(tc, test_qosapply_inputs);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KILO_TEST_MAIN(cgchange_suite)

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: Apache-2.0
+/* test_syncplan - kilo-sync's planner from literal and fixture documents */
+#include <string.h>
+
+#include "jsonio.h"
+#include "syncplan.h"
+#include "testlib.h"
+
+static struct sync_options opts;
+static struct sync_input *in;
+
+static void setup(void)
+{
+	sync_options_defaults(&opts);
+	in = sync_input_new(&opts);
+}
+
+static void teardown(void)
+{
+	sync_input_free(in);
+}
+
+static void add_text(const char *text)
+{
+	struct err e = { 0 };
+	json_t *doc = jsonio_parse(text, "test", &e);
+
+	ck_assert_msg(doc != NULL, "%s", e.msg);
+	ck_assert_msg(sync_input_add_document(in, doc, &e) == 0, "%s", e.msg);
+	json_decref(doc);
+}
+
+static void add_fixture(const char *rel)
+{
+	char *path = testlib_fixture(rel);
+	char *text = testlib_read(NULL, path);
+
+	ck_assert_ptr_nonnull(text);
+	add_text(text);
+	free(text);
+	free(path);
+}
+
+/* An RM node list for cluster `cluster` with one node. */
+static void add_rm(const char *cluster, const char *id, const char *state, int total_vc,
+		   int total_mb, int used_vc, int used_mb)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf),
+		 "{\"apiVersion\":\"kilo/v1\",\"kind\":\"YarnNodes\",\"cluster\":\"%s\","
+		 "\"nodes\":{\"node\":[{\"id\":\"%s\",\"state\":\"%s\",\"nodeHostName\":\"%.*s\","
+		 "\"usedMemoryMB\":%d,\"usedVirtualCores\":%d,"
+		 "\"totalResource\":{\"memory\":%d,\"vCores\":%d}}]}}",
+		 cluster, id, state, (int)(strchr(id, ':') - id), id, used_mb, used_vc, total_mb,
+		 total_vc);
+	add_text(buf);
+}
+
+static json_t *plan_of(const char *node)
+{
+	json_t *plan = sync_plan(in, 1796054400000LL, NULL);
+	json_t *it;
+	size_t i;
+
+	json_array_foreach (json_object_get(plan, "items"), i, it) {
+		if (strcmp(json_string_value(json_object_get(it, "node")), node) == 0) {
+			json_incref(it);
+			json_decref(plan);
+			return it;
+		}
+	}
+	json_decref(plan);
+	return NULL;
+}
+
+static int64_t geti(json_t *item, const char *a, const char *b)
+{
+	return json_integer_value(json_object_get(json_object_get(item, a), b));
+}
+
+static const char *gets_(json_t *item, const char *a)
+{
+	return json_string_value(json_object_get(item, a));
+}
+
+#define NM_ID "yarn-nm-0.node-manager.yarn.svc.cluster.local:8041"
+
+START_TEST(test_syncplan_fixture_worker1)
+{
+	json_t *it;
+
+	add_fixture("k8s/node-batch.json");
+	add_fixture("k8s/podlist-mixed.json");
+	add_rm("yarn-cluster-1", NM_ID, "RUNNING", 20, 40960, 2, 4096);
+	it = plan_of("worker-1");
+	ck_assert_ptr_nonnull(it);
+	ck_assert_str_eq(gets_(it, "cluster"), "yarn-cluster-1");
+	ck_assert_str_eq(gets_(it, "yarnNodeId"), NM_ID);
+	ck_assert_int_eq(geti(it, "origin", "cpuMilli"), 37480);
+	ck_assert_int_eq(geti(it, "origin", "memoryBytes"), 112431567289LL);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(it, "origin"), "source")),
+			 "annotation");
+	/* NM pod 2000m/2Gi + Spark executor 2000m/4505Mi; Succeeded and unbound pods excluded */
+	ck_assert_int_eq(geti(it, "requested", "cpuMilli"), 4000);
+	ck_assert_int_eq(geti(it, "requested", "memoryBytes"), 6871318528LL);
+	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 33);
+	ck_assert_int_eq(geti(it, "yarnTotal", "memoryMB"), 100670);
+	ck_assert_str_eq(gets_(it, "action"), "update");
+	ck_assert_str_eq(gets_(it, "reason"), "RM total 20 vCores/40960 MB differs");
+	ck_assert_int_eq(geti(it, "overCommitTimeoutMs", NULL), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(it, "overCommitTimeoutMs")), -1);
+	/* annotation: YARN used 2 vCores / 4096 MB; current entry 12k / 24Gi differs */
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "annotate");
+	ck_assert_str_eq(json_string_value(json_object_get(
+				 json_object_get(json_object_get(it, "annotation"), "hadoopYarn"),
+				 "kubernetes.io/batch-cpu")),
+			 "2k");
+	ck_assert_str_eq(json_string_value(json_object_get(
+				 json_object_get(json_object_get(it, "annotation"), "hadoopYarn"),
+				 "kubernetes.io/batch-memory")),
+			 "4Gi");
+	json_decref(it);
+}
+END_TEST
+
+START_TEST(test_syncplan_legacy_allocatable_and_none)
+{
+	json_t *it;
+
+	add_fixture("k8s/node-batch-legacy.json");
+	add_fixture("k8s/podlist-mixed.json");
+	/* 37480 - 4000 = 33480 -> 33; 112431567289 - 6871318528 -> 100670 MiB */
+	add_rm("yarn-cluster-1", NM_ID, "RUNNING", 33, 100670, 0, 0);
+	it = plan_of("worker-1");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(it, "origin"), "source")),
+			 "allocatable");
+	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 33);
+	ck_assert_str_eq(gets_(it, "action"), "none");
+	/* no annotation yet and YARN uses nothing: nothing to write */
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	json_decref(it);
+}
+END_TEST
+
+static const char *node_doc(const char *name, const char *origin_annotation, const char *alloc_cpu,
+			    const char *alloc_mem, const char *third_party)
+{
+	static char buf[2048];
+	char ann[1024] = "";
+	size_t n = 0;
+
+	if (origin_annotation)
+		n += (size_t)snprintf(ann + n, sizeof(ann) - n, "\"%s\":%s", SYNC_ANN_ORIGIN,
+				      origin_annotation);
+	if (third_party)
+		n += (size_t)snprintf(ann + n, sizeof(ann) - n, "%s\"%s\":%s", n ? "," : "",
+				      SYNC_ANN_THIRD_PARTY, third_party);
+	snprintf(buf, sizeof(buf),
+		 "{\"kind\":\"Node\",\"metadata\":{\"name\":\"%s\",\"annotations\":{%s}},"
+		 "\"status\":{\"allocatable\":{\"kubernetes.io/batch-cpu\":\"%s\","
+		 "\"kubernetes.io/batch-memory\":\"%s\"}}}",
+		 name, ann, alloc_cpu, alloc_mem);
+	return buf;
+}
+
+static const char *pod_doc(const char *name, const char *node, const char *phase, const char *nm_id,
+			   const char *cluster, const char *spec_extra)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf),
+		 "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"ns\",\"name\":\"%s\","
+		 "\"labels\":{%s},\"annotations\":{%s%s%s%s%s%s%s}},"
+		 "\"spec\":{\"nodeName\":\"%s\",%s},\"status\":{\"phase\":\"%s\"}}",
+		 name, nm_id ? "\"app.kubernetes.io/component\":\"node-manager\"" : "",
+		 nm_id ? "\"" SYNC_ANN_NODE_ID "\":\"" : "", nm_id ? nm_id : "", nm_id ? "\"" : "",
+		 cluster ? ",\"" SYNC_ANN_CLUSTER_ID "\":\"" : "", cluster ? cluster : "",
+		 cluster ? "\"" : "", "", node, spec_extra, phase);
+	return buf;
+}
+
+#define REQ(cpu, mem)                                                                              \
+	"{\"resources\":{\"requests\":{\"kubernetes.io/batch-cpu\":\"" cpu                        \
+	"\",\"kubernetes.io/batch-memory\":\"" mem "\"}}}"
+#define LIM(cpu, mem)                                                                              \
+	"{\"resources\":{\"limits\":{\"kubernetes.io/batch-cpu\":\"" cpu                          \
+	"\",\"kubernetes.io/batch-memory\":\"" mem "\"}}}"
+
+START_TEST(test_syncplan_init_limit_terminating_overhead)
+{
+	json_t *it;
+
+	add_text(node_doc("n1", NULL, "100k", "100Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[" REQ("1k", "1Gi") "]"));
+	/* init container larger than the containers: max wins */
+	add_text(pod_doc("a", "n1", "Pending", NULL, NULL,
+			 "\"containers\":[" REQ("1k", "1Gi") "," REQ("1k", "1Gi") "],"
+			 "\"initContainers\":[" REQ("5k", "1Gi") "]"));
+	/* limit alone counts as the request; overhead is added */
+	add_text(pod_doc("b", "n1", "Running", NULL, NULL,
+			 "\"containers\":[" LIM("3k", "2Gi") "],"
+			 "\"overhead\":{\"kubernetes.io/batch-cpu\":\"250\"}"));
+	/* a native sidecar (restartPolicy Always) adds to the containers */
+	add_text(pod_doc("c", "n1", "Running", NULL, NULL,
+			 "\"containers\":[" REQ("1k", "0") "],"
+			 "\"initContainers\":[{\"restartPolicy\":\"Always\",\"resources\":{\"requests\":"
+			 "{\"kubernetes.io/batch-cpu\":\"500\"}}}]"));
+	/* Succeeded and Failed do not count; unbound does not count */
+	add_text(pod_doc("d", "n1", "Succeeded", NULL, NULL, "\"containers\":[" REQ("50k", "50Gi") "]"));
+	add_text(pod_doc("e", "n1", "Failed", NULL, NULL, "\"containers\":[" REQ("50k", "50Gi") "]"));
+	add_text(pod_doc("f", "", "Pending", NULL, NULL, "\"containers\":[" REQ("50k", "50Gi") "]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 1, 1, 0, 0);
+	it = plan_of("n1");
+	/* 1000 + 5000 + 3250 + 1500 */
+	ck_assert_int_eq(geti(it, "requested", "cpuMilli"), 10750);
+	ck_assert_int_eq(geti(it, "requested", "memoryBytes"), (1LL + 2 + 2) << 30);
+	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 89); /* floor(89250 / 1000) */
+	ck_assert_int_eq(geti(it, "yarnTotal", "memoryMB"), 95 * 1024);
+	ck_assert_str_eq(gets_(it, "cluster"), "default");
+	json_decref(it);
+}
+END_TEST
+
+START_TEST(test_syncplan_floor_at_zero_and_mib_floor)
+{
+	json_t *it;
+
+	add_text(node_doc("n1", NULL, "2500", "3145727", NULL)); /* 3 MiB - 1 byte */
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[" REQ("3k", "0") "]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 0, 2, 0, 0);
+	it = plan_of("n1");
+	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 0);
+	ck_assert_int_eq(geti(it, "yarnTotal", "memoryMB"), 2);
+	ck_assert_str_eq(gets_(it, "action"), "none");
+	json_decref(it);
+}
+END_TEST
+
+START_TEST(test_syncplan_invalid_annotation_skips_without_fallback)
+{
+	json_t *it;
+
+	add_text(node_doc("n1", "\"{not json\"", "100k", "100Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 1, 1, 0, 0);
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_msg(strncmp(gets_(it, "reason"), "invalid annotation: " SYNC_ANN_ORIGIN, 20 + 45) == 0,
+		      "%s", gets_(it, "reason"));
+	ck_assert_ptr_null(json_object_get(it, "yarnTotal"));
+	json_decref(it);
+}
+END_TEST
+
+START_TEST(test_syncplan_unknown_id_candidates_and_inactive)
+{
+	json_t *it;
+
+	add_text(node_doc("n1", NULL, "10k", "10Gi", NULL));
+	add_text(node_doc("n2", NULL, "10k", "10Gi", NULL));
+	add_text(node_doc("n3", NULL, "10k", "10Gi", NULL));
+	add_text(pod_doc("nm1", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_text(pod_doc("nm2", "n2", "Running", "n2:8041", NULL, "\"containers\":[]"));
+	add_text(pod_doc("nm3", "n3", "Running", "n3", NULL, "\"containers\":[]"));
+	add_text("{\"nodes\":{\"node\":["
+		 "{\"id\":\"n1:45454\",\"state\":\"RUNNING\",\"nodeHostName\":\"n1\","
+		 "\"totalResource\":{\"memory\":1,\"vCores\":1}},"
+		 "{\"id\":\"n2:8041\",\"state\":\"LOST\",\"nodeHostName\":\"n2\","
+		 "\"totalResource\":{\"memory\":1,\"vCores\":1}}]}}");
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reason"), "node id n1:8041 unknown to the RM of cluster 'default'");
+	ck_assert_int_eq(json_array_size(json_object_get(it, "candidates")), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(it, "candidates"), 0)),
+			 "n1:45454");
+	json_decref(it);
+	it = plan_of("n2");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reason"), "RM node state LOST");
+	json_decref(it);
+	it = plan_of("n3");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_ptr_nonnull(strstr(gets_(it, "reason"), "no valid " SYNC_ANN_NODE_ID));
+	json_decref(it);
+}
+END_TEST
+
+START_TEST(test_syncplan_two_clusters_one_down)
+{
+	json_t *it;
+
+	add_text(node_doc("a", NULL, "10k", "10Gi", NULL));
+	add_text(node_doc("b", NULL, "10k", "10Gi", "\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"1k\\\"}}]}\""));
+	add_text(pod_doc("nma", "a", "Running", "a:8041", "c1", "\"containers\":[]"));
+	add_text(pod_doc("nmb", "b", "Running", "b:8041", "c2", "\"containers\":[]"));
+	add_rm("c1", "a:8041", "RUNNING", 10, 10240, 0, 0);
+	sync_input_cluster_unreachable(in, "c2", "every RM refused the connection");
+	it = plan_of("a");
+	ck_assert_str_eq(gets_(it, "action"), "none");
+	json_decref(it);
+	it = plan_of("b");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reason"), "cluster 'c2' unreachable: every RM refused the connection");
+	/* no annotation change for a node of an unreachable cluster */
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	json_decref(it);
+}
+END_TEST
+
+START_TEST(test_syncplan_graceful_reclaim)
+{
+	json_t *it;
+
+	sync_input_free(in);
+	opts.over_commit_timeout_ms = 60000;
+	in = sync_input_new(&opts);
+	add_text(node_doc("n1", NULL, "4k", "8Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 10, 20480, 6, 10240);
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "update");
+	ck_assert_int_eq(geti(it, "reclaim", "vCores"), 2);
+	ck_assert_int_eq(geti(it, "reclaim", "memoryMB"), 2048);
+	ck_assert_int_eq(json_integer_value(json_object_get(it, "overCommitTimeoutMs")), 60000);
+	ck_assert_ptr_nonnull(strstr(gets_(it, "reason"), "the RM preempts after 60000 ms"));
+	json_decref(it);
+}
+END_TEST
+
+START_TEST(test_syncplan_reservation)
+{
+	json_t *it;
+
+	sync_input_free(in);
+	opts.reserve_cpu_milli = 1000;
+	opts.reserve_memory_bytes = 1LL << 30;
+	opts.reserve_percent = 10;
+	in = sync_input_new(&opts);
+	add_text(node_doc("n1", NULL, "20k", "20Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 0, 0, 0, 0);
+	it = plan_of("n1");
+	ck_assert_int_eq(geti(it, "reserved", "cpuMilli"), 3000);
+	ck_assert_int_eq(geti(it, "reserved", "memoryBytes"), (1LL << 30) + (2LL << 30));
+	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 17);
+	ck_assert_int_eq(geti(it, "yarnTotal", "memoryMB"), 17 * 1024);
+	json_decref(it);
+}
+END_TEST
+
+START_TEST(test_syncplan_node_without_nm_is_zeroed_once)
+{
+	json_t *plan, *it;
+
+	add_text(node_doc("old", NULL, "10k", "10Gi",
+			  "\"{\\\"allocations\\\":[{\\\"name\\\":\\\"other\\\",\\\"resources\\\":{}},"
+			  "{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"2k\\\"}}]}\""));
+	add_text(node_doc("never", NULL, "10k", "10Gi", NULL));
+	add_text(node_doc("zeroed", NULL, "10k", "10Gi",
+			  "\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"0\\\",\\\"kubernetes.io/batch-memory\\\":\\\"0\\\"}}]}\""));
+	plan = sync_plan(in, 0, NULL);
+	ck_assert_int_eq(json_array_size(json_object_get(plan, "items")), 1);
+	json_decref(plan);
+	it = plan_of("old");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reason"), "no NodeManager pod on the node");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "annotate");
+	json_decref(it);
+}
+END_TEST
+
+START_TEST(test_syncplan_third_party_value_keeps_other_entries)
+{
+	struct err e = { 0 };
+	char *v = sync_third_party_value(
+		"{\"allocations\":[{\"name\":\"other\",\"priority\":\"koord-batch\",\"resources\":{}},"
+		"{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\",\"resources\":{}}]}",
+		&opts, 12000, 24LL << 30, &e);
+
+	ck_assert_str_eq(v, "{\"allocations\":[{\"name\":\"other\",\"priority\":\"koord-batch\","
+			    "\"resources\":{}},{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\","
+			    "\"resources\":{\"kubernetes.io/batch-cpu\":\"12k\","
+			    "\"kubernetes.io/batch-memory\":\"24Gi\"}}]}");
+	free(v);
+	v = sync_third_party_value(NULL, &opts, 0, 0, &e);
+	ck_assert_str_eq(v, "{\"allocations\":[{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\","
+			    "\"resources\":{\"kubernetes.io/batch-cpu\":\"0\","
+			    "\"kubernetes.io/batch-memory\":\"0\"}}]}");
+	free(v);
+	ck_assert_ptr_null(sync_third_party_value("{\"allocations\":3}", &opts, 0, 0, &e));
+	ck_assert_ptr_null(sync_third_party_value("{", &opts, 0, 0, &e));
+}
+END_TEST
+
+START_TEST(test_syncplan_bad_input_names_field)
+{
+	struct err e = { 0 };
+	json_t *doc = jsonio_parse("{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"ns\",\"name\":\"p\"},"
+				   "\"spec\":{\"nodeName\":\"n1\",\"containers\":[" REQ("1K", "1Gi") "]}}",
+				   "t", &e);
+
+	ck_assert_int_eq(sync_input_add_document(in, doc, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_msg(strstr(e.msg, "Pod ns/p.spec.containers[0].resources.requests") == e.msg,
+		      "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "1K") != NULL, "%s", e.msg);
+	json_decref(doc);
+	doc = jsonio_parse("{\"kind\":\"ConfigMap\"}", "t", &e);
+	ck_assert_int_eq(sync_input_add_document(in, doc, &e), -1);
+	ck_assert_str_eq(e.msg, "unexpected document of kind 'ConfigMap'");
+	json_decref(doc);
+}
+END_TEST
+
+START_TEST(test_syncplan_kubectl_list_and_only_nodes)
+{
+	json_t *plan;
+	const char *const only[] = { "nope", NULL };
+
+	add_fixture("k8s/node-batch.json");
+	add_fixture("k8s/list-kubectl.json");
+	ck_assert_int_eq(sync_input_pods(in), 2);
+	plan = sync_plan(in, 0, NULL);
+	ck_assert_int_eq(json_array_size(json_object_get(plan, "items")), 1);
+	json_decref(plan);
+	plan = sync_plan(in, 0, only);
+	ck_assert_int_eq(json_array_size(json_object_get(plan, "items")), 0);
+	json_decref(plan);
+}
+END_TEST
+
+static Suite *syncplan_suite(void)
+{
+	Suite *s = suite_create("syncplan");
+	TCase *tc = tcase_create("plan");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_syncplan_fixture_worker1);
+	tcase_add_test(tc, test_syncplan_legacy_allocatable_and_none);
+	tcase_add_test(tc, test_syncplan_init_limit_terminating_overhead);
+	tcase_add_test(tc, test_syncplan_floor_at_zero_and_mib_floor);
+	tcase_add_test(tc, test_syncplan_invalid_annotation_skips_without_fallback);
+	tcase_add_test(tc, test_syncplan_unknown_id_candidates_and_inactive);
+	tcase_add_test(tc, test_syncplan_two_clusters_one_down);
+	tcase_add_test(tc, test_syncplan_graceful_reclaim);
+	tcase_add_test(tc, test_syncplan_reservation);
+	tcase_add_test(tc, test_syncplan_node_without_nm_is_zeroed_once);
+	tcase_add_test(tc, test_syncplan_third_party_value_keeps_other_entries);
+	tcase_add_test(tc, test_syncplan_bad_input_names_field);
+	tcase_add_test(tc, test_syncplan_kubectl_list_and_only_nodes);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KILO_TEST_MAIN(syncplan_suite)
