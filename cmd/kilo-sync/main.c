@@ -132,14 +132,17 @@ static int read_inputs(struct sync_input *in, const char *from, struct sync_stat
 		       struct err *e)
 {
 	FILE *f = strcmp(from, "-") == 0 ? stdin : fopen(from, "re");
+	const char *name = f == stdin ? "stdin" : from;
 	struct jsonio_reader *r;
 	json_t *doc = NULL;
+	size_t ndocs = 0;
 	int ret;
 
 	if (!f)
 		return err_set(e, ERR_USAGE, errno, "open '%s'", from);
 	r = jsonio_reader_new(f, strcmp(from, "-") == 0 ? "stdin" : from);
 	while ((ret = jsonio_read(r, &doc, e)) == 1) {
+		ndocs++;
 		ret = sync_input_add_document(in, doc, e);
 		json_decref(doc);
 		if (ret < 0) {
@@ -151,6 +154,11 @@ static int read_inputs(struct sync_input *in, const char *from, struct sync_stat
 	jsonio_reader_free(r);
 	if (f != stdin)
 		fclose(f);
+	if (ret == 0 && ndocs == 0) /* an empty input is a broken pipeline, not an empty cluster */
+		ret = err_set(
+			e, ERR_INPUT, 0,
+			"no documents on %s (expected Node, NodeList, Pod, PodList, List or RM nodes)",
+			name);
 	st->nodes = sync_input_nodes(in);
 	st->pods = sync_input_pods(in);
 	return ret < 0 ? -1 : 0;
@@ -275,16 +283,16 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct sync_config sc;
 	struct err e = { 0 };
-	json_t *warnings = json_array();
+	json_t *warnings = NULL;
 	json_t *w;
 	size_t i;
 	int code;
 
 	cli_init("kilo-sync");
-	if (parse_args(argc, argv, &o) < 0) {
-		json_decref(warnings);
+	/* --help and --version exit inside: nothing allocated before */
+	if (parse_args(argc, argv, &o) < 0)
 		return KILO_EXIT_USAGE;
-	}
+	warnings = json_array();
 	if (sync_config_load(&sc, o.config, warnings, &e) < 0) {
 		cli_print_err(&e);
 		sync_config_release(&sc);

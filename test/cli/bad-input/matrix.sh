@@ -158,6 +158,25 @@ A() { resctrl-assign --sysroot "$root" "$@"; }
 row "resctrl-assign (applying): cat start -10" "resourceQOSStrategy.lsClass.resctrlQOS.catRangeStartPercent: expected an integer 0..100, got -10" A --policy "$tmpdir/p.yaml"
 row "resctrl-assign: --nm-pid -1" "invalid value for --nm-pid: '-1'" A --nm-pid -1
 
+# kilo-sync: plan --from - (Node, Pod, List and RM documents), apply (a SyncPlan), -c config
+printf '{"kind":"NodeList","items":[{"kind":"Node","metadata":{"name":"w1"}}' | stdin
+row "kilo-sync plan: truncated JSON" "kilo-sync: stdin:1:" kilo-sync plan --from -
+printf '{"kind":"Deployment","items":[]}\n' | stdin
+row "kilo-sync plan: unknown kind" "stdin:1: unexpected document of kind 'Deployment'" kilo-sync plan --from -
+printf '{"kind":"NodeList","items":[],"items":[]}\n' | stdin
+row "kilo-sync plan: duplicate key" "duplicate object key near '\"items\"'" kilo-sync plan --from -
+printf '{"kind":"Node","metadata":{"name":"w1","annotations":{"a":NaN}}}\n' | stdin
+row "kilo-sync plan: NaN" "invalid token near 'NaN'" kilo-sync plan --from -
+: | stdin
+row "kilo-sync plan: empty stdin" "no documents on stdin" kilo-sync plan --from -
+row "kilo-sync apply: empty stdin" "missing required document of kind 'SyncPlan' on stdin" kilo-sync apply --dry-run
+printf '{"apiVersion":"kilo/v1","kind":"SyncPlan","items":[' | stdin
+row "kilo-sync apply: truncated JSON" "kilo-sync: stdin:1:" kilo-sync apply --dry-run
+printf 'clusters: [{id: a, rmUrls: ["http://127.0.0.1:1"]}]\nreservation: {percent: 120}\n' >"$tmpdir/c.yaml"
+: | stdin
+row "kilo-sync: config percent 120" "reservation.percent: expected an integer 0..100, got 120" \
+	kilo-sync plan --from - -c "$tmpdir/c.yaml"
+
 # unknown policy fields warn (exit 0); NodeSLO fields kilo does not use are silent
 evin '' | stdin
 pol "resourceUsedThresholdWithBE: {memoryEvictThresholdPercent: 80, bogusKnob: 1}"

@@ -35,7 +35,7 @@ nm_case() { # mode want-error-substring
 }
 nm_case 500 "500"
 nm_case notjson "expected a JSON answer"
-nm_case slow "Operation timed out after 3"
+nm_case slow "Operation timed out after"
 run Y --nm-url http://127.0.0.1:1 --nm-timeout 300 list
 assert_eq "$rc" 0 "NM refused: exit"
 q .nodeManager.error | grep -qi "connect" || fail "NM refused: $(q .nodeManager.error)"
@@ -85,6 +85,28 @@ fault write:BE/tasks:EACCES:0 resctrl-assign --sysroot "$R"
 assert_eq "$rc" 3 "tasks EACCES: exit"
 assert_eq "$(q '.tasks | [.moved, .failed, (.errors | length)]')" '[0,5,5]' "tasks EACCES: counts"
 assert_eq "$(grep -c 'Permission denied$' "$err")" 5 "tasks EACCES: one warning per thread"
+
+# qos-cgset writes: EINVAL on cpu.weight, ENOSPC on cpuset.cpus (the kernel's
+# answer for a cpuset it cannot apply).  Exit 3; the failed item names the
+# file and the errno, the other writes are done and reported as written.
+Q=$tmpdir/qos
+y=$Q/sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/hadoop-yarn
+for f in write:hadoop-yarn/cpu.weight:EINVAL:cpu.weight:"Invalid argument" \
+	write:hadoop-yarn/cpuset.cpus:ENOSPC:cpuset.cpus:"No space left on device"; do
+	spec=${f%:*:*}
+	file=${f#"$spec":}
+	file=${file%%:*}
+	why=${f##*:}
+	rm -rf "$Q"
+	cp -R "$FIX/sysroot/v2-systemd" "$Q"
+	echo 5 >"$y/cpu.weight"
+	fault "$spec" qos-cgset --sysroot "$Q" <"$FIX/qos/input.json"
+	[ "$rc" = 3 ] || fail "qos-cgset $spec: exit $rc"
+	assert_eq "$(q "[.items[] | select(.result == \"failed\") | [.file, .error]]")" \
+		"[[\"$file\",\"write '$y/$file': $why\"]]" "qos-cgset $spec: failed item"
+	[ "$(q .summary.written)" -ge 1 ] || fail "qos-cgset $spec: nothing else written"
+	assert_eq "$(q .summary.failed)" 1 "qos-cgset $spec: failed count"
+done
 
 # stdout full (ENOSPC) or closed (EPIPE): exit 1 and one line saying so; a
 # closed pipe never kills the tool (SIGPIPE is ignored).
