@@ -230,14 +230,19 @@ static int run(const struct opts *o, struct sync_config *sc, struct err *e)
 	if (o->verbose)
 		for (size_t i = 0; i < sc->nclusters; i++)
 			sc->clusters[i].http.trace = trace;
+	/* a SyncPlan is checked whole before any connection or write */
+	if (o->mode == MODE_APPLY &&
+	    (!(plan = read_plan(o->from, e)) || sync_plan_check(plan, &sc->options, e) < 0)) {
+		json_decref(plan);
+		return -1;
+	}
 	if (need_k8s && k8s_client_init(&kc, &ko, o->verbose ? trace : NULL, NULL, e) < 0) {
 		k8s_client_release(&kc);
-		return err_exit_code(e) == KILO_EXIT_USAGE ? KILO_EXIT_USAGE : err_exit_code(e);
+		json_decref(plan);
+		return -1; /* main prints e */
 	}
 	kc.http.timeout_ms = sc->kube_timeout_ms;
-	if (o->mode == MODE_APPLY) {
-		plan = read_plan(o->from, e);
-	} else {
+	if (o->mode != MODE_APPLY) {
 		in = sync_input_new(&sc->options);
 		if ((o->from ? read_inputs(in, o->from, &st, e)
 			     : sync_gather(in, sc, &kc, only, &st, e)) == 0)

@@ -13,15 +13,17 @@
 #
 # VALGRIND_KNOWN lists tests that cannot pass under valgrind and why; they
 # are reported but do not fail the target:
-#   */real-cgroup.sh that kill: valgrind 3.19 (Debian 12) answers ENOSYS to
-#     pidfd_open(2), so the killer cannot pin a pid and refuses to signal;
+#   */real-cgroup.sh and demo/demo.sh, which kill: valgrind 3.19 (Debian 12)
+#     answers ENOSYS to pidfd_open(2), so the killer cannot pin a pid and
+#     refuses to signal;
 #   yarn-copilot/list-nm.sh: asserts a wall-clock bound on --nm-timeout,
 #     which memcheck's slowdown exceeds.
 
 VALGRIND ?= valgrind
 VALGRIND_O := build/valgrind
 VALGRIND_FILTER ?=
-VALGRIND_KNOWN ?= yarn-copilot/real-cgroup.sh evictor/real-cgroup.sh yarn-copilot/list-nm.sh
+VALGRIND_KNOWN ?= yarn-copilot/real-cgroup.sh evictor/real-cgroup.sh demo/demo.sh \
+	yarn-copilot/list-nm.sh
 VALGRIND_FLAGS := --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 	--show-leak-kinds=definite --track-origins=yes --trace-children=no
 

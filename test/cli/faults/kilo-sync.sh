@@ -132,5 +132,12 @@ expect "RM failed over to rm2" 0 "0 of 1 clusters unreachable"
 rm_fault '{"rm":"rm2","path":"/ws/v1/cluster","count":0,"status":503}'
 pass "$w/sync.yaml"
 expect "both RMs down" 75 "1 of 1 clusters unreachable"
+# no Kubernetes configuration at all: exit 1 and one line saying so (it
+# used to exit 1 silently)
+mkdir "$w/nohome"
+HOME=$w/nohome KUBECONFIG='' kilo-sync plan >"$w/out" 2>"$w/err"
+rc=$?
+expect "no kubeconfig" 1 "kilo-sync: no Kubernetes configuration: no kubeconfig"
+assert_eq "$(wc -l <"$w/err")" 1 "no kubeconfig: stderr lines"
 echo "kilo-sync faults: $n passes"
 exit 0
