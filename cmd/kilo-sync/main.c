@@ -288,14 +288,12 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct sync_config sc;
 	struct err e = { 0 };
-	json_t *warnings = NULL;
-	json_t *w;
+	json_t *warnings, *w;
 	size_t i;
 	int code;
 
 	cli_init("kilo-sync");
-	/* --help and --version exit inside: nothing allocated before */
-	if (parse_args(argc, argv, &o) < 0)
+	if (parse_args(argc, argv, &o) < 0) /* --help and --version exit in there */
 		return KILO_EXIT_USAGE;
 	warnings = json_array();
 	if (sync_config_load(&sc, o.config, warnings, &e) < 0) {
