@@ -139,3 +139,4 @@ clean:
 .PHONY: demo
 demo: deps all
 	@sh scripts/demo
+-include test/fuzz/fuzz.mk test/valgrind/valgrind.mk

@@ -24,14 +24,17 @@ const char *cli_prog(void)
 	return prog_name;
 }
 
+/* One line: the text goes through err_vset, which escapes control bytes
+ * (an option value or a URL may hold a newline). */
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: %s", prog_name, prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	struct err e;
+
+	err_vset(&e, ERR_NONE, 0, fmt, ap);
+	fprintf(stderr, "%s: %s%s\n", prog_name, prefix, e.msg);
 }
 
 void cli_error(const char *fmt, ...)
@@ -116,8 +119,7 @@ int cli_finish(int code)
 	}
 	if (!failed)
 		return code;
-	if (saved != EPIPE)
-		fprintf(stderr, "%s: write error: %s\n", prog_name,
-			saved ? strerror(saved) : "unknown error");
+	fprintf(stderr, "%s: write error: %s\n", prog_name,
+		saved ? strerror(saved) : "unknown error");
 	return code == KILO_EXIT_OK ? KILO_EXIT_FAIL : code;
 }

@@ -63,8 +63,9 @@ int cli_parse_i64(const char *s, const char *name, int64_t min, int64_t max, int
 int cli_exit_for_items(size_t total, size_t failed);
 
 /* Flush and close stdout, then return the final exit code: code itself
- * when the close succeeded; otherwise "<prog>: write error: <reason>" (not
- * printed for EPIPE, a reader that went away) and 1 if code was 0. */
+ * when the close succeeded; otherwise "<prog>: write error: <reason>" and 1
+ * if code was 0.  Printed for EPIPE too: a tool that changed something must
+ * say that its report was lost. */
 int cli_finish(int code);
 
 #endif

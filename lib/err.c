@@ -7,15 +7,39 @@
 
 #include "cli.h"
 
+/* Copy src into dst (ERR_MSG_MAX) as one line: newline, tab and carriage
+ * return become \n, \t, \r, other control bytes \xHH (values quoted from
+ * files and payloads may hold them). */
+static void one_line(char *dst, const char *src)
+{
+	size_t o = 0;
+
+	for (const unsigned char *p = (const unsigned char *)src; *p; p++) {
+		char esc[5] = { (char)*p, '\0' };
+
+		if (*p == '\n' || *p == '\t' || *p == '\r')
+			snprintf(esc, sizeof(esc), "\\%c", *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
+		else if (*p < 0x20 || *p == 0x7f)
+			snprintf(esc, sizeof(esc), "\\x%02x", *p);
+		if (o + strlen(esc) >= ERR_MSG_MAX)
+			break;
+		memcpy(dst + o, esc, strlen(esc));
+		o += strlen(esc);
+	}
+	dst[o] = '\0';
+}
+
 int err_vset(struct err *e, enum err_kind kind, int errnum, const char *fmt, va_list ap)
 {
+	char raw[ERR_MSG_MAX];
 	size_t n;
 
 	if (!e)
 		return -1;
 	e->kind = kind;
 	e->errnum = errnum;
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	one_line(e->msg, raw);
 	n = strlen(e->msg);
 	if (errnum != 0 && n < sizeof(e->msg) - 1)
 		snprintf(e->msg + n, sizeof(e->msg) - n, ": %s", strerror(errnum));
@@ -50,8 +74,8 @@ int err_wrap(struct err *e, const char *fmt, ...)
 	memcpy(buf + n, ": ", 2);
 	memcpy(buf + n + 2, e->msg, ERR_MSG_MAX);
 	buf[n + 2 + ERR_MSG_MAX - 1] = '\0';
-	memcpy(e->msg, buf, ERR_MSG_MAX - 1);
-	e->msg[ERR_MSG_MAX - 1] = '\0';
+	buf[ERR_MSG_MAX - 1] = '\0';
+	one_line(e->msg, buf);
 	return -1;
 }
 

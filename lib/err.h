@@ -27,7 +27,7 @@ enum err_kind {
 struct err {
 	enum err_kind kind;
 	int errnum;            /* errno at the point of failure, or 0 */
-	char msg[ERR_MSG_MAX]; /* one line, no trailing newline */
+	char msg[ERR_MSG_MAX]; /* one line: control bytes escaped (\n, \xHH) */
 };
 
 /* Set *e: kind, errno value (0 for none) and a printf-style message.  When

@@ -220,7 +220,10 @@ void http_response_header(struct http_response *r, const char *line, size_t len,
 		free(r->location);
 		r->content_type = r->location = NULL;
 		r->retry_after_ms = -1;
-		r->status = sp ? strtol(sp + 1, NULL, 10) : 0;
+		r->status = 0;
+		for (const char *d = sp ? sp + 1 : end;
+		     d < end && d < sp + 4 && isdigit((unsigned char)*d); d++)
+			r->status = r->status * 10 + (*d - '0');
 		return;
 	}
 	if (!colon)

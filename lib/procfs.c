@@ -130,10 +130,13 @@ int procfs_parse_starttime(const char *text, uint64_t *ticks, struct err *e)
 
 int64_t procfs_ticks_to_ms(int64_t btime_s, uint64_t ticks, long hz)
 {
+	__int128 ms;
+
 	if (hz <= 0)
 		hz = 100;
-	return btime_s * 1000 + (int64_t)(ticks / (uint64_t)hz) * 1000 +
-	       (int64_t)(ticks % (uint64_t)hz) * 1000 / hz;
+	ms = (__int128)btime_s * 1000 + (__int128)(ticks / (uint64_t)hz) * 1000 +
+	     (__int128)(ticks % (uint64_t)hz) * 1000 / hz;
+	return ms > INT64_MAX ? INT64_MAX : (int64_t)ms;
 }
 
 long procfs_hz(void)

@@ -36,7 +36,7 @@ int procfs_parse_btime(const char *text, int64_t *btime_s, struct err *e);
  * the last ')'.  Returns 0, or -1 with e set (ERR_INPUT). */
 int procfs_parse_starttime(const char *text, uint64_t *ticks, struct err *e);
 
-/* Ticks since boot to ms since the epoch. */
+/* Ticks since boot to ms since the epoch, INT64_MAX when it does not fit. */
 int64_t procfs_ticks_to_ms(int64_t btime_s, uint64_t ticks, long hz);
 
 /* USER_HZ: sysconf(_SC_CLK_TCK), 100 when unknown. */

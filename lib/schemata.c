@@ -108,6 +108,10 @@ static int parse_line(struct schemata *out, char *text, long lineno, struct err 
 	if (!colon || nlen == 0 || nlen >= SCHEMATA_NAME_MAX)
 		return err_set(e, ERR_INPUT, 0, "line %ld: expected <resource>:<id>=<value>;..., got '%.60s'",
 			       lineno, text);
+	for (size_t i = 0; i < out->n; i++)
+		if (strlen(out->line[i].name) == nlen && strncmp(out->line[i].name, name, nlen) == 0)
+			return err_set(e, ERR_INPUT, 0, "line %ld: %.*s listed twice", lineno, (int)nlen,
+				       name);
 	l = add_line(out, name, nlen);
 	for (char *tok = strtok_r(colon + 1, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
 		unsigned id;
@@ -119,6 +123,10 @@ static int parse_line(struct schemata *out, char *text, long lineno, struct err 
 			return err_set(e, ERR_INPUT, 0, "line %ld: %s: expected <id>=<%s>, got '%.40s'",
 				       lineno, l->name, is_cache(l->name) ? "hex mask" : "number",
 				       tok);
+		for (size_t i = 0; i < l->n; i++)
+			if (l->dom[i].id == id)
+				return err_set(e, ERR_INPUT, 0, "line %ld: %s: domain %u listed twice",
+					       lineno, l->name, id);
 		add_domain(l, id, v);
 	}
 	return 0;

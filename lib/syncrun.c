@@ -249,6 +249,79 @@ static void apply_annotation(const json_t *item, json_t *out, struct sync_config
 	count_error(st, &e);
 }
 
+static int check_item(const json_t *it, size_t i, const struct sync_options *o, struct err *e)
+{
+	const json_t *ann = json_object_get(it, "annotation");
+	const char *action = item_str(it, "action"), *aaction = item_str(ann, "action");
+	const char *s = NULL;
+	json_t *total = NULL;
+	char ctx[64], tctx[80];
+	int64_t v;
+
+	snprintf(ctx, sizeof(ctx), "SyncPlan.items[%zu]", i);
+	if (!json_is_object(it))
+		return jsonio_bad_value(e, ctx, NULL, "an object", it);
+	if (action && strcmp(action, "update") == 0) {
+		snprintf(tctx, sizeof(tctx), "%s.yarnTotal", ctx);
+		if (jsonio_get_str(it, ctx, "cluster", &s, e) < 0)
+			return -1;
+		if (!s)
+			return jsonio_bad_value(e, ctx, "cluster", "a cluster id", NULL);
+		s = NULL;
+		if (jsonio_get_str(it, ctx, "yarnNodeId", &s, e) < 0)
+			return -1;
+		if (!s)
+			return jsonio_bad_value(e, ctx, "yarnNodeId", "a YARN node id", NULL);
+		if (jsonio_get_obj(it, ctx, "yarnTotal", &total, e) < 0)
+			return -1;
+		if (!total)
+			return jsonio_bad_value(e, ctx, "yarnTotal", "an object", NULL);
+		if (jsonio_get_int(total, tctx, "vCores", 0, INT32_MAX, &v, e) < 0 ||
+		    jsonio_get_int(total, tctx, "memoryMB", 0, INT64_MAX, &v, e) < 0)
+			return -1;
+		if (!json_object_get(total, "vCores") || !json_object_get(total, "memoryMB"))
+			return jsonio_bad_value(e, tctx, NULL, "vCores and memoryMB", total);
+		if (jsonio_get_int(it, ctx, "overCommitTimeoutMs", -1, INT64_MAX, &v, e) < 0)
+			return -1;
+	}
+	if (aaction && strcmp(aaction, "annotate") == 0) {
+		int64_t cpu, mem;
+
+		s = NULL;
+		if (jsonio_get_str(it, ctx, "node", &s, e) < 0)
+			return -1;
+		if (!s)
+			return jsonio_bad_value(e, ctx, "node", "a Node name", NULL);
+		if (plan_allocation(ann, o, &cpu, &mem, e) < 0)
+			return err_wrap(e, "%s", ctx);
+		if (cpu < 0 || mem < 0)
+			return err_set(e, ERR_INPUT, 0, "%s: annotation.hadoopYarn: negative %s",
+				       ctx, cpu < 0 ? o->batch_cpu : o->batch_memory);
+	}
+	return 0;
+}
+
+int sync_plan_check(const json_t *plan, const struct sync_options *o, struct err *e)
+{
+	const char *kind = item_str(plan, "kind");
+	json_t *items = NULL, *it;
+	size_t i;
+
+	if (!kind || strcmp(kind, "SyncPlan") != 0)
+		return err_set(e, ERR_INPUT, 0, "expected a SyncPlan, got kind '%s'",
+			       kind ? kind : "(none)");
+	if (jsonio_get_arr(plan, "SyncPlan", "items", &items, e) < 0)
+		return -1;
+	if (!items)
+		return jsonio_bad_value(e, "SyncPlan", "items", "an array", NULL);
+	json_array_foreach(items, i, it)
+	{
+		if (check_item(it, i, o, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 json_t *sync_apply(const json_t *plan, struct sync_config *sc, struct k8s_client *kc, int dry_run,
 		   struct sync_stats *st, struct err *e)
 {

@@ -41,6 +41,15 @@ int sync_gather(struct sync_input *in, struct sync_config *sc, struct k8s_client
  * (updated, annotated, unchanged, skipped, failed, planned) and "error",
  * and per annotation its own "result" and "error"; counts in *st.  Returns
  * NULL with e set only when plan is not a SyncPlan (ERR_INPUT). */
+/* Check a whole SyncPlan before anything is applied: an object of kind
+ * SyncPlan with an items array; every "update" item with cluster,
+ * yarnNodeId and yarnTotal {vCores 0..2^31-1, memoryMB >= 0} (and
+ * overCommitTimeoutMs >= -1 when present); every "annotate" annotation
+ * with a node and the two batch quantities of o.  Returns 0, or -1 with e
+ * set (ERR_INPUT "SyncPlan.items[3].yarnTotal.vCores: expected ..., got
+ * -1"). */
+int sync_plan_check(const json_t *plan, const struct sync_options *o, struct err *e);
+
 json_t *sync_apply(const json_t *plan, struct sync_config *sc, struct k8s_client *kc, int dry_run,
 		   struct sync_stats *st, struct err *e);
 

@@ -132,14 +132,17 @@ static int read_inputs(struct sync_input *in, const char *from, struct sync_stat
 		       struct err *e)
 {
 	FILE *f = strcmp(from, "-") == 0 ? stdin : fopen(from, "re");
+	const char *name = f == stdin ? "stdin" : from;
 	struct jsonio_reader *r;
 	json_t *doc = NULL;
+	size_t ndocs = 0;
 	int ret;
 
 	if (!f)
 		return err_set(e, ERR_USAGE, errno, "open '%s'", from);
 	r = jsonio_reader_new(f, strcmp(from, "-") == 0 ? "stdin" : from);
 	while ((ret = jsonio_read(r, &doc, e)) == 1) {
+		ndocs++;
 		ret = sync_input_add_document(in, doc, e);
 		json_decref(doc);
 		if (ret < 0) {
@@ -151,6 +154,11 @@ static int read_inputs(struct sync_input *in, const char *from, struct sync_stat
 	jsonio_reader_free(r);
 	if (f != stdin)
 		fclose(f);
+	if (ret == 0 && ndocs == 0) /* an empty input is a broken pipeline, not an empty cluster */
+		ret = err_set(
+			e, ERR_INPUT, 0,
+			"no documents on %s (expected Node, NodeList, Pod, PodList, List or RM nodes)",
+			name);
 	st->nodes = sync_input_nodes(in);
 	st->pods = sync_input_pods(in);
 	return ret < 0 ? -1 : 0;
@@ -222,14 +230,19 @@ static int run(const struct opts *o, struct sync_config *sc, struct err *e)
 	if (o->verbose)
 		for (size_t i = 0; i < sc->nclusters; i++)
 			sc->clusters[i].http.trace = trace;
+	/* a SyncPlan is checked whole before any connection or write */
+	if (o->mode == MODE_APPLY &&
+	    (!(plan = read_plan(o->from, e)) || sync_plan_check(plan, &sc->options, e) < 0)) {
+		json_decref(plan);
+		return -1;
+	}
 	if (need_k8s && k8s_client_init(&kc, &ko, o->verbose ? trace : NULL, NULL, e) < 0) {
 		k8s_client_release(&kc);
-		return err_exit_code(e) == KILO_EXIT_USAGE ? KILO_EXIT_USAGE : err_exit_code(e);
+		json_decref(plan);
+		return -1; /* main prints e */
 	}
 	kc.http.timeout_ms = sc->kube_timeout_ms;
-	if (o->mode == MODE_APPLY) {
-		plan = read_plan(o->from, e);
-	} else {
+	if (o->mode != MODE_APPLY) {
 		in = sync_input_new(&sc->options);
 		if ((o->from ? read_inputs(in, o->from, &st, e)
 			     : sync_gather(in, sc, &kc, only, &st, e)) == 0)

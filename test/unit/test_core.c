@@ -45,6 +45,19 @@ START_TEST(test_err_wrap_truncates_safely)
 }
 END_TEST
 
+/* Found by fuzz_cgroup: a quoted file content with a newline made the
+ * message two lines; every message stays one line. */
+START_TEST(test_err_one_line)
+{
+	struct err e = { 0 };
+
+	err_set(&e, ERR_INPUT, 0, "cpu.max: got '%s'", "max 001=000\n\tx\r\001");
+	ck_assert_str_eq(e.msg, "cpu.max: got 'max 001=000\\n\\tx\\r\\x01'");
+	err_wrap(&e, "read '%s'", "a\nb");
+	ck_assert_str_eq(e.msg, "read 'a\\nb': cpu.max: got 'max 001=000\\n\\tx\\r\\x01'");
+}
+END_TEST
+
 START_TEST(test_cli_parse_and_exit_for_items)
 {
 	struct err e = { 0 };
@@ -96,6 +109,7 @@ static Suite *core_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_err_set_wrap_and_exit_codes);
+	tcase_add_test(tc, test_err_one_line);
 	tcase_add_test(tc, test_err_wrap_truncates_safely);
 	tcase_add_test(tc, test_cli_parse_and_exit_for_items);
 	tcase_add_test(tc, test_clock_rfc3339);

@@ -170,6 +170,12 @@ START_TEST(test_http_response_headers)
 	ck_assert_int_eq(r.retry_after_ms, 30000);
 	feed(&r, "Content-Type: application/merge-patch+json\r\n");
 	ck_assert_int_eq(http_response_is_json(&r), 1);
+	/* Found by fuzz_http: the status line was read past len (curl's buffer
+	 * is not NUL-terminated). */
+	http_response_header(&r, "HTTP/1.1 2009999", 12, 0);
+	ck_assert_int_eq(r.status, 200);
+	http_response_header(&r, "HTTP/1.1 ", 9, 0);
+	ck_assert_int_eq(r.status, 0);
 	http_response_release(&r);
 }
 END_TEST

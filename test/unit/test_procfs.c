@@ -59,6 +59,9 @@ START_TEST(test_procfs_ticks_to_ms)
 {
 	ck_assert_int_eq(procfs_ticks_to_ms(1000, 250, 100), 1002500);
 	ck_assert_int_eq(procfs_ticks_to_ms(1000, 7, 1000), 1000007);
+	/* found by fuzz_procfs: a starttime near 2^64 overflowed int64 */
+	ck_assert_int_eq(procfs_ticks_to_ms(1000, 18446744073709551615ULL, 100), INT64_MAX);
+	ck_assert_int_eq(procfs_ticks_to_ms(INT64_MAX / 1000, 100, 100), INT64_MAX);
 }
 END_TEST
 

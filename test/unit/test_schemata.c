@@ -135,6 +135,10 @@ static const struct {
 	{ "MB:a=10", "line 1: MB: expected <id>=<number>, got 'a=10'" },
 	{ "MB:0=-1", "line 1: MB: expected <id>=<number>, got '0=-1'" },
 	{ ":0=1", "line 1: expected <resource>:<id>=<value>;..., got ':0=1'" },
+	/* found by fuzz_schemata: a repeated domain id or resource made the
+	 * comparison with the wanted schemata depend on which copy was found */
+	{ "L3:0=7ff;1=7ff\nMB:01=0;1=100\n", "line 2: MB: domain 1 listed twice" },
+	{ "MB:0=10\nL3:0=f\nMB:0=20\n", "line 3: MB listed twice" },
 };
 
 START_TEST(test_schemata_parse_bad)

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+/* fuzz_killplan - a KillPlan document into killer_plan_parse, then the
+ * KillReport of the parsed items. */
+#include "fuzz.h"
+#include "killer.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct err e = { 0 };
+	struct killer_item *items = NULL;
+	size_t n = 0;
+	int64_t grace = 0;
+	json_t *doc = fuzz_json(data, size);
+
+	if (!doc)
+		return 0;
+	if (killer_plan_parse(doc, &items, &n, &grace, &e) == 0) {
+		for (size_t i = 0; i < n; i++)
+			if (strchr(items[i].id, '/') || strstr(items[i].id, ".."))
+				abort();
+		json_decref(killer_report(items, n, "node", 0));
+	} else {
+		fuzz_check_err(&e);
+	}
+	killer_items_release(items, n);
+	free(items);
+	json_decref(doc);
+	return 0;
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+/* fuzz_qos - qos-cgset's inputs: NodeUsage and ContainerList collected from a
+ * stream into qosapply_inputs, then the suppress and shares arithmetic on
+ * what was accepted. */
+#include <stdio.h>
+
+#include "fuzz.h"
+#include "qosapply.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const kinds[] = { "NodeUsage", "ContainerList" };
+	struct err e = { 0 };
+	struct qosapply_inputs in;
+	json_t *docs[2] = { 0 };
+	FILE *f;
+
+	if (size == 0)
+		return 0;
+	f = fmemopen((void *)data, size, "r");
+	if (!f)
+		return 0;
+	if (jsonio_collect(f, "stdin", kinds, 2, docs, &e) < 0) {
+		fuzz_check_err(&e);
+	} else if (qosapply_inputs(docs[0], docs[1], &in, &e) < 0) {
+		fuzz_check_err(&e);
+	} else {
+		if (in.cpu_milli_sum < 0)
+			abort();
+		(void)qos_shares(in.cpu_milli_sum);
+		if (in.usage_known)
+			(void)qos_suppress_milli(&in.usage, 65, -1);
+	}
+	json_decref(docs[0]);
+	json_decref(docs[1]);
+	fclose(f);
+	return 0;
+}

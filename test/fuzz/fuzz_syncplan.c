@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+/* fuzz_syncplan - a SyncPlan as `kilo-sync apply --dry-run` reads it:
+ * sync_plan_check, then sync_apply with the default configuration and no
+ * API client (dry run: nothing is sent).  A plan that passed the check
+ * must give a report in which no item failed. */
+#include "fuzz.h"
+#include "syncconfig.h"
+#include "syncrun.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct sync_config sc;
+	static int loaded;
+	struct err e = { 0 };
+	struct sync_stats st = { 0 };
+	json_t *doc = fuzz_json(data, size), *report;
+
+	if (!loaded) {
+		json_t *warnings = json_array();
+
+		if (sync_config_load(&sc, NULL, warnings, &e) < 0)
+			abort();
+		json_decref(warnings);
+		loaded = 1;
+	}
+	if (!doc)
+		return 0;
+	if (sync_plan_check(doc, &sc.options, &e) < 0) {
+		fuzz_check_err(&e);
+		json_decref(doc);
+		return 0;
+	}
+	report = sync_apply(doc, &sc, NULL, 1, &st, &e);
+	if (!report || st.failed)
+		abort();
+	json_decref(report);
+	json_decref(doc);
+	return 0;
+}
