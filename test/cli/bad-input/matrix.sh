@@ -136,12 +136,12 @@ pol "resourceUsedThresholdWithBE: {cpuSuppressThresholdPercent: -3}"
 row "evictor: percent -3" "resourceUsedThresholdWithBE.cpuSuppressThresholdPercent: expected an integer 0..100, got -3" \
 	evictor --policy "$tmpdir/p.yaml"
 pol "resourceUsedThresholdWithBE: {memoryEvictThresholdPercent: .nan}"
-row "evictor: percent NaN" "p.yaml:1:60: .nan is not representable in JSON" \
+row "evictor: percent NaN" "p.yaml:1:60: resourceUsedThresholdWithBE.memoryEvictThresholdPercent: .nan is not representable in JSON" \
 	evictor --policy "$tmpdir/p.yaml"
 pol "resourceUsedThresholdWithBE: {memoryEvictThresholdPercent: 50, memoryEvictThresholdPercent: 60}"
 row "evictor: duplicate policy key" "duplicate key 'memoryEvictThresholdPercent'" evictor --policy "$tmpdir/p.yaml"
 pol "resourceUsedThresholdWithBE: {memoryEvictThresholdPercent: 99999999999999999999999}"
-row "evictor: overflowing percent" "p.yaml:1:60: integer out of range: 99999999999999999999999" evictor --policy "$tmpdir/p.yaml"
+row "evictor: overflowing percent" "p.yaml:1:60: resourceUsedThresholdWithBE.memoryEvictThresholdPercent: integer out of range: 99999999999999999999999" evictor --policy "$tmpdir/p.yaml"
 pol "resourceUsedThresholdWithBE: {memoryEvictThresholdPercent: [80"
 row "evictor: truncated YAML" "p.yaml:" evictor --policy "$tmpdir/p.yaml"
 : | stdin
