@@ -449,7 +449,7 @@ int config_load(struct config *c, const char *path, struct err *e)
 		int saved = errno;
 
 		fclose(m);
-		return err_set(e, ERR_SYSTEM, saved, "read '%s'", path);
+		return err_set(e, saved == EISDIR ? ERR_USAGE : ERR_SYSTEM, saved, "read '%s'", path);
 	}
 	fclose(m);
 	if (strlen(text) != len)

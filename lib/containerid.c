@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "jsonio.h"
+
 /* Read a run of digits of at least minw characters ending at '_' or NUL,
  * with value <= max.  Advances *p past the digits. */
 static const char *field(const char **p, int minw, int64_t max, int64_t *out)
@@ -107,4 +109,22 @@ char *containerid_application(const struct containerid *id, char *buf, int size)
 int containerid_is_am(const struct containerid *id)
 {
 	return id->number == 1;
+}
+
+int containerid_get_unique(const json_t *item, const char *ctx, json_t *seen, const char **id,
+			   struct containerid *out, struct err *e)
+{
+	const char *s = NULL;
+	int r = jsonio_get_str(item, ctx, "id", &s, e);
+
+	if (r < 0)
+		return -1;
+	if (r == 0 || containerid_parse(s, out, NULL) < 0)
+		return jsonio_bad_value(e, ctx, "id", "a YARN container id",
+					json_object_get(item, "id"));
+	if (json_object_get(seen, s))
+		return err_set(e, ERR_INPUT, 0, "%s.id: container '%s' is listed twice", ctx, s);
+	json_object_set_new(seen, s, json_true());
+	*id = s;
+	return 0;
 }

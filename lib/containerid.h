@@ -11,6 +11,7 @@
 #ifndef KILO_CONTAINERID_H
 #define KILO_CONTAINERID_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 #include "err.h"
@@ -42,5 +43,14 @@ char *containerid_application(const struct containerid *id, char *buf, int size)
  * continues from epoch << 40, so this may also protect a non-AM container
  * (SCHEMAS.md, ContainerList). */
 int containerid_is_am(const struct containerid *id);
+
+/* The "id" of a document item (ctx names the item: "ContainerList.items[3]"),
+ * checked against the grammar and against the ids already in seen (a JSON
+ * object used as a set; the id is added to it), so that one container is
+ * never counted twice.  Returns 0 with *id (borrowed from item) and *out
+ * filled, or -1 with e set (ERR_INPUT "<ctx>.id: expected a YARN container
+ * id, got <json>" or "<ctx>.id: container '<id>' is listed twice"). */
+int containerid_get_unique(const json_t *item, const char *ctx, json_t *seen, const char **id,
+			   struct containerid *out, struct err *e);
 
 #endif

@@ -105,22 +105,18 @@ int evict_parse_node_usage(const json_t *doc, struct evict_input *in, struct err
 	return 0;
 }
 
-static int parse_container(const json_t *it, const char *ctx, struct evict_container *c,
-			   struct err *e)
+static int parse_container(const json_t *it, const char *ctx, json_t *seen,
+			   struct evict_container *c, struct err *e)
 {
 	json_t *usage = NULL, *req = NULL;
 	const char *start = NULL;
 	struct containerid cid;
 	char sub[96];
-	int r;
 
 	if (!json_is_object(it))
 		return jsonio_bad_value(e, ctx, NULL, "an object", it);
-	if ((r = jsonio_get_str(it, ctx, "id", &c->id, e)) < 0)
+	if (containerid_get_unique(it, ctx, seen, &c->id, &cid, e) < 0)
 		return -1;
-	if (r == 0 || containerid_parse(c->id, &cid, NULL) < 0)
-		return jsonio_bad_value(e, ctx, "id", "a YARN container id",
-					json_object_get(it, "id"));
 	c->am = containerid_is_am(&cid);
 	c->terminating = 0;
 	if (jsonio_get_bool(it, ctx, "am", &c->am, e) < 0 ||
@@ -147,6 +143,7 @@ static int parse_container(const json_t *it, const char *ctx, struct evict_conta
 
 int evict_parse_container_list(const json_t *doc, struct evict_input *in, struct err *e)
 {
+	json_auto_t *seen = json_object();
 	json_t *meta = NULL, *nm = NULL, *items = NULL;
 	const char *node = NULL;
 	char ctx[64];
@@ -164,7 +161,7 @@ int evict_parse_container_list(const json_t *doc, struct evict_input *in, struct
 	in->containers = xcalloc(in->ncontainers ? in->ncontainers : 1, sizeof(*in->containers));
 	for (size_t i = 0; i < in->ncontainers; i++) {
 		snprintf(ctx, sizeof(ctx), "ContainerList.items[%zu]", i);
-		if (parse_container(json_array_get(items, i), ctx, &in->containers[i], e) < 0)
+		if (parse_container(json_array_get(items, i), ctx, seen, &in->containers[i], e) < 0)
 			return -1;
 	}
 	return 0;

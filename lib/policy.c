@@ -2,6 +2,8 @@
 /* policy - NodeSLO-shaped node policy (see policy.h) */
 #include "policy.h"
 
+#include "cgroup.h"
+
 #include <string.h>
 
 
@@ -222,6 +224,7 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 					     "memoryLimitMarginBytes", NULL };
 	static const char *const reserved_known[] = { "cpuMilli", NULL };
 	const char *cpus = "";
+	struct cgroup_cpuset set;
 	json_t *res = NULL;
 
 	if (!k)
@@ -248,7 +251,8 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 		return -1;
 	if (warnings && res)
 		config_unknown(res, "kilo.nodeReserved", reserved_known, NULL, warnings);
-	if (strspn(cpus, "0123456789,-") != strlen(cpus) || strlen(cpus) >= sizeof(p->reserved_cpus))
+	if (strspn(cpus, "0123456789,-") != strlen(cpus) || strlen(cpus) >= sizeof(p->reserved_cpus) ||
+	    cgroup_cpuset_parse(cpus, &set, NULL) < 0)
 		return config_reject(c, k, "kilo", "reservedCPUs",
 				     "a cpuset list such as \"0-1,8\"", e);
 	snprintf(p->reserved_cpus, sizeof(p->reserved_cpus), "%s", cpus);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "containerid.h"
 #include "cputopo.h"
 #include "jsonio.h"
 #include "qosapply.h"
@@ -81,6 +82,7 @@ static int usage_inputs(const json_t *u, struct qosapply_inputs *in, struct err 
 
 static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct err *e)
 {
+	json_auto_t *seen = json_object();
 	json_t *nm = NULL, *items = NULL;
 	int reachable = 0;
 	size_t i;
@@ -96,7 +98,8 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 	json_array_foreach(items, i, it)
 	{
 		char ctx[64], rctx[80];
-		const char *state = NULL;
+		const char *state = NULL, *id = NULL;
+		struct containerid cid;
 		json_t *req = NULL;
 		int64_t milli = 0;
 		int r;
@@ -104,7 +107,8 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 		snprintf(ctx, sizeof(ctx), "ContainerList.items[%zu]", i);
 		if (!json_is_object(it))
 			return jsonio_bad_value(e, "ContainerList.items", "", "an object", it);
-		if (jsonio_get_str(it, ctx, "state", &state, e) < 0 ||
+		if (containerid_get_unique(it, ctx, seen, &id, &cid, e) < 0 ||
+		    jsonio_get_str(it, ctx, "state", &state, e) < 0 ||
 		    jsonio_get_obj(it, ctx, "requests", &req, e) < 0)
 			return -1;
 		if (is_final(state))

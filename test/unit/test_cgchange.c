@@ -271,6 +271,36 @@ static json_t *doc(const char *text)
 	return d;
 }
 
+/* Container ids are checked (grammar, no duplicates) before anything is
+ * counted: a duplicate would count one container's vCores twice. */
+START_TEST(test_qosapply_inputs_rejects_bad_and_duplicate_ids)
+{
+	static const char *const lists[][2] = {
+		{ "{\"kind\":\"ContainerList\",\"items\":[{\"id\":\"../../x\",\"state\":\"RUNNING\"}]}",
+		  "ContainerList.items[0].id: expected a YARN container id, got \"../../x\"" },
+		{ "{\"kind\":\"ContainerList\",\"items\":[{\"id\":5}]}",
+		  "ContainerList.items[0].id: expected a string, got 5" },
+		{ "{\"kind\":\"ContainerList\",\"items\":[{\"id\":\"container_1_0001_01_000001\"},"
+		  "{\"id\":\"container_1_0001_01_000001\"}]}",
+		  "ContainerList.items[1].id: container 'container_1_0001_01_000001' is listed twice" },
+	};
+	json_t *u = doc("{\"kind\":\"NodeUsage\",\"metadata\":{\"node\":\"n1\"},"
+			"\"capacity\":{\"cpuMilli\":64000,\"memoryBytes\":1024}}");
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		json_t *l = doc(lists[i][0]);
+		struct qosapply_inputs in;
+		struct err e = { 0 };
+
+		ck_assert_int_eq(qosapply_inputs(u, l, &in, &e), -1);
+		ck_assert_int_eq(e.kind, ERR_INPUT);
+		ck_assert_str_eq(e.msg, lists[i][1]);
+		json_decref(l);
+	}
+	json_decref(u);
+}
+END_TEST
+
 START_TEST(test_qosapply_inputs)
 {
 	json_t *u = doc(
@@ -280,9 +310,12 @@ START_TEST(test_qosapply_inputs)
 		"\"qos\":{\"guaranteed\":{\"cpuMilli\":9000},\"burstable\":{\"cpuMilli\":6000}}}");
 	json_t *l =
 		doc("{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":true},\"items\":["
-		    "{\"state\":\"RUNNING\",\"requests\":{\"cpuMilli\":2000}},"
-		    "{\"state\":\"DONE\",\"requests\":{\"cpuMilli\":8000}},"
-		    "{\"state\":\"KILLING\",\"requests\":{\"cpuMilli\":1500}}]}");
+		    "{\"id\":\"container_1_0001_01_000001\",\"state\":\"RUNNING\","
+		    "\"requests\":{\"cpuMilli\":2000}},"
+		    "{\"id\":\"container_1_0001_01_000002\",\"state\":\"DONE\","
+		    "\"requests\":{\"cpuMilli\":8000}},"
+		    "{\"id\":\"container_1_0001_01_000003\",\"state\":\"KILLING\","
+		    "\"requests\":{\"cpuMilli\":1500}}]}");
 	struct qosapply_inputs in;
 	struct err e = { 0 };
 
@@ -300,7 +333,7 @@ START_TEST(test_qosapply_inputs)
 
 	/* NM unreachable: requests null, shares unknown */
 	l = doc("{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":false},"
-		"\"items\":[{\"state\":null,\"requests\":null}]}");
+		"\"items\":[{\"id\":\"container_1_0001_01_000001\",\"state\":null,\"requests\":null}]}");
 	ck_assert_int_eq(qosapply_inputs(u, l, &in, &e), 0);
 	ck_assert_int_eq(in.requests_known, 0);
 	ck_assert_uint_eq(in.nlive, 1);
@@ -308,7 +341,7 @@ START_TEST(test_qosapply_inputs)
 
 	/* a wrong type names the field and the value */
 	l = doc("{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":true},"
-		"\"items\":[{\"state\":\"RUNNING\",\"requests\":{\"cpuMilli\":-5}}]}");
+		"\"items\":[{\"id\":\"container_1_0001_01_000001\",\"state\":\"RUNNING\",\"requests\":{\"cpuMilli\":-5}}]}");
 	ck_assert_int_eq(qosapply_inputs(u, l, &in, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 	ck_assert_str_eq(e.msg, "ContainerList.items[0].requests.cpuMilli: expected an integer "
@@ -345,6 +378,7 @@ static Suite *cgchange_suite(void)
 	tc = tcase_create("inputs");
 	tcase_add_test(tc, test_cputopo_two_nodes);
 	tcase_add_test(tc, test_qosapply_inputs);
+	tcase_add_test(tc, test_qosapply_inputs_rejects_bad_and_duplicate_ids);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -489,6 +489,10 @@ static const struct bad_case bad_cases[] = {
 	{ 1, LIST(C(2, "\"terminating\":1")),
 	  "ContainerList.items[0].terminating: expected true or false, got 1" },
 	{ 1, LIST("7"), "ContainerList.items[0]: expected an object, got 7" },
+	/* one container listed twice would have its memory credited twice */
+	{ 1, LIST(C(2, "\"am\":false") "," C(2, "\"am\":false")),
+	  "ContainerList.items[1].id: container 'container_1410901177871_0001_01_000002' is listed "
+	  "twice" },
 	{ 2,
 	  "{\"kind\":\"PodList\",\"items\":[{\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"resources\":"
 	  "{\"requests\":{\"kubernetes.io/batch-cpu\":\"1K\"}}}]},\"status\":{\"phase\":\"Running\","

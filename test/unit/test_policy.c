@@ -162,6 +162,12 @@ static const struct {
 	  "percent above catRangeStartPercent, got 40" },
 	{ "kilo: {reservedCPUs: \"0-1;3\"}\n",
 	  "p.yaml:1:22: kilo.reservedCPUs: expected a cpuset list such as \"0-1,8\", got \"0-1;3\"" },
+	{ "kilo: {reservedCPUs: \"5-2\"}\n",
+	  "p.yaml:1:22: kilo.reservedCPUs: expected a cpuset list such as \"0-1,8\", got \"5-2\"" },
+	{ "kilo: {reservedCPUs: \"0,,1\"}\n",
+	  "p.yaml:1:22: kilo.reservedCPUs: expected a cpuset list such as \"0-1,8\", got \"0,,1\"" },
+	{ "kilo: {reservedCPUs: \"0-99999999\"}\n",
+	  "p.yaml:1:22: kilo.reservedCPUs: expected a cpuset list such as \"0-1,8\", got \"0-99999999\"" },
 	{ "kind: Pod\n", "p.yaml:1:7: kind: expected \"NodeSLO\" or a NodeSLO spec, got \"Pod\"" },
 	{ "kilo: {allowAM: yes}\n", "p.yaml:1:17: kilo.allowAM: expected true or false, got \"yes\"" },
 };
