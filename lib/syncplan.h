@@ -49,14 +49,14 @@
 #define SYNC_DEFAULT_CLUSTER "default"
 
 struct sync_options {
-	const char *batch_cpu;           /* resource name, default kubernetes.io/batch-cpu (milli-cores) */
-	const char *batch_memory;        /* default kubernetes.io/batch-memory (bytes) */
-	const char *nm_label_key;        /* default app.kubernetes.io/component */
-	const char *nm_label_value;      /* default node-manager */
-	int64_t over_commit_timeout_ms;  /* sent with every resize; default -1 (never kill) */
-	int64_t reserve_cpu_milli;       /* fixed reservation off the pool, default 0 */
-	int64_t reserve_memory_bytes;    /* default 0 */
-	int reserve_percent;             /* percent of the origin pool, 0..100, default 0 */
+	const char *batch_cpu;    /* resource name, default kubernetes.io/batch-cpu (milli-cores) */
+	const char *batch_memory; /* default kubernetes.io/batch-memory (bytes) */
+	const char *nm_label_key; /* default app.kubernetes.io/component */
+	const char *nm_label_value;     /* default node-manager */
+	int64_t over_commit_timeout_ms; /* sent with every resize; default -1 (never kill) */
+	int64_t reserve_cpu_milli;      /* fixed reservation off the pool, default 0 */
+	int64_t reserve_memory_bytes;   /* default 0 */
+	int reserve_percent;            /* percent of the origin pool, 0..100, default 0 */
 };
 
 /* Fill *o with the defaults above. */

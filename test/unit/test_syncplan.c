@@ -63,7 +63,8 @@ static json_t *plan_of(const char *node)
 	json_t *it;
 	size_t i;
 
-	json_array_foreach (json_object_get(plan, "items"), i, it) {
+	json_array_foreach(json_object_get(plan, "items"), i, it)
+	{
 		if (strcmp(json_string_value(json_object_get(it, "node")), node) == 0) {
 			json_incref(it);
 			json_decref(plan);
@@ -99,8 +100,9 @@ START_TEST(test_syncplan_fixture_worker1)
 	ck_assert_str_eq(gets_(it, "yarnNodeId"), NM_ID);
 	ck_assert_int_eq(geti(it, "origin", "cpuMilli"), 37480);
 	ck_assert_int_eq(geti(it, "origin", "memoryBytes"), 112431567289LL);
-	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(it, "origin"), "source")),
-			 "annotation");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(json_object_get(it, "origin"), "source")),
+		"annotation");
 	/* NM pod 2000m/2Gi + Spark executor 2000m/4505Mi; Succeeded and unbound pods excluded */
 	ck_assert_int_eq(geti(it, "requested", "cpuMilli"), 4000);
 	ck_assert_int_eq(geti(it, "requested", "memoryBytes"), 6871318528LL);
@@ -108,7 +110,6 @@ START_TEST(test_syncplan_fixture_worker1)
 	ck_assert_int_eq(geti(it, "yarnTotal", "memoryMB"), 100670);
 	ck_assert_str_eq(gets_(it, "action"), "update");
 	ck_assert_str_eq(gets_(it, "reason"), "RM total 20 vCores/40960 MB differs");
-	ck_assert_int_eq(geti(it, "overCommitTimeoutMs", NULL), 0);
 	ck_assert_int_eq(json_integer_value(json_object_get(it, "overCommitTimeoutMs")), -1);
 	/* annotation: YARN used 2 vCores / 4096 MB; current entry 12k / 24Gi differs */
 	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "annotate");
@@ -133,8 +134,9 @@ START_TEST(test_syncplan_legacy_allocatable_and_none)
 	/* 37480 - 4000 = 33480 -> 33; 112431567289 - 6871318528 -> 100670 MiB */
 	add_rm("yarn-cluster-1", NM_ID, "RUNNING", 33, 100670, 0, 0);
 	it = plan_of("worker-1");
-	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(it, "origin"), "source")),
-			 "allocatable");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(json_object_get(it, "origin"), "source")),
+		"allocatable");
 	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 33);
 	ck_assert_str_eq(gets_(it, "action"), "none");
 	/* no annotation yet and YARN uses nothing: nothing to write */
@@ -181,10 +183,10 @@ static const char *pod_doc(const char *name, const char *node, const char *phase
 }
 
 #define REQ(cpu, mem)                                                                              \
-	"{\"resources\":{\"requests\":{\"kubernetes.io/batch-cpu\":\"" cpu                        \
+	"{\"resources\":{\"requests\":{\"kubernetes.io/batch-cpu\":\"" cpu                         \
 	"\",\"kubernetes.io/batch-memory\":\"" mem "\"}}}"
 #define LIM(cpu, mem)                                                                              \
-	"{\"resources\":{\"limits\":{\"kubernetes.io/batch-cpu\":\"" cpu                          \
+	"{\"resources\":{\"limits\":{\"kubernetes.io/batch-cpu\":\"" cpu                           \
 	"\",\"kubernetes.io/batch-memory\":\"" mem "\"}}}"
 
 START_TEST(test_syncplan_init_limit_terminating_overhead)
@@ -192,24 +194,34 @@ START_TEST(test_syncplan_init_limit_terminating_overhead)
 	json_t *it;
 
 	add_text(node_doc("n1", NULL, "100k", "100Gi", NULL));
-	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[" REQ("1k", "1Gi") "]"));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL,
+			 "\"containers\":[" REQ("1k", "1Gi") "]"));
 	/* init container larger than the containers: max wins */
 	add_text(pod_doc("a", "n1", "Pending", NULL, NULL,
-			 "\"containers\":[" REQ("1k", "1Gi") "," REQ("1k", "1Gi") "],"
-			 "\"initContainers\":[" REQ("5k", "1Gi") "]"));
+			 "\"containers\":[" REQ("1k", "1Gi") "," REQ(
+				 "1k", "1Gi") "],"
+					      "\"initContainers\":[" REQ("5k", "1Gi") "]"));
 	/* limit alone counts as the request; overhead is added */
-	add_text(pod_doc("b", "n1", "Running", NULL, NULL,
-			 "\"containers\":[" LIM("3k", "2Gi") "],"
-			 "\"overhead\":{\"kubernetes.io/batch-cpu\":\"250\"}"));
+	add_text(
+		pod_doc("b", "n1", "Running", NULL, NULL,
+			"\"containers\":[" LIM(
+				"3k", "2Gi") "],"
+					     "\"overhead\":{\"kubernetes.io/batch-cpu\":\"250\"}"));
 	/* a native sidecar (restartPolicy Always) adds to the containers */
-	add_text(pod_doc("c", "n1", "Running", NULL, NULL,
-			 "\"containers\":[" REQ("1k", "0") "],"
-			 "\"initContainers\":[{\"restartPolicy\":\"Always\",\"resources\":{\"requests\":"
-			 "{\"kubernetes.io/batch-cpu\":\"500\"}}}]"));
+	add_text(pod_doc(
+		"c", "n1", "Running", NULL, NULL,
+		"\"containers\":[" REQ(
+			"1k",
+			"0") "],"
+			     "\"initContainers\":[{\"restartPolicy\":\"Always\",\"resources\":{\"requests\":"
+			     "{\"kubernetes.io/batch-cpu\":\"500\"}}}]"));
 	/* Succeeded and Failed do not count; unbound does not count */
-	add_text(pod_doc("d", "n1", "Succeeded", NULL, NULL, "\"containers\":[" REQ("50k", "50Gi") "]"));
-	add_text(pod_doc("e", "n1", "Failed", NULL, NULL, "\"containers\":[" REQ("50k", "50Gi") "]"));
-	add_text(pod_doc("f", "", "Pending", NULL, NULL, "\"containers\":[" REQ("50k", "50Gi") "]"));
+	add_text(pod_doc("d", "n1", "Succeeded", NULL, NULL,
+			 "\"containers\":[" REQ("50k", "50Gi") "]"));
+	add_text(pod_doc("e", "n1", "Failed", NULL, NULL,
+			 "\"containers\":[" REQ("50k", "50Gi") "]"));
+	add_text(
+		pod_doc("f", "", "Pending", NULL, NULL, "\"containers\":[" REQ("50k", "50Gi") "]"));
 	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 1, 1, 0, 0);
 	it = plan_of("n1");
 	/* 1000 + 5000 + 3250 + 1500 */
@@ -227,7 +239,8 @@ START_TEST(test_syncplan_floor_at_zero_and_mib_floor)
 	json_t *it;
 
 	add_text(node_doc("n1", NULL, "2500", "3145727", NULL)); /* 3 MiB - 1 byte */
-	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[" REQ("3k", "0") "]"));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL,
+			 "\"containers\":[" REQ("3k", "0") "]"));
 	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 0, 2, 0, 0);
 	it = plan_of("n1");
 	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 0);
@@ -246,7 +259,8 @@ START_TEST(test_syncplan_invalid_annotation_skips_without_fallback)
 	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 1, 1, 0, 0);
 	it = plan_of("n1");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
-	ck_assert_msg(strncmp(gets_(it, "reason"), "invalid annotation: " SYNC_ANN_ORIGIN, 20 + 45) == 0,
+	ck_assert_msg(strncmp(gets_(it, "reason"), "invalid annotation: " SYNC_ANN_ORIGIN,
+			      20 + 45) == 0,
 		      "%s", gets_(it, "reason"));
 	ck_assert_ptr_null(json_object_get(it, "yarnTotal"));
 	json_decref(it);
@@ -270,7 +284,8 @@ START_TEST(test_syncplan_unknown_id_candidates_and_inactive)
 		 "\"totalResource\":{\"memory\":1,\"vCores\":1}}]}}");
 	it = plan_of("n1");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
-	ck_assert_str_eq(gets_(it, "reason"), "node id n1:8041 unknown to the RM of cluster 'default'");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "node id n1:8041 unknown to the RM of cluster 'default'");
 	ck_assert_int_eq(json_array_size(json_object_get(it, "candidates")), 1);
 	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(it, "candidates"), 0)),
 			 "n1:45454");
@@ -291,7 +306,9 @@ START_TEST(test_syncplan_two_clusters_one_down)
 	json_t *it;
 
 	add_text(node_doc("a", NULL, "10k", "10Gi", NULL));
-	add_text(node_doc("b", NULL, "10k", "10Gi", "\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"1k\\\"}}]}\""));
+	add_text(node_doc(
+		"b", NULL, "10k", "10Gi",
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"1k\\\"}}]}\""));
 	add_text(pod_doc("nma", "a", "Running", "a:8041", "c1", "\"containers\":[]"));
 	add_text(pod_doc("nmb", "b", "Running", "b:8041", "c2", "\"containers\":[]"));
 	add_rm("c1", "a:8041", "RUNNING", 10, 10240, 0, 0);
@@ -301,7 +318,8 @@ START_TEST(test_syncplan_two_clusters_one_down)
 	json_decref(it);
 	it = plan_of("b");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
-	ck_assert_str_eq(gets_(it, "reason"), "cluster 'c2' unreachable: every RM refused the connection");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "cluster 'c2' unreachable: every RM refused the connection");
 	/* no annotation change for a node of an unreachable cluster */
 	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
 	json_decref(it);
@@ -353,12 +371,14 @@ START_TEST(test_syncplan_node_without_nm_is_zeroed_once)
 {
 	json_t *plan, *it;
 
-	add_text(node_doc("old", NULL, "10k", "10Gi",
-			  "\"{\\\"allocations\\\":[{\\\"name\\\":\\\"other\\\",\\\"resources\\\":{}},"
-			  "{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"2k\\\"}}]}\""));
+	add_text(node_doc(
+		"old", NULL, "10k", "10Gi",
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"other\\\",\\\"resources\\\":{}},"
+		"{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"2k\\\"}}]}\""));
 	add_text(node_doc("never", NULL, "10k", "10Gi", NULL));
-	add_text(node_doc("zeroed", NULL, "10k", "10Gi",
-			  "\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"0\\\",\\\"kubernetes.io/batch-memory\\\":\\\"0\\\"}}]}\""));
+	add_text(node_doc(
+		"zeroed", NULL, "10k", "10Gi",
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"0\\\",\\\"kubernetes.io/batch-memory\\\":\\\"0\\\"}}]}\""));
 	plan = sync_plan(in, 0, NULL);
 	ck_assert_int_eq(json_array_size(json_object_get(plan, "items")), 1);
 	json_decref(plan);
@@ -378,15 +398,17 @@ START_TEST(test_syncplan_third_party_value_keeps_other_entries)
 		"{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\",\"resources\":{}}]}",
 		&opts, 12000, 24LL << 30, &e);
 
-	ck_assert_str_eq(v, "{\"allocations\":[{\"name\":\"other\",\"priority\":\"koord-batch\","
-			    "\"resources\":{}},{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\","
-			    "\"resources\":{\"kubernetes.io/batch-cpu\":\"12k\","
-			    "\"kubernetes.io/batch-memory\":\"24Gi\"}}]}");
+	ck_assert_str_eq(v,
+			 "{\"allocations\":[{\"name\":\"other\",\"priority\":\"koord-batch\","
+			 "\"resources\":{}},{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\","
+			 "\"resources\":{\"kubernetes.io/batch-cpu\":\"12k\","
+			 "\"kubernetes.io/batch-memory\":\"24Gi\"}}]}");
 	free(v);
 	v = sync_third_party_value(NULL, &opts, 0, 0, &e);
-	ck_assert_str_eq(v, "{\"allocations\":[{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\","
-			    "\"resources\":{\"kubernetes.io/batch-cpu\":\"0\","
-			    "\"kubernetes.io/batch-memory\":\"0\"}}]}");
+	ck_assert_str_eq(v,
+			 "{\"allocations\":[{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\","
+			 "\"resources\":{\"kubernetes.io/batch-cpu\":\"0\","
+			 "\"kubernetes.io/batch-memory\":\"0\"}}]}");
 	free(v);
 	ck_assert_ptr_null(sync_third_party_value("{\"allocations\":3}", &opts, 0, 0, &e));
 	ck_assert_ptr_null(sync_third_party_value("{", &opts, 0, 0, &e));
@@ -396,9 +418,10 @@ END_TEST
 START_TEST(test_syncplan_bad_input_names_field)
 {
 	struct err e = { 0 };
-	json_t *doc = jsonio_parse("{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"ns\",\"name\":\"p\"},"
-				   "\"spec\":{\"nodeName\":\"n1\",\"containers\":[" REQ("1K", "1Gi") "]}}",
-				   "t", &e);
+	json_t *doc = jsonio_parse(
+		"{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"ns\",\"name\":\"p\"},"
+		"\"spec\":{\"nodeName\":\"n1\",\"containers\":[" REQ("1K", "1Gi") "]}}",
+		"t", &e);
 
 	ck_assert_int_eq(sync_input_add_document(in, doc, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
