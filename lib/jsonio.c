@@ -23,6 +23,7 @@ struct jsonio_reader {
 	long line, col; /* of pos, 1-based */
 	long doc_line;  /* where the last document began */
 	int eof;
+	const struct jsonio_filter *keep; /* or NULL: whole documents */
 };
 
 struct jsonio_reader *jsonio_reader_new(FILE *f, const char *name)
@@ -43,6 +44,11 @@ void jsonio_reader_free(struct jsonio_reader *r)
 	free(r->name);
 	free(r->buf);
 	free(r);
+}
+
+void jsonio_reader_filter(struct jsonio_reader *r, const struct jsonio_filter *keep)
+{
+	r->keep = keep;
 }
 
 long jsonio_reader_line(const struct jsonio_reader *r)
@@ -89,11 +95,14 @@ static void advance(struct jsonio_reader *r, char c)
 	}
 }
 
-static int decode(const char *data, size_t n, const char *name, long line0, long col0, json_t **doc,
-		  struct err *e)
+static int decode(const char *data, size_t n, const struct jsonio_filter *keep, const char *name,
+		  long line0, long col0, json_t **doc, struct err *e)
 {
 	json_error_t jerr;
-	json_t *v = json_loadb(data, n, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *v = keep ? jsonio_parse_filtered(data, n, keep) : NULL;
+
+	if (!v) /* no filter, or an error: jansson names it */
+		v = json_loadb(data, n, JSON_REJECT_DUPLICATES, &jerr);
 
 	if (!v) {
 		long line = line0 + (jerr.line > 0 ? jerr.line - 1 : 0);
@@ -110,6 +119,13 @@ static int decode(const char *data, size_t n, const char *name, long line0, long
 	*doc = v;
 	return 0;
 }
+
+/* The bytes the document scan of jsonio_read stops at, inside a string and
+ * outside (everything else only moves the column). */
+static const unsigned char in_string[256] = { ['"'] = 1, ['\\'] = 1, ['\n'] = 1 };
+static const unsigned char in_doc[256] = {
+	['"'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1, ['\n'] = 1
+};
 
 int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e)
 {
@@ -141,8 +157,22 @@ int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e)
 		scalar = 1;
 	for (;;) {
 		while (r->pos < r->len) {
-			char c = r->buf[r->pos];
+			char c;
 
+			if (!scalar && !esc) { /* a run of bytes that change nothing, at once */
+				const unsigned char *b = (const unsigned char *)r->buf,
+						    *s = b + r->pos;
+				const unsigned char *end = b + r->len,
+						    *stop = in_str ? in_string : in_doc;
+
+				while (s < end && !stop[*s])
+					s++;
+				r->col += s - (b + r->pos);
+				r->pos = (size_t)(s - b);
+				if (s == end)
+					break;
+			}
+			c = r->buf[r->pos];
 			if (scalar) {
 				if (strchr(" \t\r\n{[", c))
 					goto done;
@@ -174,7 +204,7 @@ int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e)
 			break; /* EOF inside a document: let the decoder name the problem */
 	}
 done:
-	if (decode(r->buf + start, r->pos - start, r->name, line0, col0, doc, e) < 0)
+	if (decode(r->buf + start, r->pos - start, r->keep, r->name, line0, col0, doc, e) < 0)
 		return -1;
 	return 1;
 }
@@ -183,7 +213,7 @@ json_t *jsonio_parse(const char *text, const char *name, struct err *e)
 {
 	json_t *doc = NULL;
 
-	if (decode(text, strlen(text), name, 1, 1, &doc, e) < 0)
+	if (decode(text, strlen(text), NULL, name, 1, 1, &doc, e) < 0)
 		return NULL;
 	return doc;
 }

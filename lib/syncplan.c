@@ -392,6 +392,41 @@ int sync_input_add_document(struct sync_input *in, const json_t *doc, struct err
 	return err_set(e, ERR_INPUT, 0, "unexpected document of kind '%s'", kind);
 }
 
+static const struct jsonio_filter meta_fields[] = {
+	{ "name" }, { "namespace" }, { "labels" }, { "annotations" }, { NULL },
+};
+static const struct jsonio_filter container_fields[] = {
+	{ "resources" },
+	{ "restartPolicy" },
+	{ NULL },
+};
+static const struct jsonio_filter spec_fields[] = {
+	{ "nodeName" },
+	{ "overhead" },
+	{ "containers", container_fields },
+	{ "initContainers", container_fields },
+	{ NULL },
+};
+static const struct jsonio_filter status_fields[] = {
+	{ "phase" },
+	{ "allocatable" },
+	{ NULL },
+};
+/* What sync_input_add_node/_pod, podreq_effective, add_items and
+ * yarn_nodes_parse read; a new field read there must be added here
+ * (test_syncplan plans every fixture with and without this filter). */
+const struct jsonio_filter sync_input_fields[] = {
+	{ "kind" },
+	{ "apiVersion" },
+	{ "cluster" },
+	{ "nodes" },
+	{ "metadata", meta_fields },
+	{ "spec", spec_fields },
+	{ "status", status_fields },
+	{ "items", sync_input_fields },
+	{ NULL },
+};
+
 /* ---- the plan ---- */
 
 static json_t *cpu_mem(int64_t cpu_milli, int64_t mem_bytes)

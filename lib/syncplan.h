@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "jsonio.h"
 #include "yarn.h"
 
 #define SYNC_ANN_ORIGIN "node.koordinator.sh/originExtendedAllocatable"
@@ -80,6 +81,11 @@ int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e);
  * "cluster":ID,"nodes":{...}}.  Other kinds fail with ERR_INPUT naming the
  * kind.  Returns 0 or -1 with e set. */
 int sync_input_add_document(struct sync_input *in, const json_t *doc, struct err *e);
+
+/* The fields of a document sync_input_add_document() reads (Node, Pod,
+ * their lists, RM node lists), for jsonio_reader_filter(): a reader that
+ * builds only these makes the same plan, several times faster. */
+extern const struct jsonio_filter sync_input_fields[];
 
 /* The RM node list of one YARN cluster (copied).  Returns 0, or -1 with
  * ERR_INPUT when the cluster was already given. */

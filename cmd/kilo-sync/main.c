@@ -161,6 +161,7 @@ static int read_inputs(struct sync_input *in, const char *from, struct sync_stat
 	if (!f)
 		return err_set(e, ERR_USAGE, errno, "open '%s'", from);
 	r = jsonio_reader_new(f, strcmp(from, "-") == 0 ? "stdin" : from);
+	jsonio_reader_filter(r, sync_input_fields);
 	while ((ret = jsonio_read(r, &doc, e)) == 1) {
 		ret = sync_input_add_document(in, doc, e);
 		json_decref(doc);

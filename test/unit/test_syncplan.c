@@ -5,6 +5,7 @@
 #include "jsonio.h"
 #include "syncplan.h"
 #include "testlib.h"
+#include "xalloc.h"
 
 static struct sync_options opts;
 static struct sync_input *in;
@@ -20,14 +21,19 @@ static void teardown(void)
 	sync_input_free(in);
 }
 
-static void add_text(const char *text)
+static void add_text_to(struct sync_input *to, const char *text)
 {
 	struct err e = { 0 };
 	json_t *doc = jsonio_parse(text, "test", &e);
 
 	ck_assert_msg(doc != NULL, "%s", e.msg);
-	ck_assert_msg(sync_input_add_document(in, doc, &e) == 0, "%s", e.msg);
+	ck_assert_msg(sync_input_add_document(to, doc, &e) == 0, "%s", e.msg);
 	json_decref(doc);
+}
+
+static void add_text(const char *text)
+{
+	add_text_to(in, text);
 }
 
 static void add_fixture(const char *rel)
@@ -41,9 +47,9 @@ static void add_fixture(const char *rel)
 	free(path);
 }
 
-/* An RM node list for cluster `cluster` with one node. */
-static void add_rm(const char *cluster, const char *id, const char *state, int total_vc,
-		   int total_mb, int used_vc, int used_mb)
+/* An RM node list for cluster `cluster` with one node, into `to`. */
+static void add_rm_to(struct sync_input *to, const char *cluster, const char *id, const char *state,
+		      int total_vc, int total_mb, int used_vc, int used_mb)
 {
 	char buf[1024];
 
@@ -54,8 +60,10 @@ static void add_rm(const char *cluster, const char *id, const char *state, int t
 		 "\"totalResource\":{\"memory\":%d,\"vCores\":%d}}]}}",
 		 cluster, id, state, (int)(strchr(id, ':') - id), id, used_mb, used_vc, total_mb,
 		 total_vc);
-	add_text(buf);
+	add_text_to(to, buf);
 }
+
+#define add_rm(...) add_rm_to(in, __VA_ARGS__)
 
 static json_t *plan_of(const char *node)
 {
@@ -453,6 +461,57 @@ START_TEST(test_syncplan_kubectl_list_and_only_nodes)
 }
 END_TEST
 
+START_TEST(test_syncplan_filtered_reading_same_plan)
+{
+	static const char *const fixtures[] = {
+		"k8s/node-batch.json",
+		"k8s/podlist-mixed.json",
+		"yarn/rm-nodes.json",
+	};
+	struct sync_input *filtered = sync_input_new(&opts);
+	struct err e = { 0 };
+	json_t *a, *b;
+
+	/* and what the fixtures lack: sidecars, overhead, limits alone */
+	const char *sidecar = pod_doc(
+		"c", "worker-1", "Running", NULL, NULL,
+		"\"containers\":[" LIM(
+			"1k",
+			"1Gi") "],\"overhead\":{\"kubernetes.io/batch-cpu\":\"250\"},"
+			       "\"initContainers\":[{\"restartPolicy\":\"Always\",\"resources\":{\"requests\":"
+			       "{\"kubernetes.io/batch-cpu\":\"500\"}}}," REQ("9k", "0") "]");
+
+	for (size_t i = 0; i <= sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		char *path = i < sizeof(fixtures) / sizeof(fixtures[0])
+				     ? testlib_fixture(fixtures[i])
+				     : NULL;
+		char *text = path ? testlib_read(NULL, path) : xstrdup(sidecar);
+		json_t *doc = jsonio_parse_filtered(text, strlen(text), sync_input_fields);
+
+		ck_assert_ptr_nonnull(doc);
+		ck_assert_msg(sync_input_add_document(filtered, doc, &e) == 0, "%s", e.msg);
+		json_decref(doc);
+		add_text(text);
+		free(text);
+		free(path);
+	}
+	add_rm("yarn-cluster-1", NM_ID, "RUNNING", 20, 40960, 2, 4096);
+	add_rm_to(filtered, "yarn-cluster-1", NM_ID, "RUNNING", 20, 40960, 2, 4096);
+	a = sync_plan(in, 0, NULL);
+	b = sync_plan(filtered, 0, NULL);
+	/* 4000 + max(1000 + 500 sidecar, 9000 + 500) + 250 */
+	ck_assert_int_eq(json_integer_value(json_object_get(
+				 json_object_get(json_array_get(json_object_get(a, "items"), 0),
+						 "requested"),
+				 "cpuMilli")),
+			 13750);
+	ck_assert_msg(json_equal(a, b), "plans differ");
+	json_decref(a);
+	json_decref(b);
+	sync_input_free(filtered);
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -472,6 +531,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_third_party_value_keeps_other_entries);
 	tcase_add_test(tc, test_syncplan_bad_input_names_field);
 	tcase_add_test(tc, test_syncplan_kubectl_list_and_only_nodes);
+	tcase_add_test(tc, test_syncplan_filtered_reading_same_plan);
 	suite_add_tcase(s, tc);
 	return s;
 }
