@@ -32,17 +32,23 @@ def origin:
   (.metadata.annotations["node.koordinator.sh/originExtendedAllocatable"]
    | if . then fromjson.resources else null end) // .status.allocatable;
 
-reduce inputs as $d ({};
-  if $d.kind == "Node" then
-    ($d | origin) as $o
-    | .[$d.metadata.name].cpu += ($o["kubernetes.io/batch-cpu"] | q)
-    | .[$d.metadata.name].mem += ($o["kubernetes.io/batch-memory"] | q)
-  elif $d.kind == "Pod" and ($d.spec.nodeName // "") != ""
-       and ($d.status.phase | . != "Succeeded" and . != "Failed") then
-    .[$d.spec.nodeName].cpu -= ($d | podreq("kubernetes.io/batch-cpu"))
-    | .[$d.spec.nodeName].mem -= ($d | podreq("kubernetes.io/batch-memory"))
-    | if $d.metadata.labels["app.kubernetes.io/component"] == "node-manager"
-      then .[$d.spec.nodeName].nm = true else . end
-  else . end)
-| to_entries | sort_by(.key)[] | select(.value.nm)
-| "\(.key) \([.value.cpu, 0] | max / 1000 | floor) \([.value.mem, 0] | max / 1048576 | floor)"
+# One small record [node, cpu, memory, NodeManager?] per document, made
+# outside the reduce body and summed per node at the end: in jq 1.6 any
+# update of the accumulator while it is still referenced (an `as` binding,
+# `.[$n].cpu += x`, setpath on an existing key) copies all of it, which
+# makes the obvious programs quadratic in nodes.
+def record:
+  if .kind == "Node" then
+    origin as $o
+    | [.metadata.name, ($o["kubernetes.io/batch-cpu"] | q),
+       ($o["kubernetes.io/batch-memory"] | q), false]
+  elif .kind == "Pod" and (.spec.nodeName // "") != ""
+       and (.status.phase | . != "Succeeded" and . != "Failed") then
+    [.spec.nodeName, (podreq("kubernetes.io/batch-cpu") | -.),
+     (podreq("kubernetes.io/batch-memory") | -.),
+     .metadata.labels["app.kubernetes.io/component"] == "node-manager"]
+  else empty end;
+
+reduce (inputs | record) as $r ([]; . + [$r])
+| group_by(.[0])[] | select(any(.[3]))
+| "\(.[0][0]) \([(map(.[1]) | add), 0] | max / 1000 | floor) \([(map(.[2]) | add), 0] | max / 1048576 | floor)"
