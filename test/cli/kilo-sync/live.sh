@@ -159,4 +159,19 @@ assert_eq "$rc" 0 "exit with the rmadmin fallback"
 assert_eq "$(item worker-1 '[.result, .via]')" '["updated","rmadmin"]' "via rmadmin"
 assert_eq "$(cat "$tmpdir/yarn.calls")" "rmadmin -updateNodeResource $SYNC_NM_ID 97598 30 30000" \
 	"rmadmin arguments"
+
+# 8. plan, then apply the saved plan (the review-then-perform example of kilo-sync(1))
+rm_post /config '{"endpoint":"present"}'
+rm_post /restart '{}'
+posts=$(count_rm_posts)
+kilo-sync plan --config "$tmpdir/kilo-sync.yaml" >"$tmpdir/plan.json" 2>/dev/null ||
+	fail "plan exit $?"
+assert_eq "$(count_rm_posts)" "$posts" "RM writes of plan"
+rc=0
+kilo-sync apply --config "$tmpdir/kilo-sync.yaml" <"$tmpdir/plan.json" >"$tmpdir/report.json" \
+	2>"$tmpdir/sync.err" || rc=$?
+assert_eq "$rc" 0 "apply exit"
+assert_eq "$(item worker-1 '[.result, .via]')" '["updated","rest"]' "applied"
+assert_eq "$(resizes | jq -c '.[-1]')" "[\"rm2\",\"$SYNC_NM_ID\",30,97598,30000,true]" \
+	"resize from the saved plan"
 echo ok
