@@ -9,7 +9,8 @@
 # Prints per size:
 #   kilo-sync-plan-<N>-nodes <s> s-cpu <jq s> <jq/ours>x target>=2x
 #   kilo-sync-plan-<N>-nodes-rss <KiB> KiB <jq KiB> <ours/jq> target=O(nodes)
-# and kilo-sync-plan-us-per-pod <us at each size> us/pod target=flat
+# and kilo-sync-plan-us-per-pod <us at each size> us/pod target=flat, and the
+# peak RSS with 90 pods per node over that with 30 (1000 nodes), target<=1.05.
 # Environment: KILO_SYNC_BENCH_NODES (default "1000 5000 10000").
 # shellcheck source=test/bench/lib.sh
 . "$KILO_TOP/test/bench/lib.sh"
@@ -42,3 +43,13 @@ for nodes in ${KILO_SYNC_BENCH_NODES:-1000 5000 10000}; do
 		awk '{ printf "%.1f", $1 * 1e6 }')"
 done
 bench_line kilo-sync-plan-us-per-pod "$per_pod" us/pod "target=flat"
+
+# O(nodes): the same 1000 nodes with 90 pods each instead of 30
+python3 "$KILO_TOP/test/bench/gen-cluster.py" 1000 30 >"$tmpdir/cluster.json" || fail "gen-cluster.py"
+bench_cpu 1 "$tmpdir/cluster.json" /dev/null "$KILO_BIN/kilo-sync" plan --from -
+rss30=$BENCH_RSS
+python3 "$KILO_TOP/test/bench/gen-cluster.py" 1000 90 >"$tmpdir/cluster.json" || fail "gen-cluster.py"
+bench_cpu 1 "$tmpdir/cluster.json" /dev/null "$KILO_BIN/kilo-sync" plan --from -
+rm -f "$tmpdir/cluster.json"
+bench_line kilo-sync-plan-rss-90-vs-30-pods-per-node "$(bench_div "$BENCH_RSS" "$rss30")" ratio \
+	"target<=1.05"
