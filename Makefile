@@ -58,30 +58,43 @@ MANS := $(foreach t,$(TOOLS),$(wildcard cmd/$(t)/$(t).1.scd))
 
 .PHONY: all check check-build unit cli bench install clean deps man lint
 .DELETE_ON_ERROR:
+.SECONDARY:
+
+# V=1 shows the whole compiler command lines
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
 
 all: $(BINS)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(LIBKILO): $(LIB_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)$(AR) rcs $@ $^
 
 $(BINDIR)/%: $(O)/cmd/%/main.o $(LIBKILO)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBKILO) $(LIBS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBKILO) $(LIBS)
 
 $(O)/test/%: test/unit/%.c $(UNIT_HELPERS) $(LIBKILO)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itest/unit -o $@ $< $(UNIT_HELPERS) $(LIBKILO) \
+	@$(if $(Q),echo "  CCLD    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itest/unit -o $@ $< $(UNIT_HELPERS) $(LIBKILO) \
 		$(ALL_LDFLAGS) $(CHECK_LIBS) $(LIBS)
 
 # Test-only programs (not installed) that shell tests drive lib/ with.
 $(O)/test/tools/%: test/tools/%.c $(LIBKILO)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBKILO) $(ALL_LDFLAGS) $(LIBS)
+	@$(if $(Q),echo "  CCLD    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBKILO) $(ALL_LDFLAGS) $(LIBS)
 
 # Tests: everything is rebuilt with the sanitizers into build/check.
 CHECK_O := build/check
@@ -110,6 +123,9 @@ install: all man
 	$(if $(BINS),install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/)
 	$(if $(MANS),install -m 0644 $(MANS:%.scd=$(O)/man/%) $(DESTDIR)$(PREFIX)/share/man/man1/)
 	for s in scripts/*-loop; do if [ -f "$$s" ]; then install -m 0755 "$$s" $(DESTDIR)$(PREFIX)/bin/; fi; done
+	install -d $(DESTDIR)$(PREFIX)/lib/kilo
+	install -m 0644 scripts/loop-lib.sh $(DESTDIR)$(PREFIX)/lib/kilo/
+	install -m 0755 scripts/kilo-node-metrics $(DESTDIR)$(PREFIX)/lib/kilo/
 	if [ -d manifests ]; then cp -R manifests $(DESTDIR)$(PREFIX)/share/kilo/; fi
 
 lint:

@@ -624,6 +624,14 @@ int cgroup_exists(const struct cgroup_layout *l, const struct sysroot *s, enum c
 	return dir && sysroot_is_dir(s, dir);
 }
 
+int cgroup_exists_any(const struct cgroup_layout *l, const struct sysroot *s, const char *cg)
+{
+	for (int c = 0; c < CGROUP_NCTRL; c++)
+		if (cgroup_exists(l, s, (enum cgroup_ctrl)c, cg))
+			return 1;
+	return 0;
+}
+
 char *cgroup_container_path(const struct cgroup_layout *l, const char *id)
 {
 	return xasprintf("%s/%s", l->hadoop_yarn, id);

@@ -140,6 +140,11 @@ void cgroup_layout_release(struct cgroup_layout *l);
 char *cgroup_path(const struct cgroup_layout *l, enum cgroup_ctrl c, const char *cg,
 		  const char *file);
 
+/* 1 when cg is a directory in at least one mounted controller, else 0
+ * (a hadoop-yarn dir that exists nowhere means a wrong --cgroup-driver or
+ * --hierarchy, or YARN not running). */
+int cgroup_exists_any(const struct cgroup_layout *l, const struct sysroot *s, const char *cg);
+
 /* 1 when cg is a directory in controller c, else 0. */
 int cgroup_exists(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
 		  const char *cg);

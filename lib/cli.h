@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cli - what every kilo tool's main() shares: program name, message
  * grammar, usage errors, --version, number options, exit codes and the
- * closing of stdout.  This module (with jsonio's output) is the only part of
- * lib/ that prints; it never exits.
+ * closing of stdout.  This module (with jsonio's output, and nodecli for the
+ * node tools' shared options) is the only part of lib/ that prints; it never
+ * exits.
  */
 #ifndef KILO_CLI_H
 #define KILO_CLI_H

@@ -358,7 +358,10 @@ int config_load(struct config *c, const char *path, struct err *e)
 	memset(c, 0, sizeof(*c));
 	f = fopen(path, "re");
 	if (!f)
-		return err_set(e, errno == ENOENT ? ERR_NOTFOUND : ERR_SYSTEM, errno, "open '%s'",
+		return err_set(e,
+			       errno == ENOENT || errno == ENOTDIR || errno == EACCES ? ERR_USAGE
+										 : ERR_SYSTEM,
+			       errno, "open '%s'",
 			       path);
 	m = open_memstream(&text, &len);
 	if (!m)
@@ -470,8 +473,21 @@ int config_enum(const struct config *c, const json_t *obj, const char *ctx, cons
 		if (n >= sizeof(what))
 			n = sizeof(what) - 1;
 	}
-	jsonio_bad_value(e, ctx, key, what, json_object_get(obj, key));
-	return locate(c, obj, key, e);
+	return config_reject(c, obj, ctx, key, what, e);
+}
+
+int config_reject(const struct config *c, const json_t *obj, const char *ctx, const char *key,
+		  const char *why, struct err *e)
+{
+	const json_t *v = json_object_get(obj, key);
+	long line, col;
+
+	jsonio_bad_value(e, ctx, key, why, v);
+	if (c && v && config_where(c, v, &line, &col) == 0)
+		return err_wrap(e, "%s:%ld:%ld", c->name, line, col);
+	if (c && c->name)
+		return err_wrap(e, "%s", c->name);
+	return -1;
 }
 
 int config_obj(const struct config *c, const json_t *obj, const char *ctx, const char *key,

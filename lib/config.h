@@ -30,7 +30,8 @@ struct config {
 
 /* Load the YAML or JSON file at path into *c.  Returns 0, or -1 with e set:
  * ERR_INPUT "<path>:<line>:<column>: <message>" for syntax and schema
- * errors (the top level must be a mapping), ERR_SYSTEM/ERR_NOTFOUND when
+ * errors (the top level must be a mapping), ERR_USAGE when the file is
+ * missing or not readable (the caller named it: exit 2), ERR_SYSTEM when
  * the file cannot be read.  Release with config_release() either way. */
 int config_load(struct config *c, const char *path, struct err *e);
 
@@ -65,6 +66,16 @@ int config_enum(const struct config *c, const json_t *obj, const char *ctx, cons
 /* The object at key (borrowed), NULL when absent; -1 when not an object. */
 int config_obj(const struct config *c, const json_t *obj, const char *ctx, const char *key,
 	       json_t **out, struct err *e);
+
+/* Fail with a value that has the right type but breaks a rule the getters
+ * above cannot check (a lower bound above the upper, a duplicate id, a
+ * malformed list): ERR_INPUT "<ctx>.<key>: expected <why>, got <value>"
+ * (jsonio_bad_value(): "got nothing" when obj.key is absent), prefixed with
+ * "<file>:<line>:<col>: " at obj.key's position, or with "<file>: " when
+ * that is unknown (the key is absent, or c is NULL: no prefix).  Returns -1
+ * for `return config_reject(...)`. */
+int config_reject(const struct config *c, const json_t *obj, const char *ctx, const char *key,
+		  const char *why, struct err *e);
 
 /* Append to warnings (a JSON array of strings) "<ctx>.<key>" for every key
  * of obj that is in neither known[] nor ignored[] (both NULL-terminated;

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,18 +330,89 @@ int http_status_err(const struct http_response *r, const char *what, struct err 
 
 /* ---- perform ---- */
 
+/* libcurl and the libraries it pulls in (TLS, LDAP, SSH...; ~30, all linked
+ * with -z now) cost ~5 ms of relocations at every start, so libcurl is not
+ * linked: it is opened when the first request is made, and a run that asks
+ * no server (yarn-copilot --no-nm) never loads it.  The calls below go
+ * through this table under their libcurl names. */
+static struct {
+	int state; /* 0: not loaded, 1: loaded and initialised, -1: failed (why) */
+	char why[256];
+	CURLcode (*global_init)(long flags);
+	void (*global_cleanup)(void);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *curl, CURLoption option, ...);
+	CURLcode (*easy_getinfo)(CURL *curl, CURLINFO info, ...);
+	CURLcode (*easy_perform)(CURL *curl);
+	void (*easy_reset)(CURL *curl);
+	void (*easy_cleanup)(CURL *curl);
+	const char *(*easy_strerror)(CURLcode rc);
+	struct curl_slist *(*slist_append)(struct curl_slist *list, const char *s);
+	void (*slist_free_all)(struct curl_slist *list);
+} lc;
+
+#undef curl_easy_setopt
+#undef curl_easy_getinfo
+#define curl_easy_init lc.easy_init
+#define curl_easy_setopt lc.easy_setopt
+#define curl_easy_getinfo lc.easy_getinfo
+#define curl_easy_perform lc.easy_perform
+#define curl_easy_reset lc.easy_reset
+#define curl_easy_cleanup lc.easy_cleanup
+#define curl_easy_strerror lc.easy_strerror
+#define curl_slist_append lc.slist_append
+#define curl_slist_free_all lc.slist_free_all
+
+/* dlopen libcurl and curl_global_init it, once.  Returns 0, or -1 with e
+ * set (ERR_SYSTEM). */
+static int curl_load(struct err *e)
+{
+	void *h;
+	CURLcode rc;
+
+	if (lc.state == 0) {
+		lc.state = -1;
+		h = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+		if (h) {
+			lc.global_init = dlsym(h, "curl_global_init");
+			lc.global_cleanup = dlsym(h, "curl_global_cleanup");
+			lc.easy_init = dlsym(h, "curl_easy_init");
+			lc.easy_setopt = dlsym(h, "curl_easy_setopt");
+			lc.easy_getinfo = dlsym(h, "curl_easy_getinfo");
+			lc.easy_perform = dlsym(h, "curl_easy_perform");
+			lc.easy_reset = dlsym(h, "curl_easy_reset");
+			lc.easy_cleanup = dlsym(h, "curl_easy_cleanup");
+			lc.easy_strerror = dlsym(h, "curl_easy_strerror");
+			lc.slist_append = dlsym(h, "curl_slist_append");
+			lc.slist_free_all = dlsym(h, "curl_slist_free_all");
+		}
+		if (!h || !lc.global_init || !lc.global_cleanup || !lc.easy_init ||
+		    !lc.easy_setopt || !lc.easy_getinfo || !lc.easy_perform || !lc.easy_reset ||
+		    !lc.easy_cleanup || !lc.easy_strerror || !lc.slist_append ||
+		    !lc.slist_free_all)
+			snprintf(lc.why, sizeof(lc.why), "load libcurl.so.4: %s", dlerror());
+		else if ((rc = lc.global_init(CURL_GLOBAL_DEFAULT)) != CURLE_OK)
+			snprintf(lc.why, sizeof(lc.why), "curl_global_init: %s",
+				 lc.easy_strerror(rc));
+		else
+			lc.state = 1;
+	}
+	if (lc.state < 0)
+		return err_set(e, ERR_SYSTEM, 0, "%s", lc.why);
+	return 0;
+}
+
 int http_global_init(struct err *e)
 {
-	CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
-
-	if (rc != CURLE_OK)
-		return err_set(e, ERR_SYSTEM, 0, "curl_global_init: %s", curl_easy_strerror(rc));
+	(void)e; /* libcurl is loaded and initialised by the first request */
 	return 0;
 }
 
 void http_global_cleanup(void)
 {
-	curl_global_cleanup();
+	if (lc.state > 0)
+		lc.global_cleanup();
+	lc.state = 0;
 }
 
 struct transfer {
@@ -535,6 +607,10 @@ int http_perform(const struct http_client *c, const struct http_request *req,
 	CURL *curl;
 	int redirects = 0, ret;
 
+	if (curl_load(e) < 0) {
+		http_response_release(resp);
+		return -1;
+	}
 	if (pool && !pool->curl)
 		pool->curl = curl_easy_init();
 	curl = pool ? pool->curl : curl_easy_init();

@@ -155,11 +155,14 @@ const char *http_method_name(enum http_method m);
 
 /* ---- perform (libcurl) ---- */
 
-/* curl_global_init, once, from main() (and test setup).  Returns 0, or -1
- * with e set (ERR_SYSTEM). */
+/* Once, from main() (and test setup).  libcurl itself is loaded (dlopen
+ * libcurl.so.4) and curl_global_init'ed by the first http_perform(), so a
+ * run that makes no request does not pay for loading it and its libraries.
+ * Returns 0, or -1 with e set (ERR_SYSTEM). */
 int http_global_init(struct err *e);
 
-/* curl_global_cleanup, at the end of main() (and test teardown). */
+/* curl_global_cleanup when libcurl was loaded, at the end of main() (and
+ * test teardown). */
 void http_global_cleanup(void);
 
 /* A new, empty pool for http_client.pool.  Never NULL (aborts on out of

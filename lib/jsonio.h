@@ -60,6 +60,14 @@ void jsonio_reader_filter(struct jsonio_reader *r, const struct jsonio_filter *k
  * valid JSON (the caller decodes it with jansson for the message). */
 json_t *jsonio_parse_filtered(const char *data, size_t n, const struct jsonio_filter *keep);
 
+/* The plain-JSON fast path of jsonio_read() and jsonio_parse(): one object
+ * or array (surrounded by JSON whitespace) in data[0, n), as jansson with
+ * JSON_REJECT_DUPLICATES decodes it.  Returns a new reference, or NULL when
+ * the text is not in the subset it reads (non-ASCII or \u in strings,
+ * nesting deeper than 64) or is invalid: jansson then decodes it or names
+ * the error.  For tests and benchmarks. */
+json_t *jsonio_decode_fast(const char *data, size_t n);
+
 /* The 1-based line on which the last document read began. */
 long jsonio_reader_line(const struct jsonio_reader *r);
 
@@ -90,6 +98,12 @@ json_t *jsonio_metadata(const char *node, int64_t now_ms);
  * a newline.  Key order is insertion order.  Returns 0, or -1 with e set
  * (ERR_SYSTEM) on a write error. */
 int jsonio_write(FILE *f, const json_t *doc, int pretty, struct err *e);
+
+/* The compact form jsonio_write() prints for doc (an object or array), with
+ * its newline, in a new buffer of *len bytes; NULL when doc holds a real,
+ * non-ASCII text or nesting deeper than 64, which jansson writes instead.
+ * Byte for byte what json_dumps(JSON_COMPACT) gives.  For tests. */
+char *jsonio_dump_fast(const json_t *doc, size_t *len);
 
 /* Typed getters.  ctx names the object for messages ("KillPlan.items[3]").
  * Each returns 1 when the key is present and valid (value stored), 0 when it

@@ -112,7 +112,7 @@ struct k8s_config {
 /* Resolve the configuration from o and the environment (KUBECONFIG, HOME,
  * KUBERNETES_SERVICE_HOST, KUBERNETES_SERVICE_PORT, POD_NAMESPACE).
  * Returns 0, or -1 with e set: ERR_INPUT "<file>:<line>:<col>: <what>" for
- * a bad or unsupported kubeconfig, ERR_NOTFOUND when --kubeconfig is
+ * a bad or unsupported kubeconfig, ERR_USAGE when --kubeconfig is
  * missing or no configuration exists at all, ERR_SYSTEM when a file cannot
  * be read.  Release *cfg with k8s_config_release() either way. */
 int k8s_config_load(struct k8s_config *cfg, const struct k8s_options *o, struct err *e);

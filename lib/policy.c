@@ -4,7 +4,6 @@
 
 #include <string.h>
 
-#include "jsonio.h"
 
 #define NOT_SET -1
 
@@ -66,19 +65,6 @@ static int geti(const struct config *c, const json_t *obj, const char *ctx, cons
 	return 0;
 }
 
-/* ERR_INPUT at obj.key's position: "<ctx>.<key>: <why>, got <value>". */
-static int reject(const struct config *c, const json_t *obj, const char *ctx, const char *key,
-		  const char *why, struct err *e)
-{
-	const json_t *v = json_object_get(obj, key);
-	long line, col;
-
-	jsonio_bad_value(e, ctx, key, why, v);
-	if (v && config_where(c, v, &line, &col) == 0)
-		return err_wrap(e, "%s:%ld:%ld", c->name, line, col);
-	return err_wrap(e, "%s", c->name);
-}
-
 static int read_threshold(struct policy *p, const struct config *c, const json_t *t,
 			  json_t *warnings, struct err *e)
 {
@@ -122,8 +108,8 @@ static int read_threshold(struct policy *p, const struct config *c, const json_t
 	    0)
 		return -1;
 	if (lower_set && p->memory_evict_lower_percent >= p->memory_evict_threshold_percent)
-		return reject(c, t, ctx, "memoryEvictLowerPercent",
-			      "a percent below memoryEvictThresholdPercent", e);
+		return config_reject(c, t, ctx, "memoryEvictLowerPercent",
+				     "a percent below memoryEvictThresholdPercent", e);
 	if (p->memory_evict_lower_percent < 0)
 		p->memory_evict_lower_percent = 0;
 	if (geti(c, t, ctx, "cpuEvictBESatisfactionLowerPercent", 0, 100,
@@ -134,16 +120,17 @@ static int read_threshold(struct policy *p, const struct config *c, const json_t
 	if (json_object_get(t, "cpuEvictBESatisfactionLowerPercent") &&
 	    (p->cpu_evict_be_satisfaction_lower_percent <= 0 ||
 	     p->cpu_evict_be_satisfaction_lower_percent > 60))
-		return reject(c, t, ctx, "cpuEvictBESatisfactionLowerPercent",
-			      "a percent in (0, 60]", e);
+		return config_reject(c, t, ctx, "cpuEvictBESatisfactionLowerPercent",
+				     "a percent in (0, 60]", e);
 	if (json_object_get(t, "cpuEvictBESatisfactionUpperPercent") &&
 	    (p->cpu_evict_be_satisfaction_upper_percent <= 0 ||
 	     p->cpu_evict_be_satisfaction_upper_percent >= 100 ||
 	     p->cpu_evict_be_satisfaction_upper_percent <
 		     p->cpu_evict_be_satisfaction_lower_percent))
-		return reject(c, t, ctx, "cpuEvictBESatisfactionUpperPercent",
-			      "a percent in (0, 100) and not below cpuEvictBESatisfactionLowerPercent",
-			      e);
+		return config_reject(
+			c, t, ctx, "cpuEvictBESatisfactionUpperPercent",
+			"a percent in (0, 100) and not below cpuEvictBESatisfactionLowerPercent",
+			e);
 	return 0;
 }
 
@@ -193,8 +180,8 @@ static int read_class(struct policy *p, const struct config *c, const json_t *qo
 		    geti(c, rdt, sub, "mbaPercent", 1, 100, &r->mba_percent, e) < 0)
 			return -1;
 		if (r->cat_start_percent >= r->cat_end_percent)
-			return reject(c, rdt, sub, "catRangeEndPercent",
-				      "a percent above catRangeStartPercent", e);
+			return config_reject(c, rdt, sub, "catRangeEndPercent",
+					     "a percent above catRangeStartPercent", e);
 	}
 	if (k != POLICY_BE)
 		return 0;
@@ -262,7 +249,8 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 	if (warnings && res)
 		config_unknown(res, "kilo.nodeReserved", reserved_known, NULL, warnings);
 	if (strspn(cpus, "0123456789,-") != strlen(cpus) || strlen(cpus) >= sizeof(p->reserved_cpus))
-		return reject(c, k, "kilo", "reservedCPUs", "a cpuset list such as \"0-1,8\"", e);
+		return config_reject(c, k, "kilo", "reservedCPUs",
+				     "a cpuset list such as \"0-1,8\"", e);
 	snprintf(p->reserved_cpus, sizeof(p->reserved_cpus), "%s", cpus);
 	return 0;
 }
@@ -288,7 +276,7 @@ int policy_from_config(struct policy *p, const struct config *c, json_t *warning
 		    config_obj(c, root, "", "kilo", &kilo, e) < 0)
 			return -1;
 	} else if (kind) {
-		return reject(c, root, "", "kind", "\"NodeSLO\" or a NodeSLO spec", e);
+		return config_reject(c, root, "", "kind", "\"NodeSLO\" or a NodeSLO spec", e);
 	}
 	if (!kilo && spec && config_obj(c, spec, "spec", "kilo", &kilo, e) < 0)
 		return -1;

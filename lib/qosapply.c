@@ -667,7 +667,7 @@ static void plan_suppress(struct ctx *x)
 			cfs ? CGCHANGE_INT : CGCHANGE_CPUSET, NULL, "CPU suppress");
 
 		cgchange_preset(it, CGCHANGE_SKIPPED,
-				"CPU usage not known yet (NodeUsage cpuMilli is null)");
+				"non-BE CPU usage not known (NodeUsage node/qos cpuMilli null: first --state call, or no kubepods cgroups)");
 		return;
 	}
 	allowed = qos_suppress_milli(&in->usage, p->cpu_suppress_threshold_percent,

@@ -98,11 +98,11 @@ int resctrl_detect(const struct sysroot *s, struct schemata_facts *f, const char
 	memset(f, 0, sizeof(*f));
 	*why = NULL;
 	if (!sysroot_is_dir(s, RESCTRL_ROOT)) {
-		*why = "no " RESCTRL_ROOT ": the kernel or the CPU lacks resctrl";
+		*why = "no /" RESCTRL_ROOT ": the kernel or the CPU lacks resctrl";
 		return 0;
 	}
 	if (!sysroot_exists(s, RESCTRL_ROOT "/schemata")) {
-		*why = "resctrl is not mounted on " RESCTRL_ROOT;
+		*why = "resctrl is not mounted on /" RESCTRL_ROOT;
 		return 0;
 	}
 	if (sysroot_read_str(s, RESCTRL_ROOT "/schemata", &root, e) < 0)

@@ -9,18 +9,6 @@
 #include "jsonio.h"
 #include "xalloc.h"
 
-static int reject(const struct config *c, const json_t *obj, const char *ctx, const char *key,
-		  const char *why, struct err *e)
-{
-	const json_t *v = json_object_get(obj, key);
-	long line, col;
-
-	jsonio_bad_value(e, ctx, key, why, v);
-	if (v && config_where(c, v, &line, &col) == 0)
-		return err_wrap(e, "%s:%ld:%ld", c->name, line, col);
-	return err_wrap(e, "%s", c->name);
-}
-
 static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, json_t *warnings,
 			struct err *e)
 {
@@ -39,8 +27,8 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, jso
 	snprintf(ctx, sizeof(ctx), "clusters[%zu]", i);
 	yarn_cluster_init(y);
 	if (!json_is_object(obj))
-		return reject(c, json_object_get(c->root, "clusters"), "", "clusters",
-			      "a list of mappings", e);
+		return config_reject(c, json_object_get(c->root, "clusters"), "", "clusters",
+				     "a list of mappings", e);
 	if (warnings)
 		config_unknown(obj, ctx, known, NULL, warnings);
 	if (config_str(c, obj, ctx, "id", NULL, &y->id, e) < 0 ||
@@ -50,13 +38,14 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, jso
 	    config_obj(c, obj, ctx, "rmadmin", &rmadmin, e) < 0)
 		return -1;
 	if (!y->id || !*y->id)
-		return reject(c, obj, ctx, "id", "a cluster id", e);
+		return config_reject(c, obj, ctx, "id", "a cluster id", e);
 	for (size_t k = 0; k < i; k++)
 		if (strcmp(sc->clusters[k].id, y->id) == 0)
-			return reject(c, obj, ctx, "id", "an id not used by an earlier cluster", e);
+			return config_reject(c, obj, ctx, "id",
+					     "an id not used by an earlier cluster", e);
 	urls = json_object_get(obj, "rmUrls");
 	if (!json_is_array(urls) || json_array_size(urls) == 0)
-		return reject(c, obj, ctx, "rmUrls", "a list of RM web addresses", e);
+		return config_reject(c, obj, ctx, "rmUrls", "a list of RM web addresses", e);
 	list = xcalloc(json_array_size(urls), sizeof(*list));
 	y->rm_urls = list;
 	y->n_rm = json_array_size(urls);
@@ -157,8 +146,8 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 	if (sel) {
 		eq = strchr(sel, '=');
 		if (!eq || eq == sel || !eq[1] || strchr(eq + 1, '=') || strchr(sel, ','))
-			return reject(c, c->root, "", "nodeManagerSelector",
-				      "one label as key=value", e);
+			return config_reject(c, c->root, "", "nodeManagerSelector",
+					     "one label as key=value", e);
 		sc->nm_selector = xstrdup(sel);
 		sc->nm_selector[eq - sel] = '\0';
 		o->nm_label_key = sc->nm_selector;
@@ -166,7 +155,7 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 	}
 	clusters = json_object_get(c->root, "clusters");
 	if (clusters && !json_is_array(clusters))
-		return reject(c, c->root, "", "clusters", "a list of clusters", e);
+		return config_reject(c, c->root, "", "clusters", "a list of clusters", e);
 	sc->clusters = xcalloc(json_array_size(clusters) + 1, sizeof(*sc->clusters));
 	json_array_foreach(clusters, i, cl)
 	{

@@ -194,12 +194,45 @@ int sysroot_is_dir(const struct sysroot *s, const char *rel)
 	return fstatat(s->dirfd, strip(rel), &st, 0) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Files under sys/ (sysfs, cgroupfs, resctrl) and the /proc files below are
+ * either one seq_file record, all of which one read(2) returns when the
+ * buffer holds it, or (cgroup.procs, tasks) a list of records shorter than
+ * SHORT_RECORD bytes.  A seq_file read stops early only when the next record
+ * does not fit in what is left of its buffer (at least 4096 bytes), so a
+ * read that comes back more than SHORT_RECORD bytes short of both the buffer
+ * and 4096 bytes has reached the end of such a file, and of a regular file
+ * (a fake tree): the read(2) that would return 0 is saved.  Other /proc
+ * files (mountinfo: one record per mount, some of them kilobytes long) are
+ * read until read(2) returns 0. */
+#define SHORT_RECORD 64
+
+static int short_read_ends(const char *rel)
+{
+	static const char *const single[] = { "/stat", "/statm", "/status", "/cgroup" };
+	size_t rl = strlen(rel);
+
+	if (strncmp(rel, "sys/", 4) == 0)
+		return 1;
+	if (strncmp(rel, "proc/", 5) != 0)
+		return 0;
+	if (strcmp(rel, "proc/stat") == 0 || strcmp(rel, "proc/meminfo") == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof(single) / sizeof(single[0]); i++) {
+		size_t nl = strlen(single[i]);
+
+		if (rl > nl && strcmp(rel + rl - nl, single[i]) == 0 &&
+		    strchr(rel + 5, '/') == rel + rl - nl)
+			return 1; /* proc/<pid or self>/<file> */
+	}
+	return 0;
+}
+
 long sysroot_read_str(const struct sysroot *s, const char *rel, char **out, struct err *e)
 {
 	cleanup_close int fd = -1;
 	cleanup_free char *buf = NULL;
 	size_t len = 0, cap = 4096;
-	int fe;
+	int fe, ends;
 
 	rel = strip(rel);
 	*out = NULL;
@@ -209,9 +242,11 @@ long sysroot_read_str(const struct sysroot *s, const char *rel, char **out, stru
 	fd = openat(s->dirfd, rel, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fail(s, "open", rel, errno, e);
+	ends = short_read_ends(rel);
 	buf = xmalloc(cap + 1);
 	for (;;) {
-		ssize_t n = read(fd, buf + len, cap - len);
+		size_t want = cap - len;
+		ssize_t n = read(fd, buf + len, want);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -221,6 +256,8 @@ long sysroot_read_str(const struct sysroot *s, const char *rel, char **out, stru
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		if (ends && (size_t)n + SHORT_RECORD < (want < 4096 ? want : 4096))
+			break;
 		if (len == cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap + 1);

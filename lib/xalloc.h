@@ -7,9 +7,13 @@
 
 #include <stddef.h>
 
+/* malloc(size) (size 0 allocates 1 byte); never NULL.  Free with free(). */
 void *xmalloc(size_t size);
+/* calloc(n, size), zeroed; never NULL. */
 void *xcalloc(size_t n, size_t size);
+/* realloc(p, size); never NULL; p is invalid afterwards. */
 void *xrealloc(void *p, size_t size);
+/* strdup(s); never NULL. */
 char *xstrdup(const char *s);
 /* printf into a new string. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

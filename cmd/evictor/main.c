@@ -1,31 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 /* evictor - decide which YARN containers to kill under memory or CPU pressure */
-#include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 
 #include "cli.h"
 #include "clock.h"
 #include "evict.h"
 #include "jsonio.h"
+#include "nodecli.h"
 #include "policy.h"
 #include "statefile.h"
 
-struct opts {
-	const char *policy;
-	const char *state;
-	int pretty;
-};
-
-enum { OPT_POLICY = CHAR_MAX + 1, OPT_STATE, OPT_PRETTY };
-
 static const struct option longopts[] = {
-	{ "policy", required_argument, NULL, OPT_POLICY },
-	{ "state", required_argument, NULL, OPT_STATE },
-	{ "pretty", no_argument, NULL, OPT_PRETTY },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	NODECLI_OPTION_POLICY,
+	NODECLI_OPTION_STATE,
+	NODECLI_OPTION_PRETTY,
+	NODECLI_OPTIONS_END,
 };
 
 static void usage(void)
@@ -49,41 +38,25 @@ static void usage(void)
 	      stdout);
 }
 
-/* 0 to go on, else the exit code (after printing). */
-static int parse_args(int argc, char **argv, struct opts *o, int *done)
+/* NODECLI_MORE to go on, else the exit code (after printing). */
+static int parse_args(int argc, char **argv, struct nodecli_opts *o)
 {
-	int c;
+	static const struct nodecli_tool tool = { .usage = usage };
+	int c, r;
 
-	*done = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_POLICY:
-			o->policy = optarg;
-			break;
-		case OPT_STATE:
-			o->state = optarg;
-			break;
-		case OPT_PRETTY:
-			o->pretty = 1;
-			break;
-		case 'h':
-			usage();
-			*done = 1;
-			return KILO_EXIT_OK;
-		case 'V':
-			cli_print_version(NULL);
-			*done = 1;
-			return KILO_EXIT_OK;
-		case ':':
+		if (c == ':')
 			return cli_usage_error("option '%s' requires an argument", argv[optind - 1]);
-		default:
+		if (c == '?')
 			return cli_usage_error("unrecognized option '%s'", argv[optind - 1]);
-		}
+		r = nodecli_option(o, &tool, c, optarg);
+		if (r != NODECLI_MORE)
+			return r;
 	}
 	if (optind < argc)
 		return cli_usage_error("unexpected argument '%s'", argv[optind]);
-	return 0;
+	return NODECLI_MORE;
 }
 
 /* What one run holds; released by run_release() on every path. */
@@ -125,7 +98,7 @@ static int read_input(struct run *r, struct err *e)
 
 /* Policy, input and state first (any error: nothing written), then decide,
  * save the state, and print the plan. */
-static int run(const struct opts *o, struct err *e)
+static int run(const struct nodecli_opts *o, struct err *e)
 {
 	__attribute__((cleanup(run_release))) struct run r = { .warnings = json_array() };
 	json_auto_t *plan_doc = NULL;
@@ -154,13 +127,13 @@ static int run(const struct opts *o, struct err *e)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { 0 };
+	struct nodecli_opts o = { 0 };
 	struct err e = { 0 };
-	int done, code;
+	int code;
 
 	cli_init("evictor");
-	code = parse_args(argc, argv, &o, &done);
-	if (done || code)
+	code = parse_args(argc, argv, &o);
+	if (code != NODECLI_MORE)
 		return cli_finish(code);
 	if (run(&o, &e) < 0) {
 		cli_print_err(&e);

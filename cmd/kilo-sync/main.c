@@ -333,7 +333,7 @@ int main(int argc, char **argv)
 	int code;
 
 	cli_init("kilo-sync");
-	if (parse_args(argc, argv, &o) < 0)
+	if (parse_args(argc, argv, &o) < 0) /* --help and --version exit in there */
 		return KILO_EXIT_USAGE;
 	warnings = json_array();
 	if (sync_config_load(&sc, o.config, warnings, &e) < 0) {

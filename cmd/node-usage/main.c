@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /* node-usage - sample node, kube QoS-class and hadoop-yarn CPU and memory
  * usage from /proc and the cgroups; print one NodeUsage document. */
-#include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,30 +10,19 @@
 #include "cli.h"
 #include "clock.h"
 #include "jsonio.h"
+#include "nodecli.h"
 #include "nodeusage.h"
 #include "statefile.h"
 #include "sysroot.h"
 #include "xalloc.h"
 
-enum {
-	OPT_SYSROOT = CHAR_MAX + 1,
-	OPT_DRIVER,
-	OPT_HIERARCHY,
-	OPT_INTERVAL,
-	OPT_STATE,
-	OPT_NODE,
-	OPT_PRETTY,
-};
+enum { OPT_INTERVAL = NODECLI_OPT_END, OPT_NODE };
 
 struct opts {
-	const char *sysroot;
-	enum cgroup_driver driver;
-	const char *hierarchy;
+	struct nodecli_opts common; /* --sysroot, --cgroup-driver, --hierarchy, --state, --pretty */
 	int64_t interval_ms;
 	int interval_given;
-	const char *state;
 	const char *node;
-	int pretty;
 };
 
 static void usage(void)
@@ -66,41 +53,30 @@ static void usage(void)
 	      stdout);
 }
 
-/* Returns -1 to go on, else the exit code. */
+/* Returns NODECLI_MORE to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
-		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
-		{ "cgroup-driver", required_argument, NULL, OPT_DRIVER },
-		{ "hierarchy", required_argument, NULL, OPT_HIERARCHY },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "state", required_argument, NULL, OPT_STATE },
-		{ "node", required_argument, NULL, OPT_NODE },
-		{ "pretty", no_argument, NULL, OPT_PRETTY },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		NODECLI_OPTION_SYSROOT,   NODECLI_OPTION_DRIVER,
+		NODECLI_OPTION_HIERARCHY, { "interval", required_argument, NULL, OPT_INTERVAL },
+		NODECLI_OPTION_STATE,     { "node", required_argument, NULL, OPT_NODE },
+		NODECLI_OPTION_PRETTY,    NODECLI_OPTIONS_END,
 	};
+	static const struct nodecli_tool tool = { .usage = usage,
+						  .features = "+cgroup1 +cgroup2" };
 	struct err e = { 0 };
-	int c;
+	int c, r;
 
 	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_SYSROOT:
-			o->sysroot = optarg;
-			break;
-		case OPT_DRIVER:
-			if (cgroup_driver_parse(optarg, &o->driver, &e) < 0)
-				return cli_usage_error("%s", e.msg);
-			break;
-		case OPT_HIERARCHY: {
+		case NODECLI_HIERARCHY: {
 			struct cgroup_layout check = { 0 };
 			int bad = cgroup_layout_set_kube(&check, CGROUP_DRIVER_CGROUPFS, optarg, &e);
 
 			cgroup_layout_release(&check);
 			if (bad < 0)
 				return cli_usage_error("%s", e.msg);
-			o->hierarchy = optarg;
+			o->common.hierarchy = optarg;
 			break;
 		}
 		case OPT_INTERVAL:
@@ -108,32 +84,22 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return cli_usage_error("%s", e.msg);
 			o->interval_given = 1;
 			break;
-		case OPT_STATE:
-			o->state = optarg;
-			break;
 		case OPT_NODE:
 			o->node = optarg;
 			break;
-		case OPT_PRETTY:
-			o->pretty = 1;
-			break;
-		case 'h':
-			usage();
-			return KILO_EXIT_OK;
-		case 'V':
-			cli_print_version("+cgroup1 +cgroup2");
-			return KILO_EXIT_OK;
 		default:
-			return cli_usage_error("unknown or incomplete option");
+			r = nodecli_option(&o->common, &tool, c, optarg);
+			if (r != NODECLI_MORE)
+				return r;
 		}
 	}
 	if (optind < argc)
 		return cli_usage_error("unexpected argument '%s'", argv[optind]);
-	if (o->state && o->interval_given)
+	if (o->common.state && o->interval_given)
 		return cli_usage_error("--interval and --state exclude each other");
-	if (o->state && !*o->state)
+	if (o->common.state && !*o->common.state)
 		return cli_usage_error("invalid value for --state: ''");
-	return -1;
+	return NODECLI_MORE;
 }
 
 static void warn_err(const struct err *e)
@@ -186,13 +152,15 @@ static int run(const struct opts *o, struct err *e)
 
 	nodeusage_sample_release(&prev);
 	nodeusage_sample_release(&cur);
-	if (sysroot_open(&sr, o->sysroot, e) < 0)
-		return -1;
-	if (cgroup_layout_detect(&l, &sr, o->driver, o->hierarchy, e) < 0)
+	if (nodecli_open_node(&o->common, &sr, &l, e) < 0)
 		goto out;
+	if (!cgroup_exists_any(&l, &sr, l.hadoop_yarn))
+		cli_warn("hadoop-yarn cgroup '%s' not found in any controller: its figures are null "
+			 "(check --cgroup-driver and --hierarchy)",
+			 l.hadoop_yarn);
 	node = node_name(o, &sr);
-	if (o->state) {
-		load_state(o->state, &prev, &have);
+	if (o->common.state) {
+		load_state(o->common.state, &prev, &have);
 	} else {
 		mono = clock_mono_ms();
 		if (nodeusage_sample(&prev, &l, &sr, clock_now_ms(), NULL, e) < 0)
@@ -204,15 +172,15 @@ static int run(const struct opts *o, struct err *e)
 		goto out;
 	errors = cur.errors;
 	if (have)
-		window = o->state ? cur.time_ms - prev.time_ms : clock_mono_ms() - mono;
+		window = o->common.state ? cur.time_ms - prev.time_ms : clock_mono_ms() - mono;
 	doc = nodeusage_document(have ? &prev : NULL, &cur, window, &l, node);
-	if (o->state) {
+	if (o->common.state) {
 		json_auto_t *st = nodeusage_state(&cur);
 
-		if (statefile_save(o->state, st, e) < 0)
+		if (statefile_save(o->common.state, st, e) < 0)
 			goto out;
 	}
-	if (jsonio_write(stdout, doc, o->pretty, e) < 0)
+	if (jsonio_write(stdout, doc, o->common.pretty, e) < 0)
 		goto out;
 	ret = errors ? 1 : 0;
 out:
@@ -225,13 +193,14 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .driver = CGROUP_DRIVER_AUTO, .interval_ms = 1000 };
+	struct opts o = { .interval_ms = 1000 };
 	struct err e = { 0 };
 	int code, r;
 
 	cli_init("node-usage");
+	argv[0] = (char *)cli_prog(); /* getopt names the tool in its messages */
 	code = parse_args(argc, argv, &o);
-	if (code >= 0)
+	if (code != NODECLI_MORE)
 		return cli_finish(code);
 	r = run(&o, &e);
 	if (r < 0) {

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /* qos-cgset - cgroup QoS for the hadoop-yarn tree: shares, CPU suppress,
  * group identity, memory QoS */
-#include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,51 +10,41 @@
 #include "cli.h"
 #include "clock.h"
 #include "jsonio.h"
+#include "nodecli.h"
 #include "policy.h"
 #include "qos.h"
 #include "qosapply.h"
 #include "sysroot.h"
 
 struct opts {
-	const char *policy;
-	const char *sysroot;
-	enum cgroup_driver driver;
-	const char *hierarchy;
+	struct nodecli_opts common; /* --policy, --sysroot, --cgroup-driver, --hierarchy, --pretty */
 	int scope_besteffort;
 	enum qos_weight_conv conv;
 	int do_static, do_suppress;
 	int dry_run;
 	int changes_only;
-	int pretty;
 };
 
 enum {
-	OPT_POLICY = CHAR_MAX + 1,
-	OPT_SYSROOT,
-	OPT_DRIVER,
-	OPT_HIERARCHY,
-	OPT_SCOPE,
+	OPT_SCOPE = NODECLI_OPT_END,
 	OPT_WEIGHT,
 	OPT_ONLY,
 	OPT_DRY_RUN,
 	OPT_CHANGES_ONLY,
-	OPT_PRETTY,
 };
 
 static const struct option longopts[] = {
-	{ "policy", required_argument, NULL, OPT_POLICY },
-	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
-	{ "cgroup-driver", required_argument, NULL, OPT_DRIVER },
-	{ "hierarchy", required_argument, NULL, OPT_HIERARCHY },
+	NODECLI_OPTION_POLICY,
+	NODECLI_OPTION_SYSROOT,
+	NODECLI_OPTION_DRIVER,
+	NODECLI_OPTION_HIERARCHY,
 	{ "scope", required_argument, NULL, OPT_SCOPE },
 	{ "weight-conversion", required_argument, NULL, OPT_WEIGHT },
 	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "changes-only", no_argument, NULL, OPT_CHANGES_ONLY },
-	{ "pretty", no_argument, NULL, OPT_PRETTY },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	NODECLI_OPTION_PRETTY,
+	NODECLI_OPTIONS_END,
 };
 
 static void usage(void)
@@ -88,29 +76,17 @@ static void usage(void)
 	      stdout);
 }
 
-static int parse_args(int argc, char **argv, struct opts *o, int *done)
+/* NODECLI_MORE to go on, else the exit code (after printing). */
+static int parse_args(int argc, char **argv, struct opts *o)
 {
+	static const struct nodecli_tool tool = { .usage = usage,
+						  .features = "+cgroup1 +cgroup2" };
 	struct err e = { 0 };
-	int c;
+	int c, r;
 
-	*done = 0;
-	o->driver = CGROUP_DRIVER_AUTO;
 	o->do_static = o->do_suppress = 1;
 	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_POLICY:
-			o->policy = optarg;
-			break;
-		case OPT_SYSROOT:
-			o->sysroot = optarg;
-			break;
-		case OPT_DRIVER:
-			if (cgroup_driver_parse(optarg, &o->driver, &e) < 0)
-				return cli_usage_error("%s", e.msg);
-			break;
-		case OPT_HIERARCHY:
-			o->hierarchy = optarg;
-			break;
 		case OPT_SCOPE:
 			if (strcmp(optarg, "hadoop-yarn") && strcmp(optarg, "besteffort"))
 				return cli_usage_error("invalid value for --scope: '%s' (expected "
@@ -136,24 +112,15 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 		case OPT_CHANGES_ONLY:
 			o->changes_only = 1;
 			break;
-		case OPT_PRETTY:
-			o->pretty = 1;
-			break;
-		case 'h':
-			usage();
-			*done = 1;
-			return KILO_EXIT_OK;
-		case 'V':
-			cli_print_version("+cgroup1 +cgroup2");
-			*done = 1;
-			return KILO_EXIT_OK;
 		default:
-			return cli_usage_error("unknown option");
+			r = nodecli_option(&o->common, &tool, c, optarg);
+			if (r != NODECLI_MORE)
+				return r;
 		}
 	}
 	if (optind < argc)
 		return cli_usage_error("unexpected argument '%s'", argv[optind]);
-	return 0;
+	return NODECLI_MORE;
 }
 
 /* Policy and stdin, checked before anything is written: 0 or an exit code. */
@@ -166,12 +133,12 @@ static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
 	size_t i;
 	json_t *w;
 
-	if (policy_load(p, o->policy, warnings, &e) < 0) {
+	if (policy_load(p, o->common.policy, warnings, &e) < 0) {
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
 	json_array_foreach(warnings, i, w)
-		cli_warn("%s: unknown field %s", o->policy, json_string_value(w));
+		cli_warn("%s: unknown field %s", o->common.policy, json_string_value(w));
 	if (jsonio_collect(stdin, "stdin", kinds, 2, docs, &e) < 0 ||
 	    (o->do_suppress && jsonio_require(docs[0], kinds[0], "stdin", &e) < 0) ||
 	    (o->do_static && jsonio_require(docs[1], kinds[1], "stdin", &e) < 0) ||
@@ -196,8 +163,7 @@ static int run(const struct opts *o)
 	int code;
 
 	code = load_inputs(o, &p, docs, &in);
-	if (code == 0 && (sysroot_open(&s, o->sysroot, &e) < 0 ||
-			  cgroup_layout_detect(&l, &s, o->driver, o->hierarchy, &e) < 0)) {
+	if (code == 0 && nodecli_open_node(&o->common, &s, &l, &e) < 0) {
 		cli_print_err(&e);
 		code = err_exit_code(&e);
 	}
@@ -223,7 +189,7 @@ static int run(const struct opts *o)
 		json_object_set_new(out, "items", cgchange_items_json(&plan, o->changes_only));
 		failed = cgchange_count(&plan, CGCHANGE_FAILED);
 		code = cli_exit_for_items(plan.n, failed);
-		if (jsonio_write(stdout, out, o->pretty, &e) < 0) {
+		if (jsonio_write(stdout, out, o->common.pretty, &e) < 0) {
 			cli_print_err(&e);
 			code = KILO_EXIT_FAIL;
 		}
@@ -239,11 +205,12 @@ static int run(const struct opts *o)
 int main(int argc, char **argv)
 {
 	struct opts o = { 0 };
-	int done, code;
+	int code;
 
 	cli_init("qos-cgset");
-	code = parse_args(argc, argv, &o, &done);
-	if (code || done)
+	argv[0] = (char *)cli_prog(); /* getopt names the tool in its messages */
+	code = parse_args(argc, argv, &o);
+	if (code != NODECLI_MORE)
 		return cli_finish(code);
 	return cli_finish(run(&o));
 }

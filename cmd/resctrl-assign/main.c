@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 /* resctrl-assign - LLC and memory-bandwidth isolation for YARN tasks */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "cleanup.h"
 #include "cli.h"
 #include "jsonio.h"
+#include "nodecli.h"
 #include "policy.h"
 #include "resctrl.h"
 #include "schemata.h"
@@ -19,14 +19,10 @@
 enum mode { MODE_TASKS, MODE_NM_PID };
 
 struct opts {
-	const char *policy;
-	const char *sysroot;
-	const char *hierarchy;
-	enum cgroup_driver driver;
+	struct nodecli_opts common; /* --policy, --sysroot, --hierarchy, --cgroup-driver, --pretty */
 	enum mode mode;
 	pid_t nm_pid; /* 0: find it */
 	int dry_run;
-	int pretty;
 };
 
 static void usage(void)
@@ -58,42 +54,30 @@ static void usage(void)
 	      stdout);
 }
 
-static int parse_args(int argc, char **argv, struct opts *o, int *done)
+/* NODECLI_MORE to go on, else the exit code (after printing). */
+static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum {
-		OPT_POLICY = CHAR_MAX + 1,
-		OPT_MODE,
-		OPT_NM_PID,
-		OPT_DRIVER,
-		OPT_HIERARCHY,
-		OPT_SYSROOT,
-		OPT_DRY_RUN,
-		OPT_PRETTY,
-	};
+	enum { OPT_MODE = NODECLI_OPT_END, OPT_NM_PID, OPT_DRY_RUN };
 	static const struct option longopts[] = {
-		{ "policy", required_argument, NULL, OPT_POLICY },
+		NODECLI_OPTION_POLICY,
 		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "nm-pid", required_argument, NULL, OPT_NM_PID },
-		{ "cgroup-driver", required_argument, NULL, OPT_DRIVER },
-		{ "hierarchy", required_argument, NULL, OPT_HIERARCHY },
-		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		NODECLI_OPTION_DRIVER,
+		NODECLI_OPTION_HIERARCHY,
+		NODECLI_OPTION_SYSROOT,
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "pretty", no_argument, NULL, OPT_PRETTY },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		NODECLI_OPTION_PRETTY,
+		NODECLI_OPTIONS_END,
 	};
+	static const struct nodecli_tool tool = { .usage = usage,
+						  .features = "+resctrl +cgroup1 +cgroup2 +yaml" };
 	const char *mode = NULL;
 	struct err e = { 0 };
 	int64_t pid;
-	int c;
+	int c, r;
 
-	*done = 0;
 	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_POLICY:
-			o->policy = optarg;
-			break;
 		case OPT_MODE:
 			mode = optarg;
 			break;
@@ -102,33 +86,13 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 				return cli_usage_error("%s", e.msg);
 			o->nm_pid = (pid_t)pid;
 			break;
-		case OPT_DRIVER:
-			if (cgroup_driver_parse(optarg, &o->driver, &e) < 0)
-				return cli_usage_error("%s", e.msg);
-			break;
-		case OPT_HIERARCHY:
-			o->hierarchy = optarg;
-			break;
-		case OPT_SYSROOT:
-			o->sysroot = optarg;
-			break;
 		case OPT_DRY_RUN:
 			o->dry_run = 1;
 			break;
-		case OPT_PRETTY:
-			o->pretty = 1;
-			break;
-		case 'h':
-			usage();
-			*done = 1;
-			return KILO_EXIT_OK;
-		case 'V':
-			cli_print_version("+resctrl +cgroup1 +cgroup2 +yaml");
-			*done = 1;
-			return KILO_EXIT_OK;
 		default:
-			fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog());
-			return KILO_EXIT_USAGE;
+			r = nodecli_option(&o->common, &tool, c, optarg);
+			if (r != NODECLI_MORE)
+				return r;
 		}
 	}
 	if (optind < argc)
@@ -140,7 +104,7 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 										 : MODE_NM_PID;
 	if (o->nm_pid && o->mode == MODE_TASKS)
 		return cli_usage_error("--nm-pid goes with --mode nm-pid, not --mode tasks");
-	return KILO_EXIT_OK;
+	return NODECLI_MORE;
 }
 
 /* The thread ids to move: the hadoop-yarn tree or the NodeManager's. */
@@ -156,7 +120,7 @@ static int yarn_threads(const struct opts *o, const struct sysroot *sr, pid_t **
 			return -1;
 		return yarntasks_threads(sr, nm, tids, n, e);
 	}
-	if (cgroup_layout_detect(&l, sr, o->driver, o->hierarchy, e) < 0)
+	if (cgroup_layout_detect(&l, sr, o->common.driver, o->common.hierarchy, e) < 0)
 		return -1;
 	r = yarntasks_from_cgroup(&l, sr, tids, n, e);
 	cgroup_layout_release(&l);
@@ -257,32 +221,33 @@ static int run(const struct opts *o, const struct policy *p, const struct sysroo
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .driver = CGROUP_DRIVER_AUTO };
+	struct opts o = { 0 };
 	struct sysroot sr = { .dirfd = -1 };
 	json_auto_t *warnings = json_array();
 	json_auto_t *report = jsonio_new_doc("ResctrlReport");
 	struct policy p;
 	struct err e = { 0 };
-	int done, code;
+	int code;
 
 	cli_init("resctrl-assign");
-	code = parse_args(argc, argv, &o, &done);
-	if (code != KILO_EXIT_OK || done)
+	argv[0] = (char *)cli_prog(); /* getopt names the tool in its messages */
+	code = parse_args(argc, argv, &o);
+	if (code != NODECLI_MORE)
 		return cli_finish(code);
-	if (policy_load(&p, o.policy, warnings, &e) < 0) {
+	if (policy_load(&p, o.common.policy, warnings, &e) < 0) {
 		cli_print_err(&e);
 		return cli_finish(KILO_EXIT_USAGE);
 	}
 	for (size_t i = 0; i < json_array_size(warnings); i++)
-		cli_warn("%s: unknown field '%s'", o.policy,
+		cli_warn("%s: unknown field '%s'", o.common.policy,
 			 json_string_value(json_array_get(warnings, i)));
-	if (sysroot_open(&sr, o.sysroot, &e) < 0) {
+	if (sysroot_open(&sr, o.common.sysroot, &e) < 0) {
 		cli_print_err(&e);
 		return cli_finish(err_exit_code(&e));
 	}
 	code = run(&o, &p, &sr, report);
 	sysroot_release(&sr);
-	if (jsonio_write(stdout, report, o.pretty, &e) < 0) {
+	if (jsonio_write(stdout, report, o.common.pretty, &e) < 0) {
 		cli_print_err(&e);
 		return cli_finish(KILO_EXIT_FAIL);
 	}

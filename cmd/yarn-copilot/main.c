@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 /* yarn-copilot - list, kill and measure the YARN containers of this node */
-#include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +13,7 @@
 #include "jsonio.h"
 #include "killer.h"
 #include "nm.h"
+#include "nodecli.h"
 #include "promtext.h"
 #include "statefile.h"
 #include "sysroot.h"
@@ -26,55 +25,44 @@ struct opts {
 	const char *command;
 	char **args; /* after the command */
 	int nargs;
-	const char *sysroot;
-	enum cgroup_driver driver;
-	const char *hierarchy;
+	struct nodecli_opts common; /* --sysroot, --cgroup-driver, --hierarchy, --state, --pretty */
 	const char *nm_url;
 	int64_t nm_timeout_ms;
 	int no_nm;
 	const char *node;
-	const char *state;
 	const char *textfile_dir;
 	int64_t grace_ms;
 	int grace_given;
 	int64_t kill_timeout_ms;
-	int pretty;
 	/* kill: the containers, read before anything else is looked at */
 	struct killer_item *items;
 	size_t nitems;
 };
 
 enum {
-	OPT_SYSROOT = CHAR_MAX + 1,
-	OPT_DRIVER,
-	OPT_HIERARCHY,
-	OPT_NM_URL,
+	OPT_NM_URL = NODECLI_OPT_END,
 	OPT_NM_TIMEOUT,
 	OPT_NO_NM,
 	OPT_NODE,
-	OPT_STATE,
 	OPT_TEXTFILE_DIR,
 	OPT_GRACE,
 	OPT_KILL_TIMEOUT,
-	OPT_PRETTY,
 };
 
 static const struct option longopts[] = {
-	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
-	{ "cgroup-driver", required_argument, NULL, OPT_DRIVER },
-	{ "hierarchy", required_argument, NULL, OPT_HIERARCHY },
+	NODECLI_OPTION_SYSROOT,
+	NODECLI_OPTION_DRIVER,
+	NODECLI_OPTION_HIERARCHY,
 	{ "nm-url", required_argument, NULL, OPT_NM_URL },
 	{ "nm-timeout", required_argument, NULL, OPT_NM_TIMEOUT },
 	{ "no-nm", no_argument, NULL, OPT_NO_NM },
 	{ "node", required_argument, NULL, OPT_NODE },
-	{ "state", required_argument, NULL, OPT_STATE },
+	NODECLI_OPTION_STATE,
 	{ "textfile-dir", required_argument, NULL, OPT_TEXTFILE_DIR },
 	{ "grace-period", required_argument, NULL, OPT_GRACE },
 	{ "kill-timeout", required_argument, NULL, OPT_KILL_TIMEOUT },
-	{ "pretty", no_argument, NULL, OPT_PRETTY },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	NODECLI_OPTION_PRETTY,
+	NODECLI_OPTIONS_END,
 };
 
 static void usage(void)
@@ -111,13 +99,14 @@ static void usage(void)
 	      stdout);
 }
 
-static int parse_args(int argc, char **argv, struct opts *o, int *done)
+/* NODECLI_MORE to go on, else the exit code (after printing). */
+static int parse_args(int argc, char **argv, struct opts *o)
 {
+	static const struct nodecli_tool tool = { .usage = usage,
+						  .features = "+cgroup1 +cgroup2 +pidfd" };
 	struct err e = { 0 };
-	int c;
+	int c, r;
 
-	*done = 0;
-	o->driver = CGROUP_DRIVER_AUTO;
 	o->nm_url = NM_DEFAULT_URL;
 	o->nm_timeout_ms = NM_TIMEOUT_MS;
 	o->grace_ms = KILLER_GRACE_MS;
@@ -127,16 +116,6 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 		o->node = NULL;
 	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_SYSROOT:
-			o->sysroot = optarg;
-			break;
-		case OPT_DRIVER:
-			if (cgroup_driver_parse(optarg, &o->driver, &e) < 0)
-				return cli_usage_error("%s", e.msg);
-			break;
-		case OPT_HIERARCHY:
-			o->hierarchy = optarg;
-			break;
 		case OPT_NM_URL:
 			o->nm_url = optarg;
 			break;
@@ -149,9 +128,6 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 			break;
 		case OPT_NODE:
 			o->node = optarg;
-			break;
-		case OPT_STATE:
-			o->state = optarg;
 			break;
 		case OPT_TEXTFILE_DIR:
 			o->textfile_dir = optarg;
@@ -166,19 +142,10 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 					  &e) < 0)
 				return cli_usage_error("%s", e.msg);
 			break;
-		case OPT_PRETTY:
-			o->pretty = 1;
-			break;
-		case 'h':
-			usage();
-			*done = 1;
-			return KILO_EXIT_OK;
-		case 'V':
-			cli_print_version("+cgroup1 +cgroup2 +pidfd");
-			*done = 1;
-			return KILO_EXIT_OK;
 		default:
-			return cli_usage_error("unknown option");
+			r = nodecli_option(&o->common, &tool, c, optarg);
+			if (r != NODECLI_MORE)
+				return r;
 		}
 	}
 	if (optind >= argc)
@@ -190,9 +157,9 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
 		return cli_usage_error("'%s' takes no arguments, got '%s'", o->command, o->args[0]);
 	if (o->textfile_dir && strcmp(o->command, "metrics") != 0)
 		return cli_usage_error("--textfile-dir is for metrics");
-	if (o->state && strcmp(o->command, "list") != 0)
+	if (o->common.state && strcmp(o->command, "list") != 0)
 		return cli_usage_error("--state is for list");
-	return 0;
+	return NODECLI_MORE;
 }
 
 /* The sysroot and cgroup layout; 0 or an exit code after printing. */
@@ -200,8 +167,7 @@ static int open_node(const struct opts *o, struct sysroot *s, struct cgroup_layo
 {
 	struct err e = { 0 };
 
-	if (sysroot_open(s, o->sysroot, &e) < 0 ||
-	    cgroup_layout_detect(l, s, o->driver, o->hierarchy, &e) < 0) {
+	if (nodecli_open_node(&o->common, s, l, &e) < 0) {
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
@@ -239,15 +205,6 @@ static json_t *read_state(const char *path)
 	return doc;
 }
 
-/* 1 when the hadoop-yarn dir exists in some controller. */
-static int hadoop_yarn_exists(const struct cgroup_layout *l, const struct sysroot *s)
-{
-	for (int c = 0; c < CGROUP_NCTRL; c++)
-		if (cgroup_exists(l, s, (enum cgroup_ctrl)c, l->hadoop_yarn))
-			return 1;
-	return 0;
-}
-
 /* Collect the containers and the NM view: 0, or an exit code. */
 static int gather(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s,
 		  struct containerlist *cl, struct nm_containers *c, struct containerlist_nm *nm,
@@ -259,7 +216,7 @@ static int gather(const struct opts *o, const struct cgroup_layout *l, const str
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
-	if (!hadoop_yarn_exists(l, s))
+	if (!cgroup_exists_any(l, s, l->hadoop_yarn))
 		cli_warn("hadoop-yarn cgroup '%s' not found in any controller", l->hadoop_yarn);
 	if (cl->failed_reads)
 		cli_warn("%zu cgroup reads failed, their values are null; first: %s",
@@ -281,14 +238,14 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 	int rc = gather(o, l, s, &cl, &c, &nm, &nm_err);
 
 	if (rc == 0) {
-		prev = o->state ? read_state(o->state) : NULL;
+		prev = o->common.state ? read_state(o->common.state) : NULL;
 		doc = containerlist_doc(&cl, l, &nm, prev, now, o->node);
-		if (jsonio_write(stdout, doc, o->pretty, &e) < 0) {
+		if (jsonio_write(stdout, doc, o->common.pretty, &e) < 0) {
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
 		}
-		state = o->state ? containerlist_state(&cl, now) : NULL;
-		if (rc == 0 && state && statefile_save(o->state, state, &e) < 0) {
+		state = o->common.state ? containerlist_state(&cl, now) : NULL;
+		if (rc == 0 && state && statefile_save(o->common.state, state, &e) < 0) {
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
 		}
@@ -439,7 +396,7 @@ static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const s
 			cli_warn("%s", items[i].err.msg);
 	report = killer_report(items, n, o->node, clock_now_ms());
 	rc = cli_exit_for_items(n, failed);
-	if (jsonio_write(stdout, report, o->pretty, &e) < 0) {
+	if (jsonio_write(stdout, report, o->common.pretty, &e) < 0) {
 		cli_print_err(&e);
 		rc = KILO_EXIT_FAIL;
 	}
@@ -452,10 +409,11 @@ static int cmd_health(const struct opts *o, const struct cgroup_layout *l,
 {
 	cleanup_free char *id = NULL;
 	struct err e = { 0 };
-	int dir = hadoop_yarn_exists(l, s), nm;
+	int dir = cgroup_exists_any(l, s, l->hadoop_yarn), nm;
 
-	printf("%s hadoop-yarn cgroup %s (cgroup v%d, %s driver)\n", dir ? "ok    " : "FAILED",
-	       l->hadoop_yarn, l->version, cgroup_driver_name(l->driver));
+	printf("%s hadoop-yarn cgroup %s (cgroup v%d, %s driver)%s\n", dir ? "ok    " : "FAILED",
+	       l->hadoop_yarn, l->version, cgroup_driver_name(l->driver),
+	       dir ? "" : ": not found in any controller (check --cgroup-driver and --hierarchy)");
 	nm = o->no_nm || nm_fetch_info(o->nm_url, (long)o->nm_timeout_ms, &id, &e) == 0;
 	if (o->no_nm)
 		printf("skip   NodeManager (--no-nm)\n");
@@ -481,11 +439,12 @@ int main(int argc, char **argv)
 	struct sysroot s = { 0 };
 	struct cgroup_layout l = { 0 };
 	struct err e = { 0 };
-	int done, rc, i, ncmd = (int)(sizeof(commands) / sizeof(commands[0]));
+	int rc, i, ncmd = (int)(sizeof(commands) / sizeof(commands[0]));
 
 	cli_init("yarn-copilot");
-	rc = parse_args(argc, argv, &o, &done);
-	if (rc || done)
+	argv[0] = (char *)cli_prog(); /* getopt names the tool in its messages */
+	rc = parse_args(argc, argv, &o);
+	if (rc != NODECLI_MORE)
 		return cli_finish(rc);
 	for (i = 0; i < ncmd && strcmp(o.command, commands[i].name) != 0; i++)
 		;

@@ -148,6 +148,29 @@ START_TEST(test_config_getters_name_field_and_position)
 }
 END_TEST
 
+/* config_reject: at the key's position, the file alone when the key is absent */
+START_TEST(test_config_reject_names_position)
+{
+	struct config c;
+	struct err e = { 0 };
+	const char *y = "clusters:\n"
+			"  - id: a\n"
+			"    timeoutMs: 5\n";
+	json_t *cl;
+
+	ck_assert_int_eq(config_load_string(&c, y, "sync.yaml", &e), 0);
+	cl = json_array_get(json_object_get(c.root, "clusters"), 0);
+	ck_assert_int_eq(config_reject(&c, cl, "clusters[0]", "timeoutMs", "at least 10", &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_str_eq(e.msg, "sync.yaml:3:16: clusters[0].timeoutMs: expected at least 10, got 5");
+	ck_assert_int_eq(config_reject(&c, cl, "clusters[0]", "rmUrls", "a list", &e), -1);
+	ck_assert_str_eq(e.msg, "sync.yaml: clusters[0].rmUrls: expected a list, got nothing");
+	ck_assert_int_eq(config_reject(NULL, cl, "clusters[0]", "id", "b", &e), -1);
+	ck_assert_str_eq(e.msg, "clusters[0].id: expected b, got \"a\"");
+	config_release(&c);
+}
+END_TEST
+
 START_TEST(test_config_unknown_fields)
 {
 	struct config c;
@@ -183,7 +206,7 @@ START_TEST(test_config_load_file)
 	free(path);
 	ck_assert(asprintf(&path, "%s/none.yaml", dir) > 0);
 	ck_assert_int_eq(config_load(&c, path, &e), -1);
-	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
+	ck_assert_int_eq(e.kind, ERR_USAGE);
 	config_release(&c);
 	testlib_write(dir, "empty.yaml", "");
 	free(path);
@@ -207,6 +230,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_config_anchors_resolved);
 	tcase_add_loop_test(tc, test_config_errors_have_positions, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_config_getters_name_field_and_position);
+	tcase_add_test(tc, test_config_reject_names_position);
 	tcase_add_test(tc, test_config_unknown_fields);
 	tcase_add_test(tc, test_config_load_file);
 	suite_add_tcase(s, tc);

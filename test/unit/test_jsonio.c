@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /* test_jsonio - document streams, errors with positions, typed getters */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonio.h"
@@ -49,6 +51,16 @@ static const struct {
 	{ "[1,2]", "stdin:1:1: expected a JSON object" },
 	{ "42", "stdin:1:" },
 	{ "{\"a\":1}}", "stdin:1:" },
+	/* line and column of the error, after documents, blank lines, strings
+	 * holding brackets and escaped quotes */
+	{ "\n\n  {\"a\":\"}{\\\"\"}\n\t {\"b\":[1,{\"c\":2}]} x",
+	  "stdin:4:21: '[' or '{' expected near 'x'" },
+	{ "{\"a\":1}\n\n   {\"a\" 1}", "stdin:3:9: ':' expected near '1'" },
+	{ "{\"a\":1}\n  tru{\"a\":1}", "stdin:2:5: '[' or '{' expected near 'tru'" },
+	{ "{\"a\":1}\n {\"b\":\n\n  [1,2,}", "stdin:4:8: unexpected token near '}'" },
+	{ "{}\n\n\n[]", "stdin:4:1: expected a JSON object" },
+	{ "{\"a\":\"\\\\\"}\n{\"b\":\"\\\\\\\"}\"} \n{\"c\":1,}",
+	  "stdin:3:8: string or '}' expected near '}'" },
 };
 
 START_TEST(test_jsonio_bad_streams)
@@ -217,6 +229,170 @@ START_TEST(test_jsonio_write_compact_and_pretty)
 }
 END_TEST
 
+/* jsonio_dump_fast against json_dumps: the same bytes, or NULL for what it
+ * leaves to jansson. */
+static int dump_agrees(const json_t *doc, int *fast)
+{
+	size_t len = 0;
+	char *a = jsonio_dump_fast(doc, &len), *b = json_dumps(doc, JSON_COMPACT);
+	int ret = a && (len != strlen(b) + 1 || memcmp(a, b, len - 1) != 0 || a[len - 1] != '\n')
+			  ? -1
+			  : 0;
+
+	*fast = a != NULL;
+	free(a);
+	free(b);
+	return ret;
+}
+
+START_TEST(test_jsonio_dump_fast)
+{
+	char all[128];
+	json_t *doc = json_object(), *arr = json_array();
+	int fast = 0;
+
+	for (int c = 1; c < 128; c++)
+		all[c - 1] = (char)c;
+	all[127] = '\0';
+	json_object_set_new(doc, "all", json_string(all));
+	json_object_set_new(doc, "nul", json_stringn("a\0b", 3));
+	json_object_set_new(doc, "key\n\"\\\x01", json_integer(INT64_MIN));
+	json_object_set_new(doc, "max", json_integer(INT64_MAX));
+	json_object_set_new(doc, "z", json_array());
+	json_object_set_new(doc, "o", json_object());
+	json_array_append_new(arr, json_true());
+	json_array_append_new(arr, json_false());
+	json_array_append_new(arr, json_null());
+	json_array_append_new(arr, json_pack("{s:[i,s]}", "k", -1, "/"));
+	json_object_set_new(doc, "a", arr);
+	ck_assert_int_eq(dump_agrees(doc, &fast), 0);
+	ck_assert_int_eq(fast, 1);
+	json_object_set_new(doc, "real", json_real(0.5));
+	ck_assert_int_eq(dump_agrees(doc, &fast), 0);
+	ck_assert_int_eq(fast, 0);
+	json_object_del(doc, "real");
+	json_object_set_new(doc, "utf8", json_string("\xc3\xa9"));
+	ck_assert_int_eq(dump_agrees(doc, &fast), 0);
+	ck_assert_int_eq(fast, 0);
+	json_decref(doc);
+}
+END_TEST
+
+/* The fast path against jansson: what it accepts, jansson decodes to the
+ * same values in the same key order; fast says whether it must accept. */
+static const struct {
+	const char *in;
+	int fast;
+} fast_cases[] = {
+	{ "{\"a\":1,\"b\":-9223372036854775808,\"c\":9223372036854775807,\"d\":-0}", 1 },
+	{ " \n{\"r\":1.5,\"e\":-2.5e-3,\"E\":1E+2,\"z\":0.0,\"t\":true,\"f\":false,\"n\":null}\t", 1 },
+	{ "{\"s\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\",\"\":\"\",\"o\":{},\"l\":[]}", 1 },
+	{ "[{\"z\":1,\"a\":2,\"m\":[1,[2,[3]],{\"k\":\"}{][\"}]}]", 1 },
+	{ "{\"del\":\"\x7f\",\"k\" : [ 1 , 2 ] }", 1 },
+	{ "{\"big\":9223372036854775808}", 0 },
+	{ "{\"small\":-9223372036854775809}", 0 },
+	{ "{\"a\":1,\"a\":2}", 0 },
+	{ "{\"a\":01}", 0 },
+	{ "{\"a\":1.}", 0 },
+	{ "{\"a\":.5}", 0 },
+	{ "{\"a\":1e}", 0 },
+	{ "{\"a\":-}", 0 },
+	{ "{\"a\":+1}", 0 },
+	{ "{\"a\":1e999}", 0 },
+	{ "{\"a\":[1,]}", 0 },
+	{ "{\"a\":1,}", 0 },
+	{ "{\"a\":truex}", 0 },
+	{ "{\"a\":nul}", 0 },
+	{ "{\"a\":\"\\u00e9\"}", 0 },
+	{ "{\"a\":\"\\u0000\"}", 0 },
+	{ "{\"a\":\"\xc3\xa9\"}", 0 },
+	{ "{\"a\":\"\xff\"}", 0 },
+	{ "{\"a\":\"tab\there\"}", 0 },
+	{ "{\"a\":\"\\x\"}", 0 },
+	{ "{\"a\":\"open}", 0 },
+	{ "{\"a\":1} x", 0 },
+	{ "{\"a\":1}{}", 0 },
+	{ "{\"a\" 1}", 0 },
+	{ "{1:2}", 0 },
+	{ "42", 0 },
+	{ "", 0 },
+	{ "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]"
+	  "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+	  0 },
+};
+
+/* Returns 0 when fast and jansson agree on in[0, n) (fast declines, or both
+ * decode the same); sets *accepted when fast decoded it. */
+static int fast_agrees(const char *in, size_t n, int *accepted)
+{
+	json_error_t jerr;
+	json_t *fast = jsonio_decode_fast(in, n);
+	json_t *ref = json_loadb(in, n, JSON_REJECT_DUPLICATES, &jerr);
+	size_t flags = JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(17);
+	char *a = fast ? json_dumps(fast, flags) : NULL, *b = ref ? json_dumps(ref, flags) : NULL;
+	int ret = fast && (!ref || strcmp(a, b) != 0) ? -1 : 0;
+
+	*accepted = fast != NULL;
+	free(a);
+	free(b);
+	json_decref(fast);
+	json_decref(ref);
+	return ret;
+}
+
+START_TEST(test_jsonio_fast_path_cases)
+{
+	int accepted = 0;
+
+	ck_assert_msg(fast_agrees(fast_cases[_i].in, strlen(fast_cases[_i].in), &accepted) == 0,
+		      "case %d: differs from jansson", _i);
+	ck_assert_msg(accepted == fast_cases[_i].fast, "case %d: fast path %s", _i,
+		      accepted ? "accepted" : "declined");
+}
+END_TEST
+
+/* Thousands of one-byte edits of a document with every kind of value: the
+ * fast path never accepts what jansson refuses nor decodes it otherwise. */
+START_TEST(test_jsonio_fast_path_mutations)
+{
+	static const char base[] =
+		"{\"id\":\"container_e17_1_0001_01_000002\",\"n\":-12,\"r\":0.25e1,\"ok\":true,"
+		"\"no\":false,\"x\":null,\"s\":\"q\\\"\\\\\\n\",\"a\":[1,{\"b\":[]},{}],\"u\":{\"c\":7}}";
+	static const char alphabet[] = "{}[]\":,\\-+.0129eEtfnul \n\x7f\x80\xff";
+	char buf[sizeof(base)];
+	uint32_t seed = 12345;
+	int accepted = 0, nfast = 0, dumped = 0;
+	json_error_t jerr;
+	json_t *doc;
+
+	for (int i = 0; i < 20000; i++) {
+		size_t n = sizeof(base) - 1, at;
+
+		memcpy(buf, base, sizeof(base));
+		for (int k = 0; k < 1 + i % 3; k++) {
+			seed = seed * 1103515245u + 12345u;
+			at = (seed >> 8) % n;
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 20) % 4 == 0) { /* delete */
+				memmove(buf + at, buf + at + 1, n - at);
+				n--;
+			} else {
+				buf[at] = alphabet[(seed >> 8) % (sizeof(alphabet) - 1)];
+			}
+		}
+		ck_assert_msg(fast_agrees(buf, n, &accepted) == 0, "differs from jansson: %.*s",
+			      (int)n, buf);
+		nfast += accepted;
+		if ((doc = json_loadb(buf, n, 0, &jerr))) {
+			ck_assert_msg(dump_agrees(doc, &dumped) == 0, "dump differs: %.*s", (int)n,
+				      buf);
+			json_decref(doc);
+		}
+	}
+	ck_assert_int_gt(nfast, 1000); /* the edits that keep the text valid */
+}
+END_TEST
+
 START_TEST(test_jsonio_parse_string)
 {
 	struct err e = { 0 };
@@ -380,6 +556,10 @@ static Suite *jsonio_suite(void)
 	tcase_add_test(tc, test_jsonio_filter_builds_what_jansson_builds);
 	tcase_add_test(tc, test_jsonio_filter_keeps_named_keys);
 	tcase_add_test(tc, test_jsonio_filter_errors_as_jansson);
+	tcase_add_loop_test(tc, test_jsonio_fast_path_cases, 0,
+			    (int)(sizeof(fast_cases) / sizeof(fast_cases[0])));
+	tcase_add_test(tc, test_jsonio_fast_path_mutations);
+	tcase_add_test(tc, test_jsonio_dump_fast);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -343,7 +343,7 @@ START_TEST(test_k8s_kubeconfig_merge)
 	k8s_config_release(&cfg);
 	o.kubeconfig = "/nonexistent/kubeconfig";
 	ck_assert_int_eq(k8s_config_load(&cfg, &o, &e), -1);
-	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
+	ck_assert_int_eq(e.kind, ERR_USAGE); /* a file the user named: exit 2 */
 	k8s_config_release(&cfg);
 
 	/* ~/.kube/config when KUBECONFIG is unset; JSON is YAML too */

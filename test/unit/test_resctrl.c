@@ -125,11 +125,11 @@ START_TEST(test_resctrl_detect_none_and_unmounted)
 
 	use_fixture("no-resctrl");
 	ck_assert_int_eq(resctrl_detect(&sr, &f, &why, &e), 0);
-	ck_assert_str_eq(why, "no sys/fs/resctrl: the kernel or the CPU lacks resctrl");
+	ck_assert_str_eq(why, "no /sys/fs/resctrl: the kernel or the CPU lacks resctrl");
 	ck_assert(asprintf(&dir, "%s/sys/fs/resctrl", root) > 0);
 	ck_assert_int_eq(mkdir(dir, 0755), 0); /* the mount point of an unmounted resctrl */
 	ck_assert_int_eq(resctrl_detect(&sr, &f, &why, &e), 0);
-	ck_assert_str_eq(why, "resctrl is not mounted on sys/fs/resctrl");
+	ck_assert_str_eq(why, "resctrl is not mounted on /sys/fs/resctrl");
 	testlib_write(root, "sys/fs/resctrl/schemata", "");
 	ck_assert_int_eq(resctrl_detect(&sr, &f, &why, &e), 0);
 	ck_assert_str_eq(why, "no L3 cache or memory bandwidth allocation (info/L3, info/MB)");

@@ -55,6 +55,31 @@ START_TEST(test_sysroot_read_write)
 }
 END_TEST
 
+/* Whole files of every size around the 4096-byte first read, on the paths
+ * where a short read ends the loop and on one where it does not. */
+static const size_t sizes[] = { 0, 1, 4031, 4032, 4033, 4095, 4096, 4097, 8191, 8192, 20000 };
+static const char *const big_files[] = { "sys/fs/cgroup/cpu/kubepods/cgroup.procs",
+					  "proc/42/stat", "proc/self/mountinfo" };
+
+START_TEST(test_sysroot_read_sizes)
+{
+	size_t size = sizes[_i % (sizeof(sizes) / sizeof(sizes[0]))];
+	const char *rel = big_files[_i / (sizeof(sizes) / sizeof(sizes[0]))];
+	char *text = malloc(size + 2), *s = NULL;
+	struct err e = { 0 };
+
+	for (size_t i = 0; i < size; i++)
+		text[i] = i % 8 == 7 ? '\n' : (char)('0' + i % 7);
+	text[size] = 'x';
+	text[size + 1] = '\0';
+	testlib_write(root, rel, text);
+	ck_assert_int_eq(sysroot_read_str(&sr, rel, &s, &e), (long)size + 1);
+	ck_assert_str_eq(s, text);
+	free(s);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_sysroot_missing_is_notfound_with_full_path)
 {
 	struct err e = { 0 };
@@ -170,6 +195,8 @@ static Suite *sysroot_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_sysroot_read_write);
+	tcase_add_loop_test(tc, test_sysroot_read_sizes, 0,
+			    (int)(sizeof(sizes) / sizeof(sizes[0]) * 3));
 	tcase_add_test(tc, test_sysroot_missing_is_notfound_with_full_path);
 	tcase_add_test(tc, test_sysroot_dirs);
 	tcase_add_test(tc, test_sysroot_faults);

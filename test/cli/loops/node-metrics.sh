@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# kilo-node-metrics: counters from the node loop's documents, kept between
+# passes, written as kilo-node.prom; and node-qos-loop calling it with the
+# steps of each pass (stub tools printing real tool output).
+. "$KILO_TOP/test/lib.sh"
+metrics=$KILO_TOP/scripts/kilo-node-metrics
+command -v jq >/dev/null 2>&1 || skip "no jq"
+
+st=$tmpdir/state tf=$tmpdir/textfile
+mkdir -p "$st/last" "$tf"
+# real documents: an evictor plan with two memory victims, a resctrl report
+cat "$FIX/evictor/node-usage-memory.json" "$FIX/evictor/containers.json" | evictor \
+	>"$st/last/evict.json" || fail "evictor"
+resctrl-assign --sysroot "$FIX/sysroot/resctrl-intel" --dry-run >"$st/last/resctrl.json" ||
+	fail "resctrl-assign"
+moved=$(jq .tasks.moved "$st/last/resctrl.json")
+cat >"$st/last/kill.json" <<'EOF'
+{"apiVersion":"kilo/v1","kind":"KillReport","metadata":{"node":"worker-1","timestamp":"2026-11-29T16:00:01Z"},
+ "items":[{"id":"container_e17_1764420000000_0001_01_000002","result":"terminated","processes":3,"signalled":["SIGTERM"],"elapsedMs":41,"error":null},
+          {"id":"container_e17_1764420000000_0001_01_000003","result":"killed","processes":1,"signalled":["SIGTERM","SIGKILL"],"elapsedMs":260,"error":null}]}
+EOF
+qos-cgset --sysroot "$FIX/sysroot/v1-separate" --dry-run <"$FIX/qos/input.json" |
+	jq '.summary.written = 4 | .summary.failed = 1' >"$st/last/static.json" || fail "qos-cgset"
+echo 'not json' >"$st/last/suppress.json"
+
+sh "$metrics" "$st" "$tf" usage=0 list=0 evict=0 kill=0 suppress=1 static=3 resctrl=0 ||
+	fail "kilo-node-metrics"
+sh "$metrics" "$st" "$tf" usage=0 list=0 evict=0 kill=0 ||
+	fail "kilo-node-metrics, second pass"
+grep -v '^kilo_node_last_pass_timestamp_seconds ' "$tf/kilo-node.prom" >"$tmpdir/got"
+cat >"$tmpdir/want" <<EOF
+# HELP kilo_node_passes_total Passes of the node loop
+# TYPE kilo_node_passes_total counter
+kilo_node_passes_total 2
+# HELP kilo_node_step_failures_total Steps of the node loop that exited non-zero
+# TYPE kilo_node_step_failures_total counter
+kilo_node_step_failures_total{step="static"} 1
+kilo_node_step_failures_total{step="suppress"} 1
+# HELP kilo_node_evictions_total YARN containers evictor chose as victims, by reason
+# TYPE kilo_node_evictions_total counter
+kilo_node_evictions_total{reason="cpu"} 0
+kilo_node_evictions_total{reason="memory"} 4
+# HELP kilo_node_kills_total YARN containers yarn-copilot kill handled, by result
+# TYPE kilo_node_kills_total counter
+kilo_node_kills_total{result="failed"} 0
+kilo_node_kills_total{result="gone"} 0
+kilo_node_kills_total{result="killed"} 2
+kilo_node_kills_total{result="terminated"} 2
+# HELP kilo_node_cgroup_writes_total qos-cgset items by part and result
+# TYPE kilo_node_cgroup_writes_total counter
+kilo_node_cgroup_writes_total{part="static",result="deferred"} 0
+kilo_node_cgroup_writes_total{part="static",result="failed"} 1
+kilo_node_cgroup_writes_total{part="static",result="skipped"} 0
+kilo_node_cgroup_writes_total{part="static",result="written"} 4
+# HELP kilo_node_resctrl_tasks_total Task ids resctrl-assign moved into the BE group, or failed to
+# TYPE kilo_node_resctrl_tasks_total counter
+kilo_node_resctrl_tasks_total{result="failed"} 0
+kilo_node_resctrl_tasks_total{result="moved"} $moved
+# HELP kilo_node_last_pass_timestamp_seconds End of the last pass of the node loop
+# TYPE kilo_node_last_pass_timestamp_seconds gauge
+EOF
+diff -u "$tmpdir/want" "$tmpdir/got" || fail "kilo-node.prom"
+grep -Eq '^kilo_node_last_pass_timestamp_seconds [0-9]{10}$' "$tf/kilo-node.prom" ||
+	fail "timestamp line"
+[ -z "$(find "$tf" "$st" -name '.*.[0-9]*' -o -name '.node-metrics.*')" ] || fail "temporary files left"
+if command -v promtool >/dev/null 2>&1; then
+	promtool check metrics <"$tf/kilo-node.prom" || fail "promtool check metrics"
+fi
+sh "$metrics" "$st" 2>"$tmpdir/err" && fail "one argument accepted"
+grep -q 'expected STATE_DIR TEXTFILE_DIR' "$tmpdir/err" || fail "usage message"
+
+# node-qos-loop calls it with the steps of the pass: stub tools that print
+# the documents above
+bin=$tmpdir/bin
+mkdir -p "$bin"
+for t in node-usage yarn-copilot evictor qos-cgset resctrl-assign; do
+	cat >"$bin/$t" <<EOF
+#!/bin/sh
+for a in "\$@"; do last=\$a; done
+case $t:\$last in
+node-usage:*) cat "$FIX/evictor/node-usage-memory.json" ;;
+yarn-copilot:list) cat "$FIX/evictor/containers.json" ;;
+yarn-copilot:kill) cat "$st/last/kill.json.keep" ;;
+yarn-copilot:metrics) : ;;
+evictor:*) cat >/dev/null; cat "$st/last/evict.json.keep" ;;
+qos-cgset:*) cat >/dev/null; cat "$st/last/static.json.keep" ;;
+resctrl-assign:*) cat "$st/last/resctrl.json.keep" ;;
+esac
+EOF
+	chmod +x "$bin/$t"
+done
+for d in kill evict static resctrl; do cp "$st/last/$d.json" "$st/last/$d.json.keep"; done
+PASSES=1 STATE_DIR="$st" TEXTFILE_DIR="$tf" KILO_BIN="$bin" LOCK_FILE="$tmpdir/lock" \
+	HEARTBEAT="$tmpdir/hb" sh "$KILO_TOP/scripts/node-qos-loop" 2>"$tmpdir/log" ||
+	fail "node-qos-loop: $(cat "$tmpdir/log")"
+grep -q 'kilo-node-metrics failed' "$tmpdir/log" && fail "$(cat "$tmpdir/log")"
+# one more pass: two more memory victims and kills, 4 + 4 static and suppress writes
+grep -qx 'kilo_node_passes_total 3' "$tf/kilo-node.prom" || fail "passes: $(cat "$tf/kilo-node.prom")"
+grep -qx 'kilo_node_evictions_total{reason="memory"} 6' "$tf/kilo-node.prom" || fail "evictions"
+grep -qx 'kilo_node_kills_total{result="killed"} 3' "$tf/kilo-node.prom" || fail "kills"
+grep -qx 'kilo_node_cgroup_writes_total{part="suppress",result="written"} 4' "$tf/kilo-node.prom" ||
+	fail "suppress writes"
+grep -qx 'kilo_node_cgroup_writes_total{part="static",result="written"} 8' "$tf/kilo-node.prom" ||
+	fail "static writes"
+exit 0

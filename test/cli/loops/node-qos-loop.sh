@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: Apache-2.0
+# node-qos-loop with the real tools on a fake tree: every step runs and
+# leaves its document, static steps run on the first pass and then every
+# STATIC_EVERY seconds, metrics land in the textfile dir, a failing step is
+# logged by name while the others go on, SIGTERM ends the loop with 0.
+. "$KILO_TOP/test/lib.sh"
+loop=$KILO_TOP/scripts/node-qos-loop
+sh "$KILO_TOP/test/fake/mk-yarn-tree.sh" "$tmpdir/t" v1 >/dev/null
+cp -R "$FIX/sysroot/no-resctrl/." "$tmpdir/t/" 2>/dev/null || :
+mkdir -p "$tmpdir/tf"
+run_loop() {
+	INTERVAL=1 STATIC_EVERY=60 STATE_DIR="$tmpdir/state" TEXTFILE_DIR="$tmpdir/tf" \
+		NODE_ARGS="--sysroot $tmpdir/t" COPILOT_ARGS="--no-nm" LOCK_FILE="$tmpdir/lock" \
+		HEARTBEAT="$tmpdir/hb" "$@" sh "$loop"
+}
+PASSES=2 run_loop env 2>"$tmpdir/log" || fail "loop exit $?: $(cat "$tmpdir/log")"
+cat "$tmpdir/log"
+for s in usage list evict kill suppress static resctrl metrics; do
+	[ -s "$tmpdir/state/last/$s.json" ] || [ "$s" = metrics ] ||
+		fail "step $s left no document: $(cat "$tmpdir/state/last/$s.err" 2>/dev/null)"
+done
+grep -q '"kind":"NodeUsage"' "$tmpdir/state/last/usage.json" || fail "usage document"
+grep -q '"kind":"ContainerList"' "$tmpdir/state/last/list.json" || fail "list document"
+grep -q '"kind":"KillPlan"' "$tmpdir/state/last/evict.json" || fail "evict document"
+grep -q '"kind":"KillReport"' "$tmpdir/state/last/kill.json" || fail "kill document"
+grep -q '"kind":"CgroupChanges"' "$tmpdir/state/last/static.json" || fail "static document"
+grep -q '"kind":"ResctrlReport"' "$tmpdir/state/last/resctrl.json" || fail "resctrl document"
+[ -s "$tmpdir/tf/yarn-copilot.prom" ] || fail "no metrics textfile"
+[ -s "$tmpdir/state/evictor.json" ] || fail "evictor state not kept"
+! grep -q 'failed with exit' "$tmpdir/log" || fail "a step failed"
+[ -f "$tmpdir/hb" ] || fail "no heartbeat"
+
+# a broken policy: evictor, qos-cgset and resctrl-assign fail (exit 2) and
+# are named; node-usage, list and metrics still run
+echo 'resourceUsedThresholdWithBE: {memoryEvictThresholdPercent: 170}' >"$tmpdir/bad.yaml"
+rm -f "$tmpdir/tf/yarn-copilot.prom"
+PASSES=1 run_loop env POLICY="$tmpdir/bad.yaml" 2>"$tmpdir/log2" || fail "loop exit $?"
+cat "$tmpdir/log2"
+grep -q 'step evict failed with exit 2: evictor: .*memoryEvictThresholdPercent' "$tmpdir/log2" ||
+	fail "evictor failure not named"
+grep -q 'step suppress failed with exit 2' "$tmpdir/log2" || fail "qos-cgset failure not named"
+[ -s "$tmpdir/tf/yarn-copilot.prom" ] || fail "metrics did not run after a failed step"
+
+# SIGTERM while sleeping: exit 0
+INTERVAL=1 STATE_DIR="$tmpdir/state" NODE_ARGS="--sysroot $tmpdir/t" COPILOT_ARGS="--no-nm" \
+	LOCK_FILE="$tmpdir/lock" HEARTBEAT="$tmpdir/hb" sh "$loop" 2>"$tmpdir/log3" &
+pid=$!
+at_exit "kill $pid 2>/dev/null"
+sleep 1.5
+kill -TERM "$pid"
+wait "$pid"
+assert_eq "$?" 0 "exit after SIGTERM"
+grep -q 'stopping after' "$tmpdir/log3" || fail "no stop line"
+exit 0

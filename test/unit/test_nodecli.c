@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+/* test_nodecli - the node tools' shared options */
+#include <string.h>
+
+#include "cli.h"
+#include "nodecli.h"
+#include "testlib.h"
+
+static int usage_calls;
+
+static void count_usage(void)
+{
+	usage_calls++;
+}
+
+static const struct {
+	int c;
+	const char *arg;
+	int want; /* nodecli_option()'s return */
+} cases[] = {
+	{ NODECLI_SYSROOT, "/host", NODECLI_MORE },
+	{ NODECLI_DRIVER, "systemd", NODECLI_MORE },
+	{ NODECLI_DRIVER, "upstart", KILO_EXIT_USAGE },
+	{ NODECLI_HIERARCHY, "kubepods/besteffort/yarn", NODECLI_MORE },
+	{ NODECLI_POLICY, "slo.yaml", NODECLI_MORE },
+	{ NODECLI_STATE, "state.json", NODECLI_MORE },
+	{ NODECLI_PRETTY, NULL, NODECLI_MORE },
+	{ 'h', NULL, KILO_EXIT_OK },
+	{ 'V', NULL, KILO_EXIT_OK },
+	{ '?', NULL, KILO_EXIT_USAGE },
+	{ NODECLI_OPT_END, "own option", KILO_EXIT_USAGE },
+};
+
+START_TEST(test_nodecli_option)
+{
+	const struct nodecli_tool tool = { .usage = count_usage, .unknown = "unknown option" };
+	struct nodecli_opts o = { 0 };
+
+	usage_calls = 0;
+	ck_assert_int_eq(nodecli_option(&o, &tool, cases[_i].c, cases[_i].arg), cases[_i].want);
+	ck_assert_int_eq(usage_calls, cases[_i].c == 'h');
+	switch (cases[_i].c) {
+	case NODECLI_SYSROOT:
+		ck_assert_str_eq(o.sysroot, "/host");
+		break;
+	case NODECLI_DRIVER:
+		ck_assert_int_eq(o.driver, cases[_i].want == NODECLI_MORE ? CGROUP_DRIVER_SYSTEMD
+									  : CGROUP_DRIVER_AUTO);
+		break;
+	case NODECLI_HIERARCHY:
+		ck_assert_str_eq(o.hierarchy, "kubepods/besteffort/yarn");
+		break;
+	case NODECLI_POLICY:
+		ck_assert_str_eq(o.policy, "slo.yaml");
+		break;
+	case NODECLI_STATE:
+		ck_assert_str_eq(o.state, "state.json");
+		break;
+	case NODECLI_PRETTY:
+		ck_assert_int_eq(o.pretty, 1);
+		break;
+	default: /* nothing stored */
+		ck_assert_mem_eq(&o, &(struct nodecli_opts){ 0 }, sizeof(o));
+	}
+}
+END_TEST
+
+static Suite *nodecli_suite(void)
+{
+	Suite *s = suite_create("nodecli");
+	TCase *tc = tcase_create("option");
+
+	tcase_add_loop_test(tc, test_nodecli_option, 0, sizeof(cases) / sizeof(cases[0]));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KILO_TEST_MAIN(nodecli_suite)
