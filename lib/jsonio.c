@@ -24,6 +24,7 @@ struct jsonio_reader {
 	long line, col; /* of pos, 1-based */
 	long doc_line;  /* where the last document began */
 	int eof;
+	const struct jsonio_filter *keep; /* or NULL: whole documents */
 };
 
 struct jsonio_reader *jsonio_reader_new(FILE *f, const char *name)
@@ -44,6 +45,11 @@ void jsonio_reader_free(struct jsonio_reader *r)
 	free(r->name);
 	free(r->buf);
 	free(r);
+}
+
+void jsonio_reader_filter(struct jsonio_reader *r, const struct jsonio_filter *keep)
+{
+	r->keep = keep;
 }
 
 long jsonio_reader_line(const struct jsonio_reader *r)
@@ -352,11 +358,11 @@ json_t *jsonio_decode_fast(const char *data, size_t n)
 	return v;
 }
 
-static int decode(const char *data, size_t n, const char *name, long line0, long col0, json_t **doc,
-		  struct err *e)
+static int decode(const char *data, size_t n, const struct jsonio_filter *keep, const char *name,
+		  long line0, long col0, json_t **doc, struct err *e)
 {
 	json_error_t jerr;
-	json_t *v = jsonio_decode_fast(data, n);
+	json_t *v = keep ? jsonio_parse_filtered(data, n, keep) : jsonio_decode_fast(data, n);
 
 	if (!v)
 		v = json_loadb(data, n, JSON_REJECT_DUPLICATES, &jerr);
@@ -453,7 +459,7 @@ int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e)
 			break; /* EOF inside a document: let the decoder name the problem */
 	}
 	count_lines(r, start, r->pos);
-	if (decode(r->buf + start, r->pos - start, r->name, line0, col0, doc, e) < 0)
+	if (decode(r->buf + start, r->pos - start, r->keep, r->name, line0, col0, doc, e) < 0)
 		return -1;
 	return 1;
 }
@@ -462,7 +468,7 @@ json_t *jsonio_parse(const char *text, const char *name, struct err *e)
 {
 	json_t *doc = NULL;
 
-	if (decode(text, strlen(text), name, 1, 1, &doc, e) < 0)
+	if (decode(text, strlen(text), NULL, name, 1, 1, &doc, e) < 0)
 		return NULL;
 	return doc;
 }

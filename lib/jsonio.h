@@ -36,6 +36,30 @@ void jsonio_reader_free(struct jsonio_reader *r);
  * an error. */
 int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e);
 
+/* What of a document to build: the keys of an object to keep, each with
+ * its own filter for its value (NULL: all of it); an array's elements take
+ * the filter of the array.  A list ends with a NULL key.  Example: only
+ * {"kind", "metadata":{"name"}}:
+ *   static const struct jsonio_filter meta[] = { { "name" }, { NULL } };
+ *   static const struct jsonio_filter doc[] = { { "kind" }, { "metadata", meta }, { NULL } };
+ */
+struct jsonio_filter {
+	const char *key;
+	const struct jsonio_filter *keep;
+};
+
+/* From now on, build only what keep names of the documents read (borrowed,
+ * static).  The rest is still checked (syntax, UTF-8, int64 range, depth)
+ * but never allocated, which makes reading large Kubernetes objects several
+ * times faster; duplicate keys are found only among the keys kept.  Errors
+ * are the same as without a filter. */
+void jsonio_reader_filter(struct jsonio_reader *r, const struct jsonio_filter *keep);
+
+/* Parse one JSON value from data (n bytes, no NUL needed) keeping what keep
+ * names (jsonio_filter.c).  New reference, or NULL when the text is not
+ * valid JSON (the caller decodes it with jansson for the message). */
+json_t *jsonio_parse_filtered(const char *data, size_t n, const struct jsonio_filter *keep);
+
 /* The plain-JSON fast path of jsonio_read() and jsonio_parse(): one object
  * or array (surrounded by JSON whitespace) in data[0, n), as jansson with
  * JSON_REJECT_DUPLICATES decodes it.  Returns a new reference, or NULL when

@@ -12,8 +12,8 @@
 static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, json_t *warnings,
 			struct err *e)
 {
-	static const char *const known[] = { "id",	  "rmUrls", "userName", "timeoutMs",
-					     "tls",	  "rmadmin", NULL };
+	static const char *const known[] = { "id",  "rmUrls",  "userName", "timeoutMs",
+					     "tls", "rmadmin", NULL };
 	static const char *const tls_known[] = { "caFile", "certFile", "keyFile",
 						 "insecureSkipVerify", NULL };
 	static const char *const rmadmin_known[] = { "command", "timeoutMs", NULL };
@@ -49,7 +49,8 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, jso
 	list = xcalloc(json_array_size(urls), sizeof(*list));
 	y->rm_urls = list;
 	y->n_rm = json_array_size(urls);
-	json_array_foreach (urls, j, u) {
+	json_array_foreach(urls, j, u)
+	{
 		const char *s = json_string_value(u);
 
 		if (!s || (strncmp(s, "http://", 7) != 0 && strncmp(s, "https://", 8) != 0)) {
@@ -69,8 +70,8 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, jso
 	if (config_str(c, tls, sub, "caFile", NULL, &y->http.tls.ca_file, e) < 0 ||
 	    config_str(c, tls, sub, "certFile", NULL, &y->http.tls.cert_file, e) < 0 ||
 	    config_str(c, tls, sub, "keyFile", NULL, &y->http.tls.key_file, e) < 0 ||
-	    config_bool(c, tls, sub, "insecureSkipVerify", 0, &y->http.tls.insecure_skip_verify, e) <
-		    0)
+	    config_bool(c, tls, sub, "insecureSkipVerify", 0, &y->http.tls.insecure_skip_verify,
+			e) < 0)
 		return -1;
 	snprintf(sub, sizeof(sub), "%s.rmadmin", ctx);
 	if (rmadmin && warnings)
@@ -84,10 +85,14 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, jso
 
 int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings, struct err *e)
 {
-	static const char *const known[] = { "clusters",	    "batchResources",
-					     "nodeManagerSelector", "podLabelSelector",
-					     "overCommitTimeoutMs", "reservation",
-					     "kubernetes",	    NULL };
+	static const char *const known[] = { "clusters",
+					     "batchResources",
+					     "nodeManagerSelector",
+					     "podLabelSelector",
+					     "overCommitTimeoutMs",
+					     "reservation",
+					     "kubernetes",
+					     NULL };
 	static const char *const res_known[] = { "cpu", "memory", NULL };
 	static const char *const rsv_known[] = { "cpuMilli", "memoryBytes", "percent", NULL };
 	static const char *const kube_known[] = { "kubeconfig", "context", "pageSize", "timeoutMs",
@@ -152,7 +157,8 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 	if (clusters && !json_is_array(clusters))
 		return config_reject(c, c->root, "", "clusters", "a list of clusters", e);
 	sc->clusters = xcalloc(json_array_size(clusters) + 1, sizeof(*sc->clusters));
-	json_array_foreach (clusters, i, cl) {
+	json_array_foreach(clusters, i, cl)
+	{
 		sc->nclusters = i + 1;
 		if (load_cluster(sc, cl, i, warnings, e) < 0)
 			return -1;

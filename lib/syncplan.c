@@ -172,11 +172,9 @@ static const char *str_at(const json_t *obj, const char *a, const char *b)
 
 static const char *annotation(const json_t *obj, const char *name)
 {
-	return json_string_value(
-		json_object_get(json_object_get(json_object_get(obj, "metadata"), "annotations"),
-				name));
+	return json_string_value(json_object_get(
+		json_object_get(json_object_get(obj, "metadata"), "annotations"), name));
 }
-
 
 /* Read the hadoop-yarn entry of thirdPartyAllocations. */
 static void read_allocation(struct sync_input *in, struct sync_node *n, const char *value)
@@ -195,16 +193,20 @@ static void read_allocation(struct sync_input *in, struct sync_node *n, const ch
 	allocs = doc ? json_object_get(doc, "allocations") : NULL;
 	if (doc && allocs && !json_is_array(allocs))
 		jsonio_bad_value(&e, SYNC_ANN_THIRD_PARTY, "allocations", "an array", allocs);
-	json_array_foreach (allocs, i, a) {
+	json_array_foreach(allocs, i, a)
+	{
 		const json_t *res = json_object_get(a, "resources");
 
 		if (e.kind != ERR_NONE)
 			break;
-		if (!json_is_object(a) || strcmp(str_at(a, "name", NULL) ?: "", SYNC_ALLOCATION_NAME))
+		if (!json_is_object(a) ||
+		    strcmp(str_at(a, "name", NULL) ?: "", SYNC_ALLOCATION_NAME))
 			continue;
 		n->has_alloc = 1;
-		if (quantity_get_value(res, SYNC_ANN_THIRD_PARTY, in->o.batch_cpu, 1, &n->alloc_cpu, &e) < 0 ||
-		    quantity_get_value(res, SYNC_ANN_THIRD_PARTY, in->o.batch_memory, 1, &n->alloc_mem, &e) < 0)
+		if (quantity_get_value(res, SYNC_ANN_THIRD_PARTY, in->o.batch_cpu, 1, &n->alloc_cpu,
+				       &e) < 0 ||
+		    quantity_get_value(res, SYNC_ANN_THIRD_PARTY, in->o.batch_memory, 1,
+				       &n->alloc_mem, &e) < 0)
 			break;
 	}
 	if (e.kind != ERR_NONE)
@@ -223,7 +225,8 @@ static void read_origin(struct sync_input *in, struct sync_node *n, const char *
 	snprintf(ctx, sizeof(ctx), "annotation %s.resources", SYNC_ANN_ORIGIN);
 	if (doc && res && !json_is_object(res))
 		jsonio_bad_value(&e, ctx, NULL, "an object", res);
-	if (e.kind == ERR_NONE && quantity_get_value(res, ctx, in->o.batch_cpu, 0, &n->origin_cpu, &e) == 0)
+	if (e.kind == ERR_NONE &&
+	    quantity_get_value(res, ctx, in->o.batch_cpu, 0, &n->origin_cpu, &e) == 0)
 		quantity_get_value(res, ctx, in->o.batch_memory, 0, &n->origin_mem, &e);
 	if (e.kind != ERR_NONE)
 		n->origin_error = xstrdup(e.msg);
@@ -247,7 +250,8 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 		n->origin_source = "annotation";
 		read_origin(in, n, origin);
 	} else {
-		const json_t *alloc = json_object_get(json_object_get(node, "status"), "allocatable");
+		const json_t *alloc =
+			json_object_get(json_object_get(node, "status"), "allocatable");
 
 		n->origin_source = "allocatable";
 		snprintf(ctx, sizeof(ctx), "Node %s status.allocatable", name);
@@ -303,7 +307,8 @@ int sync_input_add_rm_nodes(struct sync_input *in, const char *cluster,
 	struct sync_cluster *c = cluster_entry(in, cluster, 1);
 
 	if (c->has_nodes)
-		return err_set(e, ERR_INPUT, 0, "RM node list of cluster '%s' given twice", cluster);
+		return err_set(e, ERR_INPUT, 0, "RM node list of cluster '%s' given twice",
+			       cluster);
 	c->has_nodes = 1;
 	yarn_nodes_copy(&c->nodes, nodes);
 	return 0;
@@ -322,12 +327,14 @@ static int add_items(struct sync_input *in, const json_t *items, const char *wha
 
 	if (!json_is_array(items))
 		return jsonio_bad_value(e, what, "items", "an array", items);
-	json_array_foreach (items, i, it) {
+	json_array_foreach(items, i, it)
+	{
 		const char *kind = str_at(it, "kind", NULL);
 		int ret;
 
 		if (list && !kind)
-			return err_set(e, ERR_INPUT, 0, "%s.items[%zu]: item without a kind", what, i);
+			return err_set(e, ERR_INPUT, 0, "%s.items[%zu]: item without a kind", what,
+				       i);
 		if (!kind)
 			kind = strcmp(what, "NodeList") == 0 ? "Node" : "Pod";
 		if (strcmp(kind, "Node") == 0)
@@ -363,9 +370,10 @@ int sync_input_add_document(struct sync_input *in, const json_t *doc, struct err
 	if (!kind && json_object_get(doc, "nodes"))
 		return add_rm_payload(in, SYNC_DEFAULT_CLUSTER, doc, e);
 	if (!kind)
-		return err_set(e, ERR_INPUT, 0,
-			       "document without a kind (expected Node, NodeList, Pod, PodList, List, "
-			       "YarnNodes or an RM nodes payload)");
+		return err_set(
+			e, ERR_INPUT, 0,
+			"document without a kind (expected Node, NodeList, Pod, PodList, List, "
+			"YarnNodes or an RM nodes payload)");
 	if (strcmp(kind, "Node") == 0)
 		return sync_input_add_node(in, doc, e);
 	if (strcmp(kind, "Pod") == 0)
@@ -383,6 +391,41 @@ int sync_input_add_document(struct sync_input *in, const json_t *doc, struct err
 	}
 	return err_set(e, ERR_INPUT, 0, "unexpected document of kind '%s'", kind);
 }
+
+static const struct jsonio_filter meta_fields[] = {
+	{ "name" }, { "namespace" }, { "labels" }, { "annotations" }, { NULL },
+};
+static const struct jsonio_filter container_fields[] = {
+	{ "resources" },
+	{ "restartPolicy" },
+	{ NULL },
+};
+static const struct jsonio_filter spec_fields[] = {
+	{ "nodeName" },
+	{ "overhead" },
+	{ "containers", container_fields },
+	{ "initContainers", container_fields },
+	{ NULL },
+};
+static const struct jsonio_filter status_fields[] = {
+	{ "phase" },
+	{ "allocatable" },
+	{ NULL },
+};
+/* What sync_input_add_node/_pod, podreq_effective, add_items and
+ * yarn_nodes_parse read; a new field read there must be added here
+ * (test_syncplan plans every fixture with and without this filter). */
+const struct jsonio_filter sync_input_fields[] = {
+	{ "kind" },
+	{ "apiVersion" },
+	{ "cluster" },
+	{ "nodes" },
+	{ "metadata", meta_fields },
+	{ "spec", spec_fields },
+	{ "status", status_fields },
+	{ "items", sync_input_fields },
+	{ NULL },
+};
 
 /* ---- the plan ---- */
 
@@ -409,8 +452,8 @@ static json_t *allocation_quantities(const struct sync_options *o, int64_t cpu, 
 }
 
 /* The annotation part of an item, from the YARN used figures. */
-static json_t *annotation_part(const struct sync_options *o, const struct sync_node *n,
-			       int64_t cpu, int64_t mem)
+static json_t *annotation_part(const struct sync_options *o, const struct sync_node *n, int64_t cpu,
+			       int64_t mem)
 {
 	int same = n->has_alloc && n->alloc_cpu == cpu && n->alloc_mem == mem;
 	json_t *a;
@@ -418,8 +461,9 @@ static json_t *annotation_part(const struct sync_options *o, const struct sync_n
 	if (n->alloc_error)
 		return json_pack("{s:s,s:s+}", "action", "skip", "reason",
 				 "cannot rewrite the annotation: ", n->alloc_error);
-	a = json_pack("{s:s,s:o}", "action", same || (!n->has_alloc && !cpu && !mem) ? "none" : "annotate",
-		      "hadoopYarn", allocation_quantities(o, cpu, mem));
+	a = json_pack("{s:s,s:o}", "action",
+		      same || (!n->has_alloc && !cpu && !mem) ? "none" : "annotate", "hadoopYarn",
+		      allocation_quantities(o, cpu, mem));
 	return a;
 }
 
@@ -545,7 +589,8 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
 		snprintf(reason, sizeof(reason), "RM total matches");
 		json_object_set_new(item, "action", json_string("none"));
 	}
-	if (!y->inactive && (total.vcores < y->used.vcores || total.memory_mb < y->used.memory_mb)) {
+	if (!y->inactive &&
+	    (total.vcores < y->used.vcores || total.memory_mb < y->used.memory_mb)) {
 		struct yarn_resource back = {
 			.vcores = y->used.vcores > total.vcores ? y->used.vcores - total.vcores : 0,
 			.memory_mb = y->used.memory_mb > total.memory_mb
@@ -555,12 +600,13 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
 		size_t len = strlen(reason);
 
 		json_object_set_new(item, "reclaim", yarn_res(back));
-		snprintf(reason + len, sizeof(reason) - len,
-			 o->over_commit_timeout_ms >= 0
-				 ? "; YARN uses more than the new total: the RM preempts after %lld ms"
-				 : "; YARN uses more than the new total; overCommitTimeoutMs %lld: "
-				   "containers are not preempted",
-			 (long long)o->over_commit_timeout_ms);
+		snprintf(
+			reason + len, sizeof(reason) - len,
+			o->over_commit_timeout_ms >= 0
+				? "; YARN uses more than the new total: the RM preempts after %lld ms"
+				: "; YARN uses more than the new total; overCommitTimeoutMs %lld: "
+				  "containers are not preempted",
+			(long long)o->over_commit_timeout_ms);
 	}
 	json_object_set_new(item, "reason", json_string(reason));
 	json_object_set_new(item, "annotation",
@@ -625,7 +671,8 @@ char *sync_third_party_value(const char *current, const struct sync_options *o, 
 	entry = json_pack("{s:s,s:s,s:o}", "name", SYNC_ALLOCATION_NAME, "priority",
 			  SYNC_ALLOCATION_PRIORITY, "resources",
 			  allocation_quantities(o, cpu_milli, memory_bytes));
-	json_array_foreach (allocs, i, a) {
+	json_array_foreach(allocs, i, a)
+	{
 		if (json_is_object(a) &&
 		    strcmp(str_at(a, "name", NULL) ?: "", SYNC_ALLOCATION_NAME) == 0) {
 			json_array_set(allocs, i, entry);

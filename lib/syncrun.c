@@ -24,21 +24,24 @@ static int on_page(void *arg, json_t *page, struct err *e)
 	size_t i;
 
 	if (!page) {
-		/* the continue token expired: the listing starts again */
+		/* The continue token expired (410): lib/k8s lists again from a
+		 * fresh snapshot, so the sums of the earlier pages go, and the
+		 * pass goes on with complete sums (client-go's pager does the
+		 * same).  Nodes are simply given again. */
 		if (!pc->nodes) {
 			sync_input_discard_pods(pc->in);
 			pc->st->pods = 0;
 		}
+		pc->st->restarts++;
 		return 0;
 	}
 	pc->st->pages++;
-	json_array_foreach (json_object_get(page, "items"), i, it) {
+	json_array_foreach(json_object_get(page, "items"), i, it)
+	{
 		if ((pc->nodes ? sync_input_add_node(pc->in, it, e)
 			       : sync_input_add_pod(pc->in, it, e)) < 0)
 			return -1;
-		if (pc->nodes)
-			pc->st->nodes++;
-		else
+		if (!pc->nodes)
 			pc->st->pods++;
 	}
 	return 0;
@@ -64,6 +67,16 @@ static int gather_rm(struct sync_input *in, struct sync_config *sc, struct sync_
 	return 0;
 }
 
+/* A listing that failed is a temporary failure of the pass when the
+ * server may answer next time: a snapshot that kept expiring (410 after
+ * K8S_LIST_RESTARTS restarts) like 429, 5xx and connection errors. */
+static int list_failed(const struct k8s_client *kc, struct err *e, const char *what)
+{
+	if (kc->last_status == 410)
+		e->kind = ERR_TEMP;
+	return err_wrap(e, "%s", what);
+}
+
 int sync_gather(struct sync_input *in, struct sync_config *sc, struct k8s_client *kc,
 		const char *const *only_nodes, struct sync_stats *st, struct err *e)
 {
@@ -84,18 +97,20 @@ int sync_gather(struct sync_input *in, struct sync_config *sc, struct k8s_client
 				return -1;
 			ret = sync_input_add_node(in, node, e);
 			json_decref(node);
-			st->nodes++;
-			if (ret < 0 || k8s_pods_list(kc, NULL, only_nodes[i], &pods, on_page, &pc, e) < 0)
+			if (ret < 0)
 				return -1;
+			if (k8s_pods_list(kc, NULL, only_nodes[i], &pods, on_page, &pc, e) < 0)
+				return list_failed(kc, e, "list pods");
 		}
 	} else {
 		pc.nodes = 1;
 		if (k8s_nodes_list(kc, &nodes, on_page, &pc, e) < 0)
-			return err_wrap(e, "list nodes");
+			return list_failed(kc, e, "list nodes");
 		pc.nodes = 0;
 		if (k8s_pods_list(kc, NULL, NULL, &pods, on_page, &pc, e) < 0)
-			return err_wrap(e, "list pods");
+			return list_failed(kc, e, "list pods");
 	}
+	st->nodes = sync_input_nodes(in);
 	return gather_rm(in, sc, st);
 }
 
@@ -113,72 +128,143 @@ static const char *item_str(const json_t *item, const char *key)
 	return json_string_value(json_object_get(item, key));
 }
 
-/* The RM resize of one item.  Sets "result" and "error" on out. */
+/* The hadoop-yarn quantities an item's annotation part asks for. */
+static int plan_allocation(const json_t *ann, const char *ctx, const struct sync_options *o,
+			   int64_t *cpu, int64_t *mem, struct err *e)
+{
+	json_t *hy = NULL;
+	char sub[80];
+
+	snprintf(sub, sizeof(sub), "%s.annotation", ctx);
+	if (jsonio_get_obj(ann, sub, "hadoopYarn", &hy, e) <= 0) {
+		if (e->kind == ERR_NONE)
+			jsonio_bad_value(e, sub, "hadoopYarn", "an object", NULL);
+		return -1;
+	}
+	snprintf(sub, sizeof(sub), "%s.annotation.hadoopYarn", ctx);
+	if (quantity_get_value(hy, sub, o->batch_cpu, 1, cpu, e) < 0 ||
+	    quantity_get_value(hy, sub, o->batch_memory, 1, mem, e) < 0)
+		return -1;
+	if (*cpu < 0 || *mem < 0)
+		return jsonio_bad_value(e, sub, *cpu < 0 ? o->batch_cpu : o->batch_memory,
+					"a quantity >= 0",
+					json_object_get(hy, *cpu < 0 ? o->batch_cpu : o->batch_memory));
+	return 0;
+}
+
+static int one_of(const char *s, const char *const *set)
+{
+	for (; s && *set; set++)
+		if (strcmp(s, *set) == 0)
+			return 1;
+	return 0;
+}
+
+/* Check one SyncPlan item before anything is sent: a plan with a bad item
+ * is refused as a whole (ERR_INPUT naming the field and the value). */
+static int check_item(const json_t *it, size_t i, struct sync_config *sc, struct err *e)
+{
+	static const char *const actions[] = { "update", "none", "skip", NULL };
+	static const char *const ann_actions[] = { "annotate", "none", "skip", NULL };
+	const char *node = NULL, *action = NULL, *cluster = NULL, *id = NULL, *aa = NULL;
+	json_t *total = NULL, *ann = NULL;
+	int64_t v, cpu, mem;
+	char ctx[48], sub[64];
+	int r;
+
+	snprintf(ctx, sizeof(ctx), "SyncPlan.items[%zu]", i);
+	if (!json_is_object(it))
+		return jsonio_bad_value(e, "SyncPlan", "items[]", "an object", it);
+	if (jsonio_get_str(it, ctx, "node", &node, e) <= 0 || !*node)
+		return e->kind != ERR_NONE ? -1
+					   : jsonio_bad_value(e, ctx, "node", "a node name",
+							      json_object_get(it, "node"));
+	if (jsonio_get_str(it, ctx, "action", &action, e) < 0 || !one_of(action, actions))
+		return e->kind != ERR_NONE
+			       ? -1
+			       : jsonio_bad_value(e, ctx, "action", "update, none or skip",
+						  json_object_get(it, "action"));
+	if (strcmp(action, "update") == 0) {
+		snprintf(sub, sizeof(sub), "%s.yarnTotal", ctx);
+		if (jsonio_get_str(it, ctx, "cluster", &cluster, e) < 0 ||
+		    jsonio_get_str(it, ctx, "yarnNodeId", &id, e) < 0 ||
+		    jsonio_get_obj(it, ctx, "yarnTotal", &total, e) < 0)
+			return -1;
+		if (!cluster)
+			return jsonio_bad_value(e, ctx, "cluster", "a cluster id", NULL);
+		if (!id)
+			return jsonio_bad_value(e, ctx, "yarnNodeId", "a YARN node id", NULL);
+		if (!total)
+			return jsonio_bad_value(e, ctx, "yarnTotal", "an object", NULL);
+		if ((r = jsonio_get_int(total, sub, "vCores", 0, INT32_MAX, &v, e)) <= 0)
+			return r < 0 ? -1
+				     : jsonio_bad_value(e, sub, "vCores", "an integer 0..2147483647",
+							NULL);
+		if ((r = jsonio_get_int(total, sub, "memoryMB", 0, INT64_MAX, &v, e)) <= 0)
+			return r < 0 ? -1
+				     : jsonio_bad_value(e, sub, "memoryMB",
+							"an integer 0..9223372036854775807", NULL);
+		/* the plan always says it: a resize never goes without it */
+		if ((r = jsonio_get_int(it, ctx, "overCommitTimeoutMs", -1, INT32_MAX, &v, e)) <= 0)
+			return r < 0 ? -1
+				     : jsonio_bad_value(e, ctx, "overCommitTimeoutMs",
+							"an integer -1..2147483647", NULL);
+		if (!sync_config_cluster(sc, cluster))
+			return jsonio_bad_value(e, ctx, "cluster", "a cluster of the configuration",
+						json_object_get(it, "cluster"));
+	}
+	if (jsonio_get_obj(it, ctx, "annotation", &ann, e) < 0)
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.annotation", ctx);
+	if (ann && (jsonio_get_str(ann, sub, "action", &aa, e) < 0 || !one_of(aa, ann_actions)))
+		return e->kind != ERR_NONE
+			       ? -1
+			       : jsonio_bad_value(e, sub, "action", "annotate, none or skip",
+						  json_object_get(ann, "action"));
+	if (aa && strcmp(aa, "annotate") == 0)
+		return plan_allocation(ann, ctx, &sc->options, &cpu, &mem, e);
+	return 0;
+}
+
+/* The RM resize of one (checked) item.  Sets "result" and "error" on out. */
 static void apply_rm(const json_t *item, json_t *out, struct sync_config *sc, int dry_run,
 		     struct sync_stats *st)
 {
-	const char *action = item_str(item, "action"), *cluster = item_str(item, "cluster");
-	const char *id = item_str(item, "yarnNodeId");
+	const char *action = item_str(item, "action");
 	const json_t *total = json_object_get(item, "yarnTotal");
 	struct yarn_resize_result res = { 0 };
 	struct yarn_resource want;
-	struct yarn_cluster *c;
 	struct err e = { 0 };
-	int64_t timeout = -1;
 
-	if (!action || strcmp(action, "update") != 0) {
+	if (strcmp(action, "update") != 0) {
 		json_object_set_new(out, "result",
-				    json_string(action && !strcmp(action, "skip") ? "skipped"
-										  : "unchanged"));
-		if (action && !strcmp(action, "skip"))
+				    json_string(strcmp(action, "skip") == 0 ? "skipped"
+									    : "unchanged"));
+		if (strcmp(action, "skip") == 0)
 			st->skipped++;
 		else
 			st->unchanged++;
 		return;
 	}
-	want.vcores = json_integer_value(json_object_get(total, "vCores"));
-	want.memory_mb = json_integer_value(json_object_get(total, "memoryMB"));
-	if (jsonio_get_int(item, "SyncPlan item", "overCommitTimeoutMs", -1, INT64_MAX, &timeout,
-			   &e) < 0 ||
-	    !id || !cluster || !json_is_integer(json_object_get(total, "vCores")) ||
-	    !json_is_integer(json_object_get(total, "memoryMB")) || want.vcores < 0 ||
-	    want.memory_mb < 0) {
-		if (e.kind == ERR_NONE)
-			err_set(&e, ERR_INPUT, 0,
-				"item needs cluster, yarnNodeId and yarnTotal {vCores, memoryMB}");
-	} else if (dry_run) {
+	if (dry_run) {
 		json_object_set_new(out, "result", json_string("planned"));
 		return;
-	} else if (!(c = sync_config_cluster(sc, cluster))) {
-		err_set(&e, ERR_INPUT, 0, "cluster '%s' is not configured", cluster);
-	} else if (yarn_node_resize(c, id, want, timeout, &res, &e) == 0) {
+	}
+	want.vcores = json_integer_value(json_object_get(total, "vCores"));
+	want.memory_mb = json_integer_value(json_object_get(total, "memoryMB"));
+	if (yarn_node_resize(sync_config_cluster(sc, item_str(item, "cluster")),
+			     item_str(item, "yarnNodeId"), want,
+			     json_integer_value(json_object_get(item, "overCommitTimeoutMs")), &res,
+			     &e) == 0) {
 		json_object_set_new(out, "result", json_string("updated"));
-		json_object_set_new(out, "via", json_string(res.via == YARN_VIA_REST ? "rest"
-										   : "rmadmin"));
+		json_object_set_new(out, "via",
+				    json_string(res.via == YARN_VIA_REST ? "rest" : "rmadmin"));
 		st->updated++;
 		return;
 	}
 	json_object_set_new(out, "result", json_string("failed"));
 	json_object_set_new(out, "error", json_string(e.msg));
 	count_error(st, &e);
-}
-
-static int plan_allocation(const json_t *ann, const struct sync_options *o, int64_t *cpu,
-			   int64_t *mem, struct err *e)
-{
-	const json_t *hy = json_object_get(ann, "hadoopYarn");
-	struct quantity q;
-
-	if (quantity_get(hy, "annotation.hadoopYarn", o->batch_cpu, &q, e) <= 0 ||
-	    quantity_value_ceil(&q, cpu, e) < 0 ||
-	    quantity_get(hy, "annotation.hadoopYarn", o->batch_memory, &q, e) <= 0 ||
-	    quantity_value_ceil(&q, mem, e) < 0) {
-		if (e->kind == ERR_NONE)
-			err_set(e, ERR_INPUT, 0, "annotation.hadoopYarn needs %s and %s",
-				o->batch_cpu, o->batch_memory);
-		return -1;
-	}
-	return 0;
 }
 
 /* Write the hadoop-yarn entry on the fresh Node; 1 when written, 0 when it
@@ -193,10 +279,11 @@ static int annotate_once(struct k8s_client *kc, const char *node, const struct s
 
 	if (!cur)
 		return -1;
-	old = json_string_value(json_object_get(
-		json_object_get(json_object_get(cur, "metadata"), "annotations"),
-		SYNC_ANN_THIRD_PARTY));
-	rv = json_string_value(json_object_get(json_object_get(cur, "metadata"), "resourceVersion"));
+	old = json_string_value(
+		json_object_get(json_object_get(json_object_get(cur, "metadata"), "annotations"),
+				SYNC_ANN_THIRD_PARTY));
+	rv = json_string_value(
+		json_object_get(json_object_get(cur, "metadata"), "resourceVersion"));
 	value = sync_third_party_value(old, o, cpu, mem, e);
 	if (!value)
 		return -1;
@@ -223,19 +310,18 @@ static void apply_annotation(const json_t *item, json_t *out, struct sync_config
 		json_object_set_new(oann, "result", json_string("unchanged"));
 		return;
 	}
-	if (!node) {
-		err_set(&e, ERR_INPUT, 0, "item without a node name");
-	} else if (plan_allocation(ann, &sc->options, &cpu, &mem, &e) == 0) {
-		if (dry_run) {
-			json_object_set_new(oann, "result", json_string("planned"));
-			return;
-		}
-		if (!kc) {
-			err_set(&e, ERR_USAGE, 0, "no Kubernetes connection");
-		} else {
+	if (dry_run) {
+		json_object_set_new(oann, "result", json_string("planned"));
+		return;
+	}
+	plan_allocation(ann, "SyncPlan item", &sc->options, &cpu, &mem, &e); /* checked already */
+	if (!kc) {
+		err_set(&e, ERR_USAGE, 0, "no Kubernetes connection");
+	} else {
+		ret = annotate_once(kc, node, &sc->options, cpu, mem, &e);
+		if (ret < 0 && kc->last_status == 409) { /* re-read and re-plan once */
+			st->conflicts++;
 			ret = annotate_once(kc, node, &sc->options, cpu, mem, &e);
-			if (ret < 0 && kc->last_status == 409) /* re-read and re-plan once */
-				ret = annotate_once(kc, node, &sc->options, cpu, mem, &e);
 		}
 	}
 	if (ret >= 0) {
@@ -249,59 +335,7 @@ static void apply_annotation(const json_t *item, json_t *out, struct sync_config
 	count_error(st, &e);
 }
 
-static int check_item(const json_t *it, size_t i, const struct sync_options *o, struct err *e)
-{
-	const json_t *ann = json_object_get(it, "annotation");
-	const char *action = item_str(it, "action"), *aaction = item_str(ann, "action");
-	const char *s = NULL;
-	json_t *total = NULL;
-	char ctx[64], tctx[80];
-	int64_t v;
-
-	snprintf(ctx, sizeof(ctx), "SyncPlan.items[%zu]", i);
-	if (!json_is_object(it))
-		return jsonio_bad_value(e, ctx, NULL, "an object", it);
-	if (action && strcmp(action, "update") == 0) {
-		snprintf(tctx, sizeof(tctx), "%s.yarnTotal", ctx);
-		if (jsonio_get_str(it, ctx, "cluster", &s, e) < 0)
-			return -1;
-		if (!s)
-			return jsonio_bad_value(e, ctx, "cluster", "a cluster id", NULL);
-		s = NULL;
-		if (jsonio_get_str(it, ctx, "yarnNodeId", &s, e) < 0)
-			return -1;
-		if (!s)
-			return jsonio_bad_value(e, ctx, "yarnNodeId", "a YARN node id", NULL);
-		if (jsonio_get_obj(it, ctx, "yarnTotal", &total, e) < 0)
-			return -1;
-		if (!total)
-			return jsonio_bad_value(e, ctx, "yarnTotal", "an object", NULL);
-		if (jsonio_get_int(total, tctx, "vCores", 0, INT32_MAX, &v, e) < 0 ||
-		    jsonio_get_int(total, tctx, "memoryMB", 0, INT64_MAX, &v, e) < 0)
-			return -1;
-		if (!json_object_get(total, "vCores") || !json_object_get(total, "memoryMB"))
-			return jsonio_bad_value(e, tctx, NULL, "vCores and memoryMB", total);
-		if (jsonio_get_int(it, ctx, "overCommitTimeoutMs", -1, INT64_MAX, &v, e) < 0)
-			return -1;
-	}
-	if (aaction && strcmp(aaction, "annotate") == 0) {
-		int64_t cpu, mem;
-
-		s = NULL;
-		if (jsonio_get_str(it, ctx, "node", &s, e) < 0)
-			return -1;
-		if (!s)
-			return jsonio_bad_value(e, ctx, "node", "a Node name", NULL);
-		if (plan_allocation(ann, o, &cpu, &mem, e) < 0)
-			return err_wrap(e, "%s", ctx);
-		if (cpu < 0 || mem < 0)
-			return err_set(e, ERR_INPUT, 0, "%s: annotation.hadoopYarn: negative %s",
-				       ctx, cpu < 0 ? o->batch_cpu : o->batch_memory);
-	}
-	return 0;
-}
-
-int sync_plan_check(const json_t *plan, const struct sync_options *o, struct err *e)
+int sync_plan_check(const json_t *plan, struct sync_config *sc, struct err *e)
 {
 	const char *kind = item_str(plan, "kind");
 	json_t *items = NULL, *it;
@@ -316,7 +350,7 @@ int sync_plan_check(const json_t *plan, const struct sync_options *o, struct err
 		return jsonio_bad_value(e, "SyncPlan", "items", "an array", NULL);
 	json_array_foreach(items, i, it)
 	{
-		if (check_item(it, i, o, e) < 0)
+		if (check_item(it, i, sc, e) < 0)
 			return -1;
 	}
 	return 0;
@@ -325,32 +359,20 @@ int sync_plan_check(const json_t *plan, const struct sync_options *o, struct err
 json_t *sync_apply(const json_t *plan, struct sync_config *sc, struct k8s_client *kc, int dry_run,
 		   struct sync_stats *st, struct err *e)
 {
-	const char *kind = item_str(plan, "kind");
-	json_t *report, *items, *items_out, *it;
+	json_t *report, *items_out, *it;
 	size_t i;
 
-	if (!kind || strcmp(kind, "SyncPlan") != 0)
-		return err_set(e, ERR_INPUT, 0, "expected a SyncPlan, got kind '%s'",
-			       kind ? kind : "(none)"),
-		       NULL;
-	if (jsonio_get_arr(plan, "SyncPlan", "items", &items, e) <= 0) {
-		if (e->kind == ERR_NONE)
-			jsonio_bad_value(e, "SyncPlan", "items", "an array", NULL);
+	if (sync_plan_check(plan, sc, e) < 0)
 		return NULL;
-	}
 	report = jsonio_new_doc("SyncReport");
 	json_object_set_new(report, "dryRun", json_boolean(dry_run));
 	json_object_set(report, "metadata", json_object_get(plan, "metadata"));
 	items_out = json_array();
 	json_object_set_new(report, "items", items_out);
-	json_array_foreach (items, i, it) {
-		json_t *out;
+	json_array_foreach(json_object_get(plan, "items"), i, it)
+	{
+		json_t *out = json_deep_copy(it);
 
-		if (!json_is_object(it)) {
-			json_decref(report);
-			return jsonio_bad_value(e, "SyncPlan", "items[]", "an object", it), NULL;
-		}
-		out = json_deep_copy(it);
 		json_array_append_new(items_out, out);
 		apply_rm(it, out, sc, dry_run, st);
 		apply_annotation(it, out, sc, kc, dry_run, st);
@@ -358,7 +380,8 @@ json_t *sync_apply(const json_t *plan, struct sync_config *sc, struct k8s_client
 			json_object_set_new(out, "error", json_null());
 		if (json_is_object(json_object_get(out, "annotation")) &&
 		    !json_object_get(json_object_get(out, "annotation"), "error"))
-			json_object_set_new(json_object_get(out, "annotation"), "error", json_null());
+			json_object_set_new(json_object_get(out, "annotation"), "error",
+					    json_null());
 	}
 	return report;
 }
@@ -372,41 +395,50 @@ void sync_metrics(struct promtext *p, const json_t *report, const struct sync_st
 		const char *name, *help, *obj, *key;
 		int64_t mul;
 	} per_node[] = {
-		{ "kilo_sync_yarn_total_vcores", "YARN node total reported to the RM (vCores)",
-		  "yarnTotal", "vCores", 1 },
-		{ "kilo_sync_yarn_total_memory_bytes", "YARN node total reported to the RM (bytes)",
-		  "yarnTotal", "memoryMB", 1 << 20 },
-		{ "kilo_sync_yarn_used_vcores", "YARN used on the node, as the RM reports it (vCores)",
-		  "rmUsed", "vCores", 1 },
+		{ "kilo_sync_yarn_total_vcores",
+		  "YARN node total as planned for the RM (vCores; nodes not skipped)", "yarnTotal",
+		  "vCores", 1 },
+		{ "kilo_sync_yarn_total_memory_bytes",
+		  "YARN node total as planned for the RM (bytes; nodes not skipped)", "yarnTotal",
+		  "memoryMB", 1 << 20 },
+		{ "kilo_sync_yarn_used_vcores",
+		  "YARN used on the node, as the RM reports it (vCores)", "rmUsed", "vCores", 1 },
 		{ "kilo_sync_yarn_used_memory_bytes",
 		  "YARN used on the node, as the RM reports it (bytes)", "rmUsed", "memoryMB",
 		  1 << 20 },
 	};
-	static const char *const kinds[] = { "none",	 "usage",  "input",	"system",
+	static const char *const kinds[] = { "none",     "usage",  "input",    "system",
 					     "notfound", "remote", "temporary" };
 	json_t *it;
 	size_t i;
 
 	for (size_t m = 0; m < sizeof(per_node) / sizeof(per_node[0]); m++) {
 		promtext_family(p, per_node[m].name, "gauge", per_node[m].help);
-		json_array_foreach (json_object_get(report, "items"), i, it) {
+		json_array_foreach(json_object_get(report, "items"), i, it)
+		{
 			const json_t *v = json_object_get(json_object_get(it, per_node[m].obj),
 							  per_node[m].key);
 			const char *labels[] = { "node", item_str(it, "node"), "cluster",
 						 item_str(it, "cluster"), NULL };
 
+			const char *action = item_str(it, "action");
+
+			if (per_node[m].obj[0] == 'y' && action && strcmp(action, "skip") == 0)
+				continue; /* a total nobody was told */
 			if (json_is_integer(v) && labels[1] && labels[3])
 				promtext_sample_i64(p, per_node[m].name, labels,
 						    json_integer_value(v) * per_node[m].mul);
 		}
 	}
-	promtext_family(p, "kilo_sync_items", "gauge", "Nodes of the last pass by result");
+	promtext_family(p, "kilo_sync_items", "gauge", "Actions of the last pass by result");
 	{
 		const struct {
 			const char *result;
 			size_t n;
-		} r[] = { { "updated", st->updated },	{ "annotated", st->annotated },
-			  { "unchanged", st->unchanged }, { "skipped", st->skipped },
+		} r[] = { { "updated", st->updated },
+			  { "annotated", st->annotated },
+			  { "unchanged", st->unchanged },
+			  { "skipped", st->skipped },
 			  { "failed", st->failed } };
 
 		for (size_t k = 0; k < sizeof(r) / sizeof(r[0]); k++) {
@@ -421,11 +453,21 @@ void sync_metrics(struct promtext *p, const json_t *report, const struct sync_st
 
 		promtext_sample_i64(p, "kilo_sync_errors", labels, (int64_t)st->errors[k]);
 	}
+	promtext_family(
+		p, "kilo_sync_annotation_conflicts", "gauge",
+		"Annotation writes of the last pass that met a conflict (409) and were re-made");
+	promtext_sample_i64(p, "kilo_sync_annotation_conflicts", NULL, (int64_t)st->conflicts);
+	promtext_family(
+		p, "kilo_sync_list_restarts", "gauge",
+		"Listings of the last pass restarted after an expired continue token (410)");
+	promtext_sample_i64(p, "kilo_sync_list_restarts", NULL, (int64_t)st->restarts);
+	promtext_family(p, "kilo_sync_pass_success", "gauge",
+			"1 when the last pass gathered its inputs and ran, 0 when it failed");
+	promtext_sample_i64(p, "kilo_sync_pass_success", NULL, report != NULL);
 	promtext_family(p, "kilo_sync_clusters_unreachable", "gauge",
 			"YARN clusters whose RMs all failed in the last pass");
 	promtext_sample_i64(p, "kilo_sync_clusters_unreachable", NULL, (int64_t)st->clusters_down);
-	promtext_family(p, "kilo_sync_pass_duration_seconds", "gauge",
-			"Duration of the last pass");
+	promtext_family(p, "kilo_sync_pass_duration_seconds", "gauge", "Duration of the last pass");
 	promtext_sample_f64(p, "kilo_sync_pass_duration_seconds", NULL, duration_s);
 	promtext_family(p, "kilo_sync_nodes", "gauge", "Nodes seen in the last pass");
 	promtext_sample_i64(p, "kilo_sync_nodes", NULL, (int64_t)st->nodes);

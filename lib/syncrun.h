@@ -17,20 +17,35 @@
 
 struct sync_stats {
 	size_t nodes, pods, pages;      /* gathered */
+	size_t restarts;                /* listings restarted after an expired continue token */
 	size_t clusters, clusters_down; /* configured YARN clusters, and those unreachable */
 	size_t updated, annotated, unchanged, skipped, failed; /* applied actions */
-	size_t errors[ERR_TEMP + 1];    /* failed actions by err_kind */
+	size_t conflicts;            /* annotation writes that met a 409 and were re-made */
+	size_t errors[ERR_TEMP + 1]; /* failed actions (or the failed gathering) by err_kind */
 };
 
 /* Fill in from the live APIs: every Node (or only those named), the pods
  * (cluster-wide, paginated, each page reduced and freed; a listing that
  * restarted after an expired continue token drops the partial sums and
- * counts again), and for each configured cluster the RM node list (a
- * cluster whose RMs all fail is marked unreachable, not an error).  Returns
+ * counts again from a fresh snapshot), and for each configured cluster the
+ * RM node list (a cluster whose RMs all fail is marked unreachable, not an
+ * error).  Returns
  * 0, or -1 with e set when the Kubernetes side failed (then the pass must
- * write nothing: a short pod sum would offer YARN too much). */
+ * write nothing: a short pod sum would offer YARN too much); ERR_TEMP when
+ * trying again may succeed (429, 5xx, connection, a snapshot that expired
+ * K8S_LIST_RESTARTS times), ERR_REMOTE for 401/403, ERR_INPUT for an
+ * object whose quantities cannot be read. */
 int sync_gather(struct sync_input *in, struct sync_config *sc, struct k8s_client *kc,
 		const char *const *only_nodes, struct sync_stats *st, struct err *e);
+
+/* Check a whole SyncPlan before anything is applied: kind SyncPlan with an
+ * items array; every item an object with a node and an action (update,
+ * none, skip); an update with cluster (one of the configuration's),
+ * yarnNodeId, yarnTotal {vCores 0..2^31-1, memoryMB >= 0} and
+ * overCommitTimeoutMs >= -1; an annotation action (annotate, none, skip),
+ * an annotate with the two batch quantities.  Returns 0, or -1 with e set
+ * (ERR_INPUT naming the item, the field and the value). */
+int sync_plan_check(const json_t *plan, struct sync_config *sc, struct err *e);
 
 /* Perform plan: for each item, the RM resize (action update) through
  * lib/yarn, and the annotation (annotation.action annotate) as a merge-patch
@@ -40,22 +55,16 @@ int sync_gather(struct sync_input *in, struct sync_config *sc, struct k8s_client
  * SyncReport (new reference): the plan's items, each with "result"
  * (updated, annotated, unchanged, skipped, failed, planned) and "error",
  * and per annotation its own "result" and "error"; counts in *st.  Returns
- * NULL with e set only when plan is not a SyncPlan (ERR_INPUT). */
-/* Check a whole SyncPlan before anything is applied: an object of kind
- * SyncPlan with an items array; every "update" item with cluster,
- * yarnNodeId and yarnTotal {vCores 0..2^31-1, memoryMB >= 0} (and
- * overCommitTimeoutMs >= -1 when present); every "annotate" annotation
- * with a node and the two batch quantities of o.  Returns 0, or -1 with e
- * set (ERR_INPUT "SyncPlan.items[3].yarnTotal.vCores: expected ..., got
- * -1"). */
-int sync_plan_check(const json_t *plan, const struct sync_options *o, struct err *e);
-
+ * NULL with e set, before anything is sent, when sync_plan_check() refuses
+ * the plan. */
 json_t *sync_apply(const json_t *plan, struct sync_config *sc, struct k8s_client *kc, int dry_run,
 		   struct sync_stats *st, struct err *e);
 
-/* The Prometheus metrics of a pass: per node and cluster the reported YARN
- * total and YARN used (vcores, bytes), counts by action and result, errors
- * by kind, the pass duration.  report may be NULL (a failed pass). */
+/* The Prometheus metrics of a pass: per node and cluster the planned YARN
+ * total (nodes not skipped) and YARN used (vcores, bytes), counts by
+ * result, errors by kind, 409 conflicts, listing restarts, unreachable
+ * clusters, nodes, the pass duration and success.  report is the
+ * SyncReport (or the SyncPlan of `plan`), NULL for a failed pass. */
 void sync_metrics(struct promtext *p, const json_t *report, const struct sync_stats *st,
 		  double duration_s);
 

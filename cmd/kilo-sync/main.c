@@ -94,23 +94,45 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	while ((c = getopt_long(argc, argv, "c:f:n:pvhV", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'c': o->config = optarg; break;
-		case 'f': o->from = optarg; break;
-		case OPT_KUBECONFIG: o->kubeconfig = optarg; break;
-		case OPT_CONTEXT: o->context = optarg; break;
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'f':
+			o->from = optarg;
+			break;
+		case OPT_KUBECONFIG:
+			o->kubeconfig = optarg;
+			break;
+		case OPT_CONTEXT:
+			o->context = optarg;
+			break;
 		case 'n':
 			if (o->nnodes == MAX_NODES)
-				return cli_usage_error("too many --node options (at most %d)", MAX_NODES),
+				return cli_usage_error("too many --node options (at most %d)",
+						       MAX_NODES),
 				       -1;
 			o->nodes[o->nnodes++] = optarg;
 			break;
-		case OPT_DRY_RUN: o->dry_run = 1; break;
-		case OPT_TEXTFILE: o->textfile_dir = optarg; break;
-		case 'p': o->pretty = 1; break;
-		case 'v': o->verbose = 1; break;
-		case 'h': usage(); exit(cli_finish(KILO_EXIT_OK));
-		case 'V': cli_print_version("+k8s +yarn-rest"); exit(cli_finish(KILO_EXIT_OK));
-		default: return cli_usage_error("invalid option"), -1;
+		case OPT_DRY_RUN:
+			o->dry_run = 1;
+			break;
+		case OPT_TEXTFILE:
+			o->textfile_dir = optarg;
+			break;
+		case 'p':
+			o->pretty = 1;
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case 'h':
+			usage();
+			exit(cli_finish(KILO_EXIT_OK));
+		case 'V':
+			cli_print_version("+k8s +yarn-rest");
+			exit(cli_finish(KILO_EXIT_OK));
+		default:
+			return cli_usage_error("invalid option"), -1;
 		}
 	}
 	if (optind < argc)
@@ -141,6 +163,7 @@ static int read_inputs(struct sync_input *in, const char *from, struct sync_stat
 	if (!f)
 		return err_set(e, ERR_USAGE, errno, "open '%s'", from);
 	r = jsonio_reader_new(f, strcmp(from, "-") == 0 ? "stdin" : from);
+	jsonio_reader_filter(r, sync_input_fields);
 	while ((ret = jsonio_read(r, &doc, e)) == 1) {
 		ndocs++;
 		ret = sync_input_add_document(in, doc, e);
@@ -181,6 +204,8 @@ static json_t *read_plan(const char *from, struct err *e)
 	return plan;
 }
 
+/* 75 when every YARN cluster was unreachable, 3 when some were or some
+ * actions failed (1 when all failed). */
 static int exit_code(const struct sync_stats *st)
 {
 	size_t actions = st->updated + st->annotated + st->failed;
@@ -191,6 +216,25 @@ static int exit_code(const struct sync_stats *st)
 	if (st->clusters_down && code == KILO_EXIT_OK)
 		return KILO_EXIT_PARTIAL;
 	return code;
+}
+
+/* What a plan would do, for the summary line: updates in st->updated,
+ * annotations in st->annotated, skipped nodes in st->skipped. */
+static void count_plan(const json_t *plan, struct sync_stats *st)
+{
+	const json_t *it;
+	size_t i;
+
+	json_array_foreach(json_object_get(plan, "items"), i, it)
+	{
+		const char *action = json_string_value(json_object_get(it, "action"));
+		const char *ann = json_string_value(
+			json_object_get(json_object_get(it, "annotation"), "action"));
+
+		st->updated += action && strcmp(action, "update") == 0;
+		st->skipped += action && strcmp(action, "skip") == 0;
+		st->annotated += ann && strcmp(ann, "annotate") == 0;
+	}
 }
 
 static int write_metrics(const struct opts *o, const json_t *report, const struct sync_stats *st,
@@ -219,7 +263,7 @@ static int run(const struct opts *o, struct sync_config *sc, struct err *e)
 		.context = o->context ? o->context : sc->context,
 	};
 	struct k8s_client kc = { 0 };
-	struct sync_stats st = { 0 };
+	struct sync_stats st = { 0 }, shown = { 0 }; /* shown: a plan's actions */
 	int64_t t0 = clock_mono_ms();
 	json_t *plan = NULL, *report = NULL, *out;
 	struct sync_input *in = NULL;
@@ -232,7 +276,7 @@ static int run(const struct opts *o, struct sync_config *sc, struct err *e)
 			sc->clusters[i].http.trace = trace;
 	/* a SyncPlan is checked whole before any connection or write */
 	if (o->mode == MODE_APPLY &&
-	    (!(plan = read_plan(o->from, e)) || sync_plan_check(plan, &sc->options, e) < 0)) {
+	    (!(plan = read_plan(o->from, e)) || sync_plan_check(plan, sc, e) < 0)) {
 		json_decref(plan);
 		return -1;
 	}
@@ -251,12 +295,15 @@ static int run(const struct opts *o, struct sync_config *sc, struct err *e)
 	}
 	if (!plan) {
 		k8s_client_release(&kc);
+		st.errors[e->kind <= ERR_TEMP ? e->kind : ERR_SYSTEM]++;
 		write_metrics(o, NULL, &st, (double)(clock_mono_ms() - t0) / 1000);
 		return -1;
 	}
 	if (o->mode == MODE_PLAN) {
 		out = plan;
-		code = st.clusters && st.clusters_down == st.clusters ? KILO_EXIT_TEMPFAIL : 0;
+		code = exit_code(&(struct sync_stats){ .clusters = st.clusters,
+						       .clusters_down = st.clusters_down });
+		count_plan(plan, &shown);
 	} else {
 		report = sync_apply(plan, sc, &kc, o->dry_run, &st, e);
 		json_decref(plan);
@@ -271,12 +318,18 @@ static int run(const struct opts *o, struct sync_config *sc, struct err *e)
 	if (jsonio_write(stdout, out, o->pretty, e) < 0)
 		code = KILO_EXIT_FAIL;
 	fprintf(stderr,
-		"%s: %s%zu nodes, %zu pods, %zu updated, %zu annotated, %zu skipped, %zu errors, "
+		"%s: %s%zu nodes, %zu pods, %zu %s, %zu %s, %zu skipped, %zu errors, "
 		"%zu of %zu clusters unreachable in %.2f s\n",
-		cli_prog(), o->dry_run ? "dry run: " : "", st.nodes, st.pods, st.updated,
-		st.annotated, st.skipped, st.failed, st.clusters_down, st.clusters,
-		(double)(clock_mono_ms() - t0) / 1000);
-	if (write_metrics(o, report, &st, (double)(clock_mono_ms() - t0) / 1000) < 0 &&
+		cli_prog(),
+		o->mode == MODE_PLAN ? "plan: "
+		: o->dry_run         ? "dry run: "
+				     : "",
+		st.nodes, st.pods, st.updated + shown.updated,
+		o->mode == MODE_PLAN ? "to update" : "updated", st.annotated + shown.annotated,
+		o->mode == MODE_PLAN ? "to annotate" : "annotated", st.skipped + shown.skipped,
+		st.failed, st.clusters_down, st.clusters, (double)(clock_mono_ms() - t0) / 1000);
+	if (write_metrics(o, report ? report : out, &st, (double)(clock_mono_ms() - t0) / 1000) <
+		    0 &&
 	    code == KILO_EXIT_OK)
 		code = KILO_EXIT_PARTIAL;
 	json_decref(out);
@@ -302,7 +355,7 @@ int main(int argc, char **argv)
 		json_decref(warnings);
 		return cli_finish(KILO_EXIT_USAGE); /* a config that cannot be used */
 	}
-	json_array_foreach (warnings, i, w)
+	json_array_foreach(warnings, i, w)
 		cli_warn("unknown config field '%s'", json_string_value(w));
 	json_decref(warnings);
 	if (http_global_init(&e) < 0) {

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!doc)
 		return 0;
-	if (sync_plan_check(doc, &sc.options, &e) < 0) {
+	if (sync_plan_check(doc, &sc, &e) < 0) {
 		fuzz_check_err(&e);
 		json_decref(doc);
 		return 0;

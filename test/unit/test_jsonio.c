@@ -7,6 +7,7 @@
 
 #include "jsonio.h"
 #include "testlib.h"
+#include "xalloc.h"
 
 static FILE *mem(const char *s)
 {
@@ -405,6 +406,136 @@ START_TEST(test_jsonio_parse_string)
 }
 END_TEST
 
+/* Texts jansson refuses: the filtered parser refuses them too, whether the
+ * bad value is kept ("k") or skipped ("s"). */
+static const char *const filter_bad[] = {
+	"1,}",
+	"",
+	"01",
+	"1.",
+	"1e",
+	"-",
+	"tru",
+	"nul",
+	"[1 2]",
+	"[1,]",
+	"{\"a\" 1}",
+	"{\"a\":1,}",
+	"\"\x01\"",
+	"\"\xff\"",
+	"\"\xc0\xaf\"",
+	"\"\xed\xa0\x80\"",
+	"\"\\ud800\"",
+	"\"\\udc00\"",
+	"\"\\u0000\"",
+	"\"\\x\"",
+	"\"\\u12g4\"",
+	"9223372036854775808",
+	"-9223372036854775809",
+	"1e999",
+	"\"abc",
+	"{\"x\":1,\"x\":2}",
+};
+
+START_TEST(test_jsonio_filter_refuses_what_jansson_refuses)
+{
+	static const struct jsonio_filter keep[] = { { "k" }, { NULL } };
+	char text[256];
+	json_error_t jerr;
+
+	for (int k = 0; k < 2; k++) {
+		int n = snprintf(text, sizeof(text), "{\"%s\":%s}", k ? "k" : "s", filter_bad[_i]);
+		json_t *v = json_loadb(text, (size_t)n, JSON_REJECT_DUPLICATES, &jerr);
+
+		/* a duplicate key under a skipped key is not looked for */
+		if (k == 0 && _i == (int)(sizeof(filter_bad) / sizeof(filter_bad[0])) - 1)
+			continue;
+		ck_assert_msg(v == NULL, "jansson took %s", text);
+		ck_assert_msg(jsonio_parse_filtered(text, (size_t)n, keep) == NULL, "took %s",
+			      text);
+	}
+}
+END_TEST
+
+START_TEST(test_jsonio_filter_builds_what_jansson_builds)
+{
+	static const char *const good[] = {
+		"{\"a\":[1,-0,1.5e3,-2.25E-2,123456789012345678,-9223372036854775808,"
+		"9223372036854775807,0.1,1e-400],\"b\":{\"c\":null,\"d\":true,\"e\":false},"
+		"\"s\":\"t\\u00e9\\ud83d\\ude00\\n\\\"\\\\\\/x\xc3\xa9\xf0\x9f\x98\x80\"}",
+		" { } ",
+		"{\"\\u0041\":\"key with an escape\",\"k\":[]}",
+		"{\"deep\":[[[[{\"x\":[{},[]]}]]]]}",
+	};
+	static const char *const fixtures[] = { "k8s/node-batch.json", "k8s/podlist-mixed.json",
+						"k8s/list-kubectl.json", "yarn/rm-nodes.json" };
+	json_error_t jerr;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]) + 4; i++) {
+		char *path = i >= 4 ? testlib_fixture(fixtures[i - 4]) : NULL;
+		char *text = path ? testlib_read(NULL, path) : xstrdup(good[i]);
+		json_t *want = json_loadb(text, strlen(text), JSON_REJECT_DUPLICATES, &jerr);
+		json_t *got = jsonio_parse_filtered(text, strlen(text), NULL);
+
+		ck_assert_msg(want != NULL, "%s: %s", text, jerr.text);
+		ck_assert_msg(json_equal(want, got), "differs: %s", text);
+		json_decref(want);
+		json_decref(got);
+		free(text);
+		free(path);
+	}
+}
+END_TEST
+
+START_TEST(test_jsonio_filter_keeps_named_keys)
+{
+	static const struct jsonio_filter c[] = { { "resources" }, { NULL } };
+	static const struct jsonio_filter spec[] = { { "containers", c }, { NULL } };
+	static const struct jsonio_filter doc[] = {
+		{ "kind" }, { "spec", spec }, { "items", doc }, { NULL }
+	};
+	const char *text = "{\"kind\":\"List\",\"x\":{\"y\":[1,{\"z\":\"\\u00e9\"}]},\"items\":["
+			   "{\"kind\":\"Pod\",\"spec\":{\"containers\":[{\"name\":\"a\","
+			   "\"resources\":{\"r\":\"1\"},\"env\":[]}],\"volumes\":[]}},3]}";
+	json_t *got = jsonio_parse_filtered(text, strlen(text), doc);
+	char *s = json_dumps(got, JSON_COMPACT);
+
+	ck_assert_str_eq(s, "{\"kind\":\"List\",\"items\":[{\"kind\":\"Pod\",\"spec\":"
+			    "{\"containers\":[{\"resources\":{\"r\":\"1\"}}]}},3]}");
+	free(s);
+	json_decref(got);
+}
+END_TEST
+
+START_TEST(test_jsonio_filter_errors_as_jansson)
+{
+	static const struct jsonio_filter keep[] = { { "kind" }, { NULL } };
+	const char *text = "{\"kind\":\"Pod\"}\n{\"kind\":\"Pod\",\n \"x\": [1,}\n";
+	FILE *f = mem(text);
+	struct jsonio_reader *r = jsonio_reader_new(f, "stdin");
+	struct err e = { 0 }, e2 = { 0 };
+	json_t *doc = NULL;
+
+	jsonio_reader_filter(r, keep);
+	ck_assert_int_eq(jsonio_read(r, &doc, &e), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "kind")), "Pod");
+	ck_assert_int_eq(json_object_size(doc), 1);
+	json_decref(doc);
+	ck_assert_int_eq(jsonio_read(r, &doc, &e), -1);
+	jsonio_reader_free(r);
+	fclose(f);
+	f = mem(text);
+	r = jsonio_reader_new(f, "stdin");
+	ck_assert_int_eq(jsonio_read(r, &doc, &e2), 1);
+	json_decref(doc);
+	ck_assert_int_eq(jsonio_read(r, &doc, &e2), -1);
+	ck_assert_str_eq(e.msg, e2.msg);
+	ck_assert_msg(strncmp(e.msg, "stdin:3:", 8) == 0, "%s", e.msg);
+	jsonio_reader_free(r);
+	fclose(f);
+}
+END_TEST
+
 static Suite *jsonio_suite(void)
 {
 	Suite *s = suite_create("jsonio");
@@ -420,6 +551,11 @@ static Suite *jsonio_suite(void)
 	tcase_add_test(tc, test_jsonio_getters);
 	tcase_add_test(tc, test_jsonio_write_compact_and_pretty);
 	tcase_add_test(tc, test_jsonio_parse_string);
+	tcase_add_loop_test(tc, test_jsonio_filter_refuses_what_jansson_refuses, 0,
+			    sizeof(filter_bad) / sizeof(filter_bad[0]));
+	tcase_add_test(tc, test_jsonio_filter_builds_what_jansson_builds);
+	tcase_add_test(tc, test_jsonio_filter_keeps_named_keys);
+	tcase_add_test(tc, test_jsonio_filter_errors_as_jansson);
 	tcase_add_loop_test(tc, test_jsonio_fast_path_cases, 0,
 			    (int)(sizeof(fast_cases) / sizeof(fast_cases[0])));
 	tcase_add_test(tc, test_jsonio_fast_path_mutations);

@@ -5,6 +5,7 @@
 #include "jsonio.h"
 #include "syncplan.h"
 #include "testlib.h"
+#include "xalloc.h"
 
 static struct sync_options opts;
 static struct sync_input *in;
@@ -20,14 +21,19 @@ static void teardown(void)
 	sync_input_free(in);
 }
 
-static void add_text(const char *text)
+static void add_text_to(struct sync_input *to, const char *text)
 {
 	struct err e = { 0 };
 	json_t *doc = jsonio_parse(text, "test", &e);
 
 	ck_assert_msg(doc != NULL, "%s", e.msg);
-	ck_assert_msg(sync_input_add_document(in, doc, &e) == 0, "%s", e.msg);
+	ck_assert_msg(sync_input_add_document(to, doc, &e) == 0, "%s", e.msg);
 	json_decref(doc);
+}
+
+static void add_text(const char *text)
+{
+	add_text_to(in, text);
 }
 
 static void add_fixture(const char *rel)
@@ -41,9 +47,9 @@ static void add_fixture(const char *rel)
 	free(path);
 }
 
-/* An RM node list for cluster `cluster` with one node. */
-static void add_rm(const char *cluster, const char *id, const char *state, int total_vc,
-		   int total_mb, int used_vc, int used_mb)
+/* An RM node list for cluster `cluster` with one node, into `to`. */
+static void add_rm_to(struct sync_input *to, const char *cluster, const char *id, const char *state,
+		      int total_vc, int total_mb, int used_vc, int used_mb)
 {
 	char buf[1024];
 
@@ -54,8 +60,10 @@ static void add_rm(const char *cluster, const char *id, const char *state, int t
 		 "\"totalResource\":{\"memory\":%d,\"vCores\":%d}}]}}",
 		 cluster, id, state, (int)(strchr(id, ':') - id), id, used_mb, used_vc, total_mb,
 		 total_vc);
-	add_text(buf);
+	add_text_to(to, buf);
 }
+
+#define add_rm(...) add_rm_to(in, __VA_ARGS__)
 
 static json_t *plan_of(const char *node)
 {
@@ -63,7 +71,8 @@ static json_t *plan_of(const char *node)
 	json_t *it;
 	size_t i;
 
-	json_array_foreach (json_object_get(plan, "items"), i, it) {
+	json_array_foreach(json_object_get(plan, "items"), i, it)
+	{
 		if (strcmp(json_string_value(json_object_get(it, "node")), node) == 0) {
 			json_incref(it);
 			json_decref(plan);
@@ -99,8 +108,9 @@ START_TEST(test_syncplan_fixture_worker1)
 	ck_assert_str_eq(gets_(it, "yarnNodeId"), NM_ID);
 	ck_assert_int_eq(geti(it, "origin", "cpuMilli"), 37480);
 	ck_assert_int_eq(geti(it, "origin", "memoryBytes"), 112431567289LL);
-	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(it, "origin"), "source")),
-			 "annotation");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(json_object_get(it, "origin"), "source")),
+		"annotation");
 	/* NM pod 2000m/2Gi + Spark executor 2000m/4505Mi; Succeeded and unbound pods excluded */
 	ck_assert_int_eq(geti(it, "requested", "cpuMilli"), 4000);
 	ck_assert_int_eq(geti(it, "requested", "memoryBytes"), 6871318528LL);
@@ -108,7 +118,6 @@ START_TEST(test_syncplan_fixture_worker1)
 	ck_assert_int_eq(geti(it, "yarnTotal", "memoryMB"), 100670);
 	ck_assert_str_eq(gets_(it, "action"), "update");
 	ck_assert_str_eq(gets_(it, "reason"), "RM total 20 vCores/40960 MB differs");
-	ck_assert_int_eq(geti(it, "overCommitTimeoutMs", NULL), 0);
 	ck_assert_int_eq(json_integer_value(json_object_get(it, "overCommitTimeoutMs")), -1);
 	/* annotation: YARN used 2 vCores / 4096 MB; current entry 12k / 24Gi differs */
 	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "annotate");
@@ -133,8 +142,9 @@ START_TEST(test_syncplan_legacy_allocatable_and_none)
 	/* 37480 - 4000 = 33480 -> 33; 112431567289 - 6871318528 -> 100670 MiB */
 	add_rm("yarn-cluster-1", NM_ID, "RUNNING", 33, 100670, 0, 0);
 	it = plan_of("worker-1");
-	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(it, "origin"), "source")),
-			 "allocatable");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(json_object_get(it, "origin"), "source")),
+		"allocatable");
 	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 33);
 	ck_assert_str_eq(gets_(it, "action"), "none");
 	/* no annotation yet and YARN uses nothing: nothing to write */
@@ -181,10 +191,10 @@ static const char *pod_doc(const char *name, const char *node, const char *phase
 }
 
 #define REQ(cpu, mem)                                                                              \
-	"{\"resources\":{\"requests\":{\"kubernetes.io/batch-cpu\":\"" cpu                        \
+	"{\"resources\":{\"requests\":{\"kubernetes.io/batch-cpu\":\"" cpu                         \
 	"\",\"kubernetes.io/batch-memory\":\"" mem "\"}}}"
 #define LIM(cpu, mem)                                                                              \
-	"{\"resources\":{\"limits\":{\"kubernetes.io/batch-cpu\":\"" cpu                          \
+	"{\"resources\":{\"limits\":{\"kubernetes.io/batch-cpu\":\"" cpu                           \
 	"\",\"kubernetes.io/batch-memory\":\"" mem "\"}}}"
 
 START_TEST(test_syncplan_init_limit_terminating_overhead)
@@ -192,24 +202,34 @@ START_TEST(test_syncplan_init_limit_terminating_overhead)
 	json_t *it;
 
 	add_text(node_doc("n1", NULL, "100k", "100Gi", NULL));
-	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[" REQ("1k", "1Gi") "]"));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL,
+			 "\"containers\":[" REQ("1k", "1Gi") "]"));
 	/* init container larger than the containers: max wins */
 	add_text(pod_doc("a", "n1", "Pending", NULL, NULL,
-			 "\"containers\":[" REQ("1k", "1Gi") "," REQ("1k", "1Gi") "],"
-			 "\"initContainers\":[" REQ("5k", "1Gi") "]"));
+			 "\"containers\":[" REQ("1k", "1Gi") "," REQ(
+				 "1k", "1Gi") "],"
+					      "\"initContainers\":[" REQ("5k", "1Gi") "]"));
 	/* limit alone counts as the request; overhead is added */
-	add_text(pod_doc("b", "n1", "Running", NULL, NULL,
-			 "\"containers\":[" LIM("3k", "2Gi") "],"
-			 "\"overhead\":{\"kubernetes.io/batch-cpu\":\"250\"}"));
+	add_text(
+		pod_doc("b", "n1", "Running", NULL, NULL,
+			"\"containers\":[" LIM(
+				"3k", "2Gi") "],"
+					     "\"overhead\":{\"kubernetes.io/batch-cpu\":\"250\"}"));
 	/* a native sidecar (restartPolicy Always) adds to the containers */
-	add_text(pod_doc("c", "n1", "Running", NULL, NULL,
-			 "\"containers\":[" REQ("1k", "0") "],"
-			 "\"initContainers\":[{\"restartPolicy\":\"Always\",\"resources\":{\"requests\":"
-			 "{\"kubernetes.io/batch-cpu\":\"500\"}}}]"));
+	add_text(pod_doc(
+		"c", "n1", "Running", NULL, NULL,
+		"\"containers\":[" REQ(
+			"1k",
+			"0") "],"
+			     "\"initContainers\":[{\"restartPolicy\":\"Always\",\"resources\":{\"requests\":"
+			     "{\"kubernetes.io/batch-cpu\":\"500\"}}}]"));
 	/* Succeeded and Failed do not count; unbound does not count */
-	add_text(pod_doc("d", "n1", "Succeeded", NULL, NULL, "\"containers\":[" REQ("50k", "50Gi") "]"));
-	add_text(pod_doc("e", "n1", "Failed", NULL, NULL, "\"containers\":[" REQ("50k", "50Gi") "]"));
-	add_text(pod_doc("f", "", "Pending", NULL, NULL, "\"containers\":[" REQ("50k", "50Gi") "]"));
+	add_text(pod_doc("d", "n1", "Succeeded", NULL, NULL,
+			 "\"containers\":[" REQ("50k", "50Gi") "]"));
+	add_text(pod_doc("e", "n1", "Failed", NULL, NULL,
+			 "\"containers\":[" REQ("50k", "50Gi") "]"));
+	add_text(
+		pod_doc("f", "", "Pending", NULL, NULL, "\"containers\":[" REQ("50k", "50Gi") "]"));
 	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 1, 1, 0, 0);
 	it = plan_of("n1");
 	/* 1000 + 5000 + 3250 + 1500 */
@@ -227,7 +247,8 @@ START_TEST(test_syncplan_floor_at_zero_and_mib_floor)
 	json_t *it;
 
 	add_text(node_doc("n1", NULL, "2500", "3145727", NULL)); /* 3 MiB - 1 byte */
-	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[" REQ("3k", "0") "]"));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL,
+			 "\"containers\":[" REQ("3k", "0") "]"));
 	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 0, 2, 0, 0);
 	it = plan_of("n1");
 	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 0);
@@ -246,7 +267,8 @@ START_TEST(test_syncplan_invalid_annotation_skips_without_fallback)
 	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 1, 1, 0, 0);
 	it = plan_of("n1");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
-	ck_assert_msg(strncmp(gets_(it, "reason"), "invalid annotation: " SYNC_ANN_ORIGIN, 20 + 45) == 0,
+	ck_assert_msg(strncmp(gets_(it, "reason"), "invalid annotation: " SYNC_ANN_ORIGIN,
+			      20 + 45) == 0,
 		      "%s", gets_(it, "reason"));
 	ck_assert_ptr_null(json_object_get(it, "yarnTotal"));
 	json_decref(it);
@@ -270,7 +292,8 @@ START_TEST(test_syncplan_unknown_id_candidates_and_inactive)
 		 "\"totalResource\":{\"memory\":1,\"vCores\":1}}]}}");
 	it = plan_of("n1");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
-	ck_assert_str_eq(gets_(it, "reason"), "node id n1:8041 unknown to the RM of cluster 'default'");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "node id n1:8041 unknown to the RM of cluster 'default'");
 	ck_assert_int_eq(json_array_size(json_object_get(it, "candidates")), 1);
 	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(it, "candidates"), 0)),
 			 "n1:45454");
@@ -291,7 +314,9 @@ START_TEST(test_syncplan_two_clusters_one_down)
 	json_t *it;
 
 	add_text(node_doc("a", NULL, "10k", "10Gi", NULL));
-	add_text(node_doc("b", NULL, "10k", "10Gi", "\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"1k\\\"}}]}\""));
+	add_text(node_doc(
+		"b", NULL, "10k", "10Gi",
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"1k\\\"}}]}\""));
 	add_text(pod_doc("nma", "a", "Running", "a:8041", "c1", "\"containers\":[]"));
 	add_text(pod_doc("nmb", "b", "Running", "b:8041", "c2", "\"containers\":[]"));
 	add_rm("c1", "a:8041", "RUNNING", 10, 10240, 0, 0);
@@ -301,7 +326,8 @@ START_TEST(test_syncplan_two_clusters_one_down)
 	json_decref(it);
 	it = plan_of("b");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
-	ck_assert_str_eq(gets_(it, "reason"), "cluster 'c2' unreachable: every RM refused the connection");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "cluster 'c2' unreachable: every RM refused the connection");
 	/* no annotation change for a node of an unreachable cluster */
 	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
 	json_decref(it);
@@ -353,12 +379,14 @@ START_TEST(test_syncplan_node_without_nm_is_zeroed_once)
 {
 	json_t *plan, *it;
 
-	add_text(node_doc("old", NULL, "10k", "10Gi",
-			  "\"{\\\"allocations\\\":[{\\\"name\\\":\\\"other\\\",\\\"resources\\\":{}},"
-			  "{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"2k\\\"}}]}\""));
+	add_text(node_doc(
+		"old", NULL, "10k", "10Gi",
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"other\\\",\\\"resources\\\":{}},"
+		"{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"2k\\\"}}]}\""));
 	add_text(node_doc("never", NULL, "10k", "10Gi", NULL));
-	add_text(node_doc("zeroed", NULL, "10k", "10Gi",
-			  "\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"0\\\",\\\"kubernetes.io/batch-memory\\\":\\\"0\\\"}}]}\""));
+	add_text(node_doc(
+		"zeroed", NULL, "10k", "10Gi",
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"0\\\",\\\"kubernetes.io/batch-memory\\\":\\\"0\\\"}}]}\""));
 	plan = sync_plan(in, 0, NULL);
 	ck_assert_int_eq(json_array_size(json_object_get(plan, "items")), 1);
 	json_decref(plan);
@@ -378,15 +406,17 @@ START_TEST(test_syncplan_third_party_value_keeps_other_entries)
 		"{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\",\"resources\":{}}]}",
 		&opts, 12000, 24LL << 30, &e);
 
-	ck_assert_str_eq(v, "{\"allocations\":[{\"name\":\"other\",\"priority\":\"koord-batch\","
-			    "\"resources\":{}},{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\","
-			    "\"resources\":{\"kubernetes.io/batch-cpu\":\"12k\","
-			    "\"kubernetes.io/batch-memory\":\"24Gi\"}}]}");
+	ck_assert_str_eq(v,
+			 "{\"allocations\":[{\"name\":\"other\",\"priority\":\"koord-batch\","
+			 "\"resources\":{}},{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\","
+			 "\"resources\":{\"kubernetes.io/batch-cpu\":\"12k\","
+			 "\"kubernetes.io/batch-memory\":\"24Gi\"}}]}");
 	free(v);
 	v = sync_third_party_value(NULL, &opts, 0, 0, &e);
-	ck_assert_str_eq(v, "{\"allocations\":[{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\","
-			    "\"resources\":{\"kubernetes.io/batch-cpu\":\"0\","
-			    "\"kubernetes.io/batch-memory\":\"0\"}}]}");
+	ck_assert_str_eq(v,
+			 "{\"allocations\":[{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\","
+			 "\"resources\":{\"kubernetes.io/batch-cpu\":\"0\","
+			 "\"kubernetes.io/batch-memory\":\"0\"}}]}");
 	free(v);
 	ck_assert_ptr_null(sync_third_party_value("{\"allocations\":3}", &opts, 0, 0, &e));
 	ck_assert_ptr_null(sync_third_party_value("{", &opts, 0, 0, &e));
@@ -396,9 +426,10 @@ END_TEST
 START_TEST(test_syncplan_bad_input_names_field)
 {
 	struct err e = { 0 };
-	json_t *doc = jsonio_parse("{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"ns\",\"name\":\"p\"},"
-				   "\"spec\":{\"nodeName\":\"n1\",\"containers\":[" REQ("1K", "1Gi") "]}}",
-				   "t", &e);
+	json_t *doc = jsonio_parse(
+		"{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"ns\",\"name\":\"p\"},"
+		"\"spec\":{\"nodeName\":\"n1\",\"containers\":[" REQ("1K", "1Gi") "]}}",
+		"t", &e);
 
 	ck_assert_int_eq(sync_input_add_document(in, doc, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
@@ -430,6 +461,57 @@ START_TEST(test_syncplan_kubectl_list_and_only_nodes)
 }
 END_TEST
 
+START_TEST(test_syncplan_filtered_reading_same_plan)
+{
+	static const char *const fixtures[] = {
+		"k8s/node-batch.json",
+		"k8s/podlist-mixed.json",
+		"yarn/rm-nodes.json",
+	};
+	struct sync_input *filtered = sync_input_new(&opts);
+	struct err e = { 0 };
+	json_t *a, *b;
+
+	/* and what the fixtures lack: sidecars, overhead, limits alone */
+	const char *sidecar = pod_doc(
+		"c", "worker-1", "Running", NULL, NULL,
+		"\"containers\":[" LIM(
+			"1k",
+			"1Gi") "],\"overhead\":{\"kubernetes.io/batch-cpu\":\"250\"},"
+			       "\"initContainers\":[{\"restartPolicy\":\"Always\",\"resources\":{\"requests\":"
+			       "{\"kubernetes.io/batch-cpu\":\"500\"}}}," REQ("9k", "0") "]");
+
+	for (size_t i = 0; i <= sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		char *path = i < sizeof(fixtures) / sizeof(fixtures[0])
+				     ? testlib_fixture(fixtures[i])
+				     : NULL;
+		char *text = path ? testlib_read(NULL, path) : xstrdup(sidecar);
+		json_t *doc = jsonio_parse_filtered(text, strlen(text), sync_input_fields);
+
+		ck_assert_ptr_nonnull(doc);
+		ck_assert_msg(sync_input_add_document(filtered, doc, &e) == 0, "%s", e.msg);
+		json_decref(doc);
+		add_text(text);
+		free(text);
+		free(path);
+	}
+	add_rm("yarn-cluster-1", NM_ID, "RUNNING", 20, 40960, 2, 4096);
+	add_rm_to(filtered, "yarn-cluster-1", NM_ID, "RUNNING", 20, 40960, 2, 4096);
+	a = sync_plan(in, 0, NULL);
+	b = sync_plan(filtered, 0, NULL);
+	/* 4000 + max(1000 + 500 sidecar, 9000 + 500) + 250 */
+	ck_assert_int_eq(json_integer_value(json_object_get(
+				 json_object_get(json_array_get(json_object_get(a, "items"), 0),
+						 "requested"),
+				 "cpuMilli")),
+			 13750);
+	ck_assert_msg(json_equal(a, b), "plans differ");
+	json_decref(a);
+	json_decref(b);
+	sync_input_free(filtered);
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -449,6 +531,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_third_party_value_keeps_other_entries);
 	tcase_add_test(tc, test_syncplan_bad_input_names_field);
 	tcase_add_test(tc, test_syncplan_kubectl_list_and_only_nodes);
+	tcase_add_test(tc, test_syncplan_filtered_reading_same_plan);
 	suite_add_tcase(s, tc);
 	return s;
 }

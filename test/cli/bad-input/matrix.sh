@@ -173,22 +173,23 @@ row "kilo-sync apply: empty stdin" "missing required document of kind 'SyncPlan'
 printf '{"apiVersion":"kilo/v1","kind":"SyncPlan","items":[' | stdin
 row "kilo-sync apply: truncated JSON" "kilo-sync: stdin:1:" kilo-sync apply --dry-run
 # a SyncPlan with one bad item is refused whole: nothing is resized or annotated
+printf 'clusters: [{id: default, rmUrls: ["http://127.0.0.1:9"]}]\n' >"$tmpdir/sync.yaml"
 splan() { # item-2-json
-	printf '{"apiVersion":"kilo/v1","kind":"SyncPlan","items":[{"node":"w0","cluster":"default","yarnNodeId":"w0:8041","action":"update","yarnTotal":{"vCores":4,"memoryMB":4096},"annotation":{"action":"none"}},%s]}\n' "$1"
+	printf '{"apiVersion":"kilo/v1","kind":"SyncPlan","items":[{"node":"w0","cluster":"default","yarnNodeId":"w0:8041","action":"update","yarnTotal":{"vCores":4,"memoryMB":4096},"overCommitTimeoutMs":-1,"annotation":{"action":"none"}},%s]}\n' "$1"
 }
-splan '{"node":"w1","cluster":"default","yarnNodeId":"w1:8041","action":"update","yarnTotal":{"vCores":-14,"memoryMB":1024}}' | stdin
+splan '{"node":"w1","cluster":"default","yarnNodeId":"w1:8041","action":"update","yarnTotal":{"vCores":-14,"memoryMB":1024},"overCommitTimeoutMs":-1}' | stdin
 row "kilo-sync apply: negative vCores" \
-	"SyncPlan.items[1].yarnTotal.vCores: expected an integer 0..2147483647, got -14" kilo-sync apply
-splan '{"node":"w1","cluster":"default","yarnNodeId":"w1:8041","action":"update","yarnTotal":{"vCores":1,"memoryMB":1e30}}' | stdin
+	"SyncPlan.items[1].yarnTotal.vCores: expected an integer 0..2147483647, got -14" kilo-sync apply --config "$tmpdir/sync.yaml"
+splan '{"node":"w1","cluster":"default","yarnNodeId":"w1:8041","action":"update","yarnTotal":{"vCores":1,"memoryMB":1e30},"overCommitTimeoutMs":-1}' | stdin
 row "kilo-sync apply: real memoryMB" \
-	"SyncPlan.items[1].yarnTotal.memoryMB: expected an integer 0..9223372036854775807, got 1e30" kilo-sync apply
+	"SyncPlan.items[1].yarnTotal.memoryMB: expected an integer 0..9223372036854775807, got 1e30" kilo-sync apply --config "$tmpdir/sync.yaml"
 splan '{"node":"w1","cluster":"default","action":"update","yarnTotal":{"vCores":1,"memoryMB":1}}' | stdin
 row "kilo-sync apply: update without yarnNodeId" \
-	"SyncPlan.items[1].yarnNodeId: expected a YARN node id, got nothing" kilo-sync apply
+	"SyncPlan.items[1].yarnNodeId: expected a YARN node id, got nothing" kilo-sync apply --config "$tmpdir/sync.yaml"
 splan '{"node":"w1","action":"skip","annotation":{"action":"annotate","hadoopYarn":{"kubernetes.io/batch-cpu":"-1k","kubernetes.io/batch-memory":"1Gi"}}}' | stdin
-row "kilo-sync apply: negative batch-cpu" "SyncPlan.items[1]: annotation.hadoopYarn" kilo-sync apply
+row "kilo-sync apply: negative batch-cpu" "SyncPlan.items[1].annotation.hadoopYarn.kubernetes.io/batch-cpu: expected a quantity >= 0, got \"-1k\"" kilo-sync apply --config "$tmpdir/sync.yaml"
 splan '{"action":"skip","annotation":{"action":"annotate","hadoopYarn":{"kubernetes.io/batch-cpu":"1k","kubernetes.io/batch-memory":"1Gi"}}}' | stdin
-row "kilo-sync apply: annotation without a node" "SyncPlan.items[1].node: expected a Node name, got nothing" kilo-sync apply
+row "kilo-sync apply: annotation without a node" "SyncPlan.items[1].node: expected a node name, got nothing" kilo-sync apply --config "$tmpdir/sync.yaml"
 printf 'clusters: [{id: a, rmUrls: ["http://127.0.0.1:1"]}]\nreservation: {percent: 120}\n' >"$tmpdir/c.yaml"
 : | stdin
 row "kilo-sync: config percent 120" "reservation.percent: expected an integer 0..100, got 120" \
