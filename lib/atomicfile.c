@@ -27,8 +27,7 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode,
-		     struct err *e)
+int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode, struct err *e)
 {
 	cleanup_free char *d = xstrdup(path);
 	cleanup_free char *b = xstrdup(path);

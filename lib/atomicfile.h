@@ -16,7 +16,6 @@
  * failure the temporary file is removed and path is left as it was.
  * Returns 0, or -1 with e set (ERR_SYSTEM naming the path; errnum ENOSPC,
  * EACCES, EISDIR...). */
-int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode,
-		     struct err *e);
+int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode, struct err *e);
 
 #endif

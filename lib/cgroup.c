@@ -13,8 +13,8 @@
 #include "xalloc.h"
 
 static const char *const ctrl_names[CGROUP_NCTRL] = {
-	[CGROUP_CPU] = "cpu",	  [CGROUP_CPUACCT] = "cpuacct", [CGROUP_CPUSET] = "cpuset",
-	[CGROUP_MEMORY] = "memory", [CGROUP_BLKIO] = "blkio",	  [CGROUP_PIDS] = "pids",
+	[CGROUP_CPU] = "cpu",       [CGROUP_CPUACCT] = "cpuacct", [CGROUP_CPUSET] = "cpuset",
+	[CGROUP_MEMORY] = "memory", [CGROUP_BLKIO] = "blkio",     [CGROUP_PIDS] = "pids",
 };
 
 const char *cgroup_ctrl_name(enum cgroup_ctrl c)
@@ -44,9 +44,9 @@ int cgroup_driver_parse(const char *s, enum cgroup_driver *out, struct err *e)
 			*out = (enum cgroup_driver)d;
 			return 0;
 		}
-	return err_set(e, ERR_USAGE, 0,
-		       "invalid value for --cgroup-driver: '%s' (expected auto, cgroupfs or systemd)",
-		       s);
+	return err_set(
+		e, ERR_USAGE, 0,
+		"invalid value for --cgroup-driver: '%s' (expected auto, cgroupfs or systemd)", s);
 }
 
 /* ---- Pure parsers ---------------------------------------------------- */
@@ -159,14 +159,14 @@ int cgroup_parse_cpu_max(const char *text, int64_t *quota_us, int64_t *period_us
 		q = -1;
 		p += 3;
 	} else if (parse_int(p, &q, &p) < 0 || q <= 0) {
-		return err_set(e, ERR_INPUT, 0, "cpu.max: expected '<quota|max> <period>', got '%.40s'",
-			       text);
+		return err_set(e, ERR_INPUT, 0,
+			       "cpu.max: expected '<quota|max> <period>', got '%.40s'", text);
 	}
 	while (*p == ' ')
 		p++;
 	if (parse_int(p, &per, &p) < 0 || per <= 0)
-		return err_set(e, ERR_INPUT, 0, "cpu.max: expected '<quota|max> <period>', got '%.40s'",
-			       text);
+		return err_set(e, ERR_INPUT, 0,
+			       "cpu.max: expected '<quota|max> <period>', got '%.40s'", text);
 	while (isspace((unsigned char)*p))
 		p++;
 	if (*p)
@@ -283,7 +283,8 @@ int cgroup_cpuset_parse(const char *text, struct cgroup_cpuset *set, struct err 
 	if (!*p)
 		return 0;
 bad:
-	return err_set(e, ERR_INPUT, 0, "expected a CPU list such as '0-3,8' (CPUs below %d), got '%.60s'",
+	return err_set(e, ERR_INPUT, 0,
+		       "expected a CPU list such as '0-3,8' (CPUs below %d), got '%.60s'",
 		       CGROUP_CPUSET_MAX, text);
 }
 
@@ -332,8 +333,9 @@ static char *mount_rel(const char *field, size_t len)
 	char *out = xmalloc(len + 1), *o = out;
 
 	for (size_t i = 0; i < len; i++) {
-		if (field[i] == '\\' && i + 3 < len && field[i + 1] >= '0' && field[i + 1] <= '3' && field[i + 2] >= '0' &&
-		    field[i + 2] <= '7' && field[i + 3] >= '0' && field[i + 3] <= '7') {
+		if (field[i] == '\\' && i + 3 < len && field[i + 1] >= '0' && field[i + 1] <= '3' &&
+		    field[i + 2] >= '0' && field[i + 2] <= '7' && field[i + 3] >= '0' &&
+		    field[i + 3] <= '7') {
 			*o++ = (char)((field[i + 1] - '0') * 64 + (field[i + 2] - '0') * 8 +
 				      (field[i + 3] - '0'));
 			i += 3;
@@ -768,8 +770,8 @@ int cgroup_read_cpu_usage(const struct cgroup_layout *l, const struct sysroot *s
 	return CGROUP_OK;
 }
 
-int cgroup_read_memory_stat(const struct cgroup_layout *l, const struct sysroot *s,
-			    const char *cg, struct cgroup_memory_stat *ms, struct err *e)
+int cgroup_read_memory_stat(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
+			    struct cgroup_memory_stat *ms, struct err *e)
 {
 	cleanup_free char *text = NULL;
 	int r = cgroup_read(l, s, CGROUP_MEMORY, cg, "memory.stat", &text, e);
@@ -810,8 +812,8 @@ int cgroup_read_cfs(const struct cgroup_layout *l, const struct sysroot *s, cons
 	return CGROUP_OK;
 }
 
-int cgroup_write_cfs_quota(const struct cgroup_layout *l, const struct sysroot *s,
-			   const char *cg, int64_t quota_us, struct err *e)
+int cgroup_write_cfs_quota(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
+			   int64_t quota_us, struct err *e)
 {
 	char val[32];
 
@@ -826,8 +828,8 @@ int cgroup_write_cfs_quota(const struct cgroup_layout *l, const struct sysroot *
 	return cgroup_write(l, s, CGROUP_CPU, cg, "cpu.cfs_quota_us", val, e);
 }
 
-int cgroup_write_cfs_period(const struct cgroup_layout *l, const struct sysroot *s,
-			    const char *cg, int64_t period_us, struct err *e)
+int cgroup_write_cfs_period(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
+			    int64_t period_us, struct err *e)
 {
 	char val[64];
 	int64_t q, p;
@@ -898,9 +900,8 @@ int cgroup_write_cpuset(const struct cgroup_layout *l, const struct sysroot *s, 
 	return cgroup_write(l, s, CGROUP_CPUSET, cg, "cpuset.cpus", list, e);
 }
 
-static int read_pid_file(const struct cgroup_layout *l, const struct sysroot *s,
-			 enum cgroup_ctrl c, const char *cg, const char *file, pid_t **pids,
-			 size_t *n, struct err *e)
+static int read_pid_file(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+			 const char *cg, const char *file, pid_t **pids, size_t *n, struct err *e)
 {
 	cleanup_free char *text = NULL;
 	int r = cgroup_read(l, s, c, cg, file, &text, e);
@@ -920,15 +921,15 @@ int cgroup_read_procs(const struct cgroup_layout *l, const struct sysroot *s, en
 	return read_pid_file(l, s, c, cg, "cgroup.procs", pids, n, e);
 }
 
-int cgroup_read_threads(const struct cgroup_layout *l, const struct sysroot *s,
-			enum cgroup_ctrl c, const char *cg, pid_t **tids, size_t *n, struct err *e)
+int cgroup_read_threads(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+			const char *cg, pid_t **tids, size_t *n, struct err *e)
 {
 	return read_pid_file(l, s, c, cg, l->ctrl_version[c] == 2 ? "cgroup.threads" : "tasks",
 			     tids, n, e);
 }
 
-int cgroup_start_time_ms(const struct cgroup_layout *l, const struct sysroot *s,
-			 enum cgroup_ctrl c, const char *cg, int64_t *ms, struct err *e)
+int cgroup_start_time_ms(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+			 const char *cg, int64_t *ms, struct err *e)
 {
 	cleanup_free pid_t *pids = NULL;
 	size_t n = 0;

@@ -67,13 +67,13 @@ enum {
 };
 
 struct cgroup_layout {
-	int version;               /* 2 when cpu is in the unified tree, else 1 */
-	enum cgroup_driver driver; /* resolved: CGROUP_DRIVER_CGROUPFS or _SYSTEMD */
-	char *mount[CGROUP_NCTRL]; /* sysroot-relative mount dir, NULL when not mounted */
+	int version;                    /* 2 when cpu is in the unified tree, else 1 */
+	enum cgroup_driver driver;      /* resolved: CGROUP_DRIVER_CGROUPFS or _SYSTEMD */
+	char *mount[CGROUP_NCTRL];      /* sysroot-relative mount dir, NULL when not mounted */
 	int ctrl_version[CGROUP_NCTRL]; /* 1 or 2, 0 when not mounted */
-	char *unified;     /* the cgroup2 mount (also in hybrid layouts), or NULL */
-	char *kubepods;    /* "/kubepods" or "/kubepods.slice" */
-	char *burstable;   /* "/kubepods/burstable", ".../kubepods-burstable.slice" */
+	char *unified;                  /* the cgroup2 mount (also in hybrid layouts), or NULL */
+	char *kubepods;                 /* "/kubepods" or "/kubepods.slice" */
+	char *burstable;                /* "/kubepods/burstable", ".../kubepods-burstable.slice" */
 	char *besteffort;  /* "/kubepods/besteffort", ".../kubepods-besteffort.slice" */
 	char *hadoop_yarn; /* "<besteffort>/hadoop-yarn", or --hierarchy */
 };
@@ -199,8 +199,8 @@ struct cgroup_memory_stat {
 };
 
 /* memory.stat of cg (hierarchical: v1 total_* keys).  Returns a status. */
-int cgroup_read_memory_stat(const struct cgroup_layout *l, const struct sysroot *s,
-			    const char *cg, struct cgroup_memory_stat *ms, struct err *e);
+int cgroup_read_memory_stat(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
+			    struct cgroup_memory_stat *ms, struct err *e);
 
 /* The cgroup's whole memory charge in bytes: v1 memory.usage_in_bytes, v2
  * memory.current.  Returns a status. */
@@ -215,13 +215,13 @@ int cgroup_read_cfs(const struct cgroup_layout *l, const struct sysroot *s, cons
 /* Write the CFS quota in us (-1 unlimited): v1 cpu.cfs_quota_us; v2 writes
  * "max" or the number alone to cpu.max, leaving the period (koordlet
  * CgroupUpdateWithUnlimitedFunc).  Returns a status. */
-int cgroup_write_cfs_quota(const struct cgroup_layout *l, const struct sysroot *s,
-			   const char *cg, int64_t quota_us, struct err *e);
+int cgroup_write_cfs_quota(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
+			   int64_t quota_us, struct err *e);
 
 /* Write the CFS period in us: v1 cpu.cfs_period_us; v2 "<quota|max>
  * <period>" to cpu.max, keeping the quota read from it.  Returns a status. */
-int cgroup_write_cfs_period(const struct cgroup_layout *l, const struct sysroot *s,
-			    const char *cg, int64_t period_us, struct err *e);
+int cgroup_write_cfs_period(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
+			    int64_t period_us, struct err *e);
 
 /* The file holding the CPU weight: "cpu.shares" (v1) or "cpu.weight" (v2).
  * Static string.  Read and write it with cgroup_read_i64()/cgroup_write(). */
@@ -259,14 +259,14 @@ int cgroup_read_procs(const struct cgroup_layout *l, const struct sysroot *s, en
 		      const char *cg, pid_t **pids, size_t *n, struct err *e);
 
 /* Thread ids of cg in c: v1 tasks, v2 cgroup.threads.  As cgroup_read_procs(). */
-int cgroup_read_threads(const struct cgroup_layout *l, const struct sysroot *s,
-			enum cgroup_ctrl c, const char *cg, pid_t **tids, size_t *n, struct err *e);
+int cgroup_read_threads(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+			const char *cg, pid_t **tids, size_t *n, struct err *e);
 
 /* The start time of the oldest process of cg in c, ms since the epoch
  * (proc/<pid>/stat starttime + proc/stat btime; processes that exit while
  * read are skipped).  *ms is -1 when cg has no process.  Returns a status. */
-int cgroup_start_time_ms(const struct cgroup_layout *l, const struct sysroot *s,
-			 enum cgroup_ctrl c, const char *cg, int64_t *ms, struct err *e);
+int cgroup_start_time_ms(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+			 const char *cg, int64_t *ms, struct err *e);
 
 /* ---- YARN containers ------------------------------------------------- */
 
@@ -310,8 +310,7 @@ int cgroup_parse_cpu_stat_usage(const char *text, int64_t *ns, struct err *e);
 
 /* v2 cpu.max "<quota|max> <period>": quota in us (-1 for max), period in
  * us.  Returns 0, or -1 with e set (ERR_INPUT). */
-int cgroup_parse_cpu_max(const char *text, int64_t *quota_us, int64_t *period_us,
-			 struct err *e);
+int cgroup_parse_cpu_max(const char *text, int64_t *quota_us, int64_t *period_us, struct err *e);
 
 /* A cgroup.procs, tasks or cgroup.threads text: one positive pid a line.
  * *pids new (NULL when empty).  Returns 0, or -1 with e set (ERR_INPUT). */

@@ -55,7 +55,7 @@ static void remember(struct config *c, const json_t *v, yaml_mark_t m)
 }
 
 __attribute__((format(printf, 3, 4))) static int fail_at(struct loader *l, yaml_mark_t m,
-								  const char *fmt, ...)
+							 const char *fmt, ...)
 {
 	char what[256];
 	va_list ap;
@@ -99,13 +99,15 @@ static void measure(const json_t *v, size_t *values, int *depth)
 	json_t *x;
 
 	if (json_is_object(v)) {
-		json_object_foreach ((json_t *)v, k, x) {
+		json_object_foreach((json_t *)v, k, x)
+		{
 			measure(x, &sub_n, &sub_d);
 			n += sub_n;
 			d = sub_d > d ? sub_d : d;
 		}
 	} else if (json_is_array(v)) {
-		json_array_foreach (v, i, x) {
+		json_array_foreach(v, i, x)
+		{
 			measure(x, &sub_n, &sub_d);
 			n += sub_n;
 			d = sub_d > d ? sub_d : d;
@@ -120,7 +122,8 @@ static int next_event(struct loader *l, yaml_event_t *ev)
 	if (yaml_parser_parse(&l->parser, ev))
 		return 0;
 	return err_set(l->e, ERR_INPUT, 0, "%s:%ld:%ld: %s%s%s", l->c->name,
-		       (long)l->parser.problem_mark.line + 1, (long)l->parser.problem_mark.column + 1,
+		       (long)l->parser.problem_mark.line + 1,
+		       (long)l->parser.problem_mark.column + 1,
 		       l->parser.problem ? l->parser.problem : "YAML syntax error",
 		       l->parser.context ? " " : "", l->parser.context ? l->parser.context : "");
 }
@@ -189,7 +192,8 @@ static json_t *scalar(struct loader *l, yaml_event_t *ev)
 	}
 	if (!plain && !tag)
 		return json_string(s);
-	if (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL"))
+	if (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
+	    !strcmp(s, "NULL"))
 		return json_null();
 	if (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE"))
 		return json_true();
@@ -372,7 +376,8 @@ static int load(struct loader *l)
 			break;
 		}
 		if (t == YAML_DOCUMENT_START_EVENT && ++docs > 1) {
-			fail_at(l, ev.start_mark, "%s", "expected one YAML document, found several");
+			fail_at(l, ev.start_mark, "%s",
+				"expected one YAML document, found several");
 			yaml_event_delete(&ev);
 			return -1;
 		}
@@ -437,9 +442,8 @@ int config_load(struct config *c, const char *path, struct err *e)
 	if (!f)
 		return err_set(e,
 			       errno == ENOENT || errno == ENOTDIR || errno == EACCES ? ERR_USAGE
-										 : ERR_SYSTEM,
-			       errno, "open '%s'",
-			       path);
+										      : ERR_SYSTEM,
+			       errno, "open '%s'", path);
 	m = open_memstream(&text, &len);
 	if (!m)
 		return err_set(e, ERR_SYSTEM, errno, "read '%s'", path);
@@ -449,7 +453,8 @@ int config_load(struct config *c, const char *path, struct err *e)
 		int saved = errno;
 
 		fclose(m);
-		return err_set(e, saved == EISDIR ? ERR_USAGE : ERR_SYSTEM, saved, "read '%s'", path);
+		return err_set(e, saved == EISDIR ? ERR_USAGE : ERR_SYSTEM, saved, "read '%s'",
+			       path);
 	}
 	fclose(m);
 	if (strlen(text) != len)
@@ -545,8 +550,8 @@ int config_enum(const struct config *c, const json_t *obj, const char *ctx, cons
 			*out = i;
 			return 0;
 		}
-		n += (size_t)snprintf(what + n, n < sizeof(what) ? sizeof(what) - n : 0, "%s \"%s\"",
-				      i ? "," : "", choices[i]);
+		n += (size_t)snprintf(what + n, n < sizeof(what) ? sizeof(what) - n : 0,
+				      "%s \"%s\"", i ? "," : "", choices[i]);
 		if (n >= sizeof(what))
 			n = sizeof(what) - 1;
 	}
@@ -592,7 +597,8 @@ void config_unknown(const json_t *obj, const char *ctx, const char *const *known
 
 	if (!json_is_object(obj))
 		return;
-	json_object_foreach ((json_t *)obj, key, v) {
+	json_object_foreach((json_t *)obj, key, v)
+	{
 		if (listed(key, known) || listed(key, ignored))
 			continue;
 		json_array_append_new(warnings, json_sprintf("%s%s%s", ctx ? ctx : "",

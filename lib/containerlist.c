@@ -44,8 +44,8 @@ static int noted(struct containerlist *cl, int r, const struct err *e)
 
 /* Oldest start time of pids in ms since the epoch, or -1.  btime_s is read
  * once per walk (-2 before). */
-static int64_t oldest_start(const struct sysroot *s, const pid_t *pids, size_t n,
-			    int64_t *btime_s, struct containerlist *cl)
+static int64_t oldest_start(const struct sysroot *s, const pid_t *pids, size_t n, int64_t *btime_s,
+			    struct containerlist *cl)
 {
 	uint64_t oldest = UINT64_MAX;
 	struct err e = { 0 };
@@ -154,7 +154,7 @@ static json_t *item_doc(const struct containerlist_item *it, const struct contai
 			const json_t *prev, int64_t now_ms)
 {
 	const struct nm_container *c = nm->reachable ? nm_containers_find(nm->containers, it->id)
-						      : NULL;
+						     : NULL;
 	enum nm_phase phase = c ? nm_state_phase(c->state) : NM_PHASE_UNKNOWN;
 	struct containerid cid;
 	char app[64];
@@ -170,8 +170,9 @@ static json_t *item_doc(const struct containerlist_item *it, const struct contai
 			  int_or_null(it->memory_bytes), "memoryCurrentBytes",
 			  int_or_null(it->memory_current));
 	stale = nm->reachable ? json_boolean(!c || phase == NM_PHASE_FINISHED) : json_null();
-	starting = it->processes == 0 &&
-		   (nm->reachable ? c && phase != NM_PHASE_FINISHED && phase != NM_PHASE_KILLING : 1);
+	starting =
+		it->processes == 0 &&
+		(nm->reachable ? c && phase != NM_PHASE_FINISHED && phase != NM_PHASE_KILLING : 1);
 	doc = json_pack("{s:s, s:s, s:I, s:I, s:I, s:b}", "id", it->id, "applicationId",
 			containerid_application(&cid, app, sizeof(app)), "attempt",
 			(json_int_t)cid.attempt, "number", (json_int_t)cid.number, "epoch",

@@ -18,7 +18,10 @@ static void one_line(char *dst, const char *src)
 		char esc[5] = { (char)*p, '\0' };
 
 		if (*p == '\n' || *p == '\t' || *p == '\r')
-			snprintf(esc, sizeof(esc), "\\%c", *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
+			snprintf(esc, sizeof(esc), "\\%c",
+				 *p == '\n'   ? 'n'
+				 : *p == '\t' ? 't'
+					      : 'r');
 		else if (*p < 0x20 || *p == 0x7f)
 			snprintf(esc, sizeof(esc), "\\x%02x", *p);
 		if (o + strlen(esc) >= ERR_MSG_MAX)

@@ -28,7 +28,8 @@ struct cpu_eval {
 	size_t nsamples;
 };
 
-static void note(struct evict_plan *plan, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct evict_plan *plan, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 static void note(struct evict_plan *plan, const char *fmt, ...)
 {
 	char buf[256];
@@ -98,7 +99,8 @@ static void prune_victims(const struct policy *p, const struct evict_input *in,
 static void add_victims(struct evict_state *st, const struct evict_plan *plan,
 			const struct evict_input *in, int64_t now_ms)
 {
-	st->victims = xrealloc(st->victims, (st->nvictims + plan->nitems + 1) * sizeof(*st->victims));
+	st->victims =
+		xrealloc(st->victims, (st->nvictims + plan->nitems + 1) * sizeof(*st->victims));
 	for (size_t i = 0; i < plan->nitems; i++) {
 		st->victims[st->nvictims].id = xstrdup(in->containers[plan->items[i].index].id);
 		st->victims[st->nvictims++].at_ms = now_ms;
@@ -198,7 +200,9 @@ static void select_victims(const struct policy *p, const struct evict_input *in,
 
 		if (cands[i].release <= 0) {
 			skip(plan, cands[i].index,
-			     cands[i].release == 0 ? "nothingToRelease" : memory ? "noUsage" : "noRequest");
+			     cands[i].release == 0 ? "nothingToRelease"
+			     : memory              ? "noUsage"
+						   : "noRequest");
 			continue;
 		}
 		if (cands[i].am && !p->allow_am) {
@@ -251,10 +255,12 @@ static void cpu_figures(const struct policy *p, struct evict_cpu_figures *f)
 		return;
 	if (f->usage_cpu_milli * 100 < f->limit_cpu_milli * p->cpu_evict_be_usage_threshold_percent)
 		return;
-	if (f->limit_cpu_milli * 100 > f->request_cpu_milli * p->cpu_evict_be_satisfaction_lower_percent)
+	if (f->limit_cpu_milli * 100 >
+	    f->request_cpu_milli * p->cpu_evict_be_satisfaction_lower_percent)
 		return;
-	f->need_cpu_milli = f->request_cpu_milli * p->cpu_evict_be_satisfaction_upper_percent / 100 -
-			    f->limit_cpu_milli;
+	f->need_cpu_milli =
+		f->request_cpu_milli * p->cpu_evict_be_satisfaction_upper_percent / 100 -
+		f->limit_cpu_milli;
 	if (f->need_cpu_milli < 0)
 		f->need_cpu_milli = 0;
 }
@@ -292,9 +298,9 @@ static void cpu_evaluate(const struct policy *p, const struct evict_input *in,
 	st->nsamples = n;
 	if (cur->usage_cpu_milli < 0 || cur->limit_cpu_milli < 0 || request < 0) {
 		note(plan, "cpu: no sample: %s unknown",
-		     cur->usage_cpu_milli < 0 ? "BE usage (NodeUsage qos.besteffort.cpuMilli)" :
-		     cur->limit_cpu_milli < 0 ? "BE limit (NodeUsage limits)" :
-						"YARN requests (NodeManager unreachable)");
+		     cur->usage_cpu_milli < 0   ? "BE usage (NodeUsage qos.besteffort.cpuMilli)"
+		     : cur->limit_cpu_milli < 0 ? "BE limit (NodeUsage limits)"
+						: "YARN requests (NodeManager unreachable)");
 		return;
 	}
 	st->samples = xrealloc(st->samples, (st->nsamples + 1) * sizeof(*st->samples));
@@ -325,8 +331,8 @@ static void cpu_evaluate(const struct policy *p, const struct evict_input *in,
 	cpu_figures(p, avg);
 	cpu_figures(p, cur);
 	ev->ok = 1;
-	ev->need = avg->need_cpu_milli < cur->need_cpu_milli ? avg->need_cpu_milli :
-								 cur->need_cpu_milli;
+	ev->need = avg->need_cpu_milli < cur->need_cpu_milli ? avg->need_cpu_milli
+							     : cur->need_cpu_milli;
 }
 
 static void cpu_trigger(const struct policy *p, const struct cpu_eval *ev, struct evict_plan *plan)
@@ -411,9 +417,10 @@ static json_t *trigger_json(const struct evict_plan *plan, const struct evict_in
 				 "usagePercent", percent(plan->usage_percent), "thresholdPercent",
 				 plan->threshold_percent, "lowerPercent", plan->lower_percent,
 				 "needBytes", (json_int_t)plan->need, "creditBytes",
-				 (json_int_t)plan->credit, "usageBytes", (json_int_t)plan->usage_bytes,
-				 "capacityBytes", (json_int_t)plan->capacity_bytes,
-				 "coolDownRemainingMs", (json_int_t)plan->cool_down_remaining_ms);
+				 (json_int_t)plan->credit, "usageBytes",
+				 (json_int_t)plan->usage_bytes, "capacityBytes",
+				 (json_int_t)plan->capacity_bytes, "coolDownRemainingMs",
+				 (json_int_t)plan->cool_down_remaining_ms);
 	t = json_pack("{s:s,s:o,s:i,s:o,s:i,s:i,s:I,s:I}", "resource", "cpu", "usagePercent",
 		      percent(plan->usage_percent), "thresholdPercent", plan->threshold_percent,
 		      "satisfactionPercent", percent(plan->satisfaction_percent), "lowerPercent",
@@ -439,11 +446,13 @@ static json_t *item_json(const struct evict_plan *plan, const struct evict_item 
 	if (memory)
 		keys = json_pack("{s:b,s:o,s:o}", "am", c->am, "memoryBytes",
 				 jsonio_int_or_null(c->memory_bytes >= 0, c->memory_bytes),
-				 "startedMs", jsonio_int_or_null(c->started_ms >= 0, c->started_ms));
+				 "startedMs",
+				 jsonio_int_or_null(c->started_ms >= 0, c->started_ms));
 	else
 		keys = json_pack("{s:b,s:o,s:o,s:o}", "am", c->am, "cpuMilli",
-				 jsonio_int_or_null(c->cpu_milli >= 0, c->cpu_milli), "requestCpuMilli",
-				 jsonio_int_or_null(1, c->request_cpu_milli), "startedMs",
+				 jsonio_int_or_null(c->cpu_milli >= 0, c->cpu_milli),
+				 "requestCpuMilli", jsonio_int_or_null(1, c->request_cpu_milli),
+				 "startedMs",
 				 jsonio_int_or_null(c->started_ms >= 0, c->started_ms));
 	return json_pack("{s:s,s:s,s:{s:o,s:o,s:s},s:o}", "id", c->id, "reason",
 			 memory ? "memory" : "cpu", "expectedRelease", "memoryBytes",
@@ -464,10 +473,9 @@ json_t *evict_plan_json(const struct evict_plan *plan, const struct evict_input 
 	for (size_t i = 0; i < plan->nitems; i++)
 		json_array_append_new(items, item_json(plan, &plan->items[i], in));
 	for (size_t i = 0; i < plan->nskipped; i++)
-		json_array_append_new(skipped,
-				      json_pack("{s:s,s:s}", "id",
-						in->containers[plan->skipped[i].index].id, "reason",
-						plan->skipped[i].reason));
+		json_array_append_new(skipped, json_pack("{s:s,s:s}", "id",
+							 in->containers[plan->skipped[i].index].id,
+							 "reason", plan->skipped[i].reason));
 	json_object_set_new(doc, "items", items);
 	json_object_set_new(doc, "skipped", skipped);
 	json_object_set_new(doc, "pressureRemains", json_boolean(plan->pressure_remains));

@@ -32,14 +32,14 @@
 /* One item of a ContainerList (SCHEMAS.md).  Strings are borrowed from the
  * parsed document, which must outlive this. */
 struct evict_container {
-	const char *id;          /* a valid YARN container id */
-	int am;                  /* the `am` guess (containerid_is_am when null) */
-	int terminating;         /* NM state KILLING/CLEANEDUP_AFTER_KILL with processes left */
-	int64_t processes;       /* process count, or EVICT_UNKNOWN */
-	int64_t started_ms;      /* startTime, ms since the epoch, or EVICT_UNKNOWN */
-	int64_t memory_bytes;    /* usage.memoryBytes (anon + unevictable), or EVICT_UNKNOWN */
-	int64_t cpu_milli;       /* usage.cpuMilli, or EVICT_UNKNOWN */
-	int64_t request_cpu_milli;    /* requests.cpuMilli (null when the NM is unreachable) */
+	const char *id;            /* a valid YARN container id */
+	int am;                    /* the `am` guess (containerid_is_am when null) */
+	int terminating;           /* NM state KILLING/CLEANEDUP_AFTER_KILL with processes left */
+	int64_t processes;         /* process count, or EVICT_UNKNOWN */
+	int64_t started_ms;        /* startTime, ms since the epoch, or EVICT_UNKNOWN */
+	int64_t memory_bytes;      /* usage.memoryBytes (anon + unevictable), or EVICT_UNKNOWN */
+	int64_t cpu_milli;         /* usage.cpuMilli, or EVICT_UNKNOWN */
+	int64_t request_cpu_milli; /* requests.cpuMilli (null when the NM is unreachable) */
 	int64_t request_memory_bytes; /* requests.memoryBytes */
 };
 
@@ -52,17 +52,17 @@ struct evict_scope_limit {
 
 /* Everything evict_decide() reads from the documents. */
 struct evict_input {
-	const char *node;               /* metadata.node, NULL when absent (borrowed) */
-	int64_t capacity_memory_bytes;  /* NodeUsage capacity.memoryBytes */
-	int64_t node_memory_bytes;      /* NodeUsage node.memoryBytes (MemTotal - MemAvailable) */
-	int64_t be_cpu_milli;           /* NodeUsage qos.besteffort.cpuMilli (includes hadoop-yarn) */
-	int64_t window_ms;              /* NodeUsage windowMs: what the CPU rates cover */
+	const char *node;              /* metadata.node, NULL when absent (borrowed) */
+	int64_t capacity_memory_bytes; /* NodeUsage capacity.memoryBytes */
+	int64_t node_memory_bytes;     /* NodeUsage node.memoryBytes (MemTotal - MemAvailable) */
+	int64_t be_cpu_milli; /* NodeUsage qos.besteffort.cpuMilli (includes hadoop-yarn) */
+	int64_t window_ms;    /* NodeUsage windowMs: what the CPU rates cover */
 	struct evict_scope_limit be, hadoop_yarn;
-	int nm_reachable;               /* ContainerList nodeManager.reachable */
+	int nm_reachable;                   /* ContainerList nodeManager.reachable */
 	struct evict_container *containers; /* owned (free with evict_input_release) */
 	size_t ncontainers;
-	int have_pods;                  /* a PodList was given */
-	int64_t pods_batch_cpu_milli;   /* sum of BE pods' kubernetes.io/batch-cpu requests */
+	int have_pods;                /* a PodList was given */
+	int64_t pods_batch_cpu_milli; /* sum of BE pods' kubernetes.io/batch-cpu requests */
 };
 
 /* One victim of an earlier plan, kept in the state. */
@@ -73,8 +73,8 @@ struct evict_victim {
 
 /* One BE CPU sample, kept in the state for the window averages. */
 struct evict_sample {
-	int64_t at_ms;         /* when it was taken */
-	int64_t window_ms;     /* how long the rate covers, or EVICT_UNKNOWN */
+	int64_t at_ms;     /* when it was taken */
+	int64_t window_ms; /* how long the rate covers, or EVICT_UNKNOWN */
 	int64_t usage_cpu_milli;
 	int64_t limit_cpu_milli;
 	int64_t request_cpu_milli;
@@ -117,7 +117,7 @@ struct evict_plan {
 	enum evict_resource resource; /* EVICT_NONE: no pressure, trigger null */
 	double usage_percent;         /* memory: node/capacity; cpu: BE usage/limit (window) */
 	int threshold_percent, lower_percent, upper_percent;
-	int64_t need, credit;         /* bytes or milli-cores */
+	int64_t need, credit; /* bytes or milli-cores */
 	int64_t cool_down_remaining_ms;
 	/* memory */
 	int64_t usage_bytes, capacity_bytes;
@@ -163,8 +163,7 @@ void evict_input_release(struct evict_input *in);
  * name is used in messages (the file's path).  A NULL doc is an empty
  * state.  Returns 0, or -1 with e set (ERR_INPUT "<name>: victims[0].atMs:
  * ..."). */
-int evict_state_parse(const json_t *doc, const char *name, struct evict_state *st,
-		      struct err *e);
+int evict_state_parse(const json_t *doc, const char *name, struct evict_state *st, struct err *e);
 
 /* The state as a document {"apiVersion":"kilo/v1","kind":"EvictorState",
  * "victims":[{"id","atMs"}],"lastEviction":{"memoryMs","cpuMs"},

@@ -72,8 +72,10 @@ static int parse_limit(const json_t *limits, const char *key, struct evict_scope
 	snprintf(ctx, sizeof(ctx), "NodeUsage.limits.%s", key);
 	v = json_object_get(o, "cpuset");
 	if (v && !json_is_null(v)) {
-		if (!json_is_string(v) || (l->cpuset_cpus = evict_cpuset_count(json_string_value(v))) < 0)
-			return jsonio_bad_value(e, ctx, "cpuset", "a cpuset list such as \"0-3,8\"", v);
+		if (!json_is_string(v) ||
+		    (l->cpuset_cpus = evict_cpuset_count(json_string_value(v))) < 0)
+			return jsonio_bad_value(e, ctx, "cpuset", "a cpuset list such as \"0-3,8\"",
+						v);
 	}
 	if (jsonio_get_int(o, ctx, "cfsQuotaUs", -1, FIGURE_MAX, &l->cfs_quota_us, e) < 0 ||
 	    jsonio_get_int(o, ctx, "cfsPeriodUs", 1, FIGURE_MAX, &l->cfs_period_us, e) < 0)
@@ -92,7 +94,8 @@ int evict_parse_node_usage(const json_t *doc, struct evict_input *in, struct err
 	    jsonio_get_obj(doc, "NodeUsage", "qos", &qos, e) < 0 ||
 	    jsonio_get_obj(qos, "NodeUsage.qos", "besteffort", &be, e) < 0 ||
 	    jsonio_get_obj(doc, "NodeUsage", "limits", &limits, e) < 0 ||
-	    get_figure(cap, "NodeUsage.capacity", "memoryBytes", &in->capacity_memory_bytes, e) < 0 ||
+	    get_figure(cap, "NodeUsage.capacity", "memoryBytes", &in->capacity_memory_bytes, e) <
+		    0 ||
 	    get_figure(node, "NodeUsage.node", "memoryBytes", &in->node_memory_bytes, e) < 0 ||
 	    get_figure(be, "NodeUsage.qos.besteffort", "cpuMilli", &in->be_cpu_milli, e) < 0 ||
 	    get_figure(doc, "NodeUsage", "windowMs", &in->window_ms, e) < 0 ||
@@ -100,8 +103,8 @@ int evict_parse_node_usage(const json_t *doc, struct evict_input *in, struct err
 	    parse_limit(limits, "hadoopYarn", &in->hadoop_yarn, e) < 0)
 		return -1;
 	if (in->capacity_memory_bytes == 0)
-		return jsonio_bad_value(e, "NodeUsage.capacity", "memoryBytes", "a positive integer",
-					json_object_get(cap, "memoryBytes"));
+		return jsonio_bad_value(e, "NodeUsage.capacity", "memoryBytes",
+					"a positive integer", json_object_get(cap, "memoryBytes"));
 	return 0;
 }
 
@@ -152,7 +155,8 @@ int evict_parse_container_list(const json_t *doc, struct evict_input *in, struct
 	if (jsonio_get_obj(doc, "ContainerList", "metadata", &meta, e) < 0 ||
 	    jsonio_get_str(meta, "ContainerList.metadata", "node", &node, e) < 0 ||
 	    jsonio_get_obj(doc, "ContainerList", "nodeManager", &nm, e) < 0 ||
-	    jsonio_get_bool(nm, "ContainerList.nodeManager", "reachable", &in->nm_reachable, e) < 0 ||
+	    jsonio_get_bool(nm, "ContainerList.nodeManager", "reachable", &in->nm_reachable, e) <
+		    0 ||
 	    jsonio_get_arr(doc, "ContainerList", "items", &items, e) < 0)
 		return -1;
 	if (!in->node)
@@ -241,7 +245,8 @@ static int parse_state(const json_t *doc, struct evict_state *st, struct err *e)
 	if (jsonio_get_str(doc, "", "kind", &kind, e) < 0)
 		return -1;
 	if (kind && strcmp(kind, "EvictorState") != 0)
-		return jsonio_bad_value(e, "", "kind", "\"EvictorState\"", json_object_get(doc, "kind"));
+		return jsonio_bad_value(e, "", "kind", "\"EvictorState\"",
+					json_object_get(doc, "kind"));
 	if (jsonio_get_arr(doc, "", "victims", &victims, e) < 0 ||
 	    jsonio_get_obj(doc, "", "lastEviction", &last, e) < 0 ||
 	    get_figure(last, "lastEviction", "memoryMs", &st->last_memory_ms, e) < 0 ||
@@ -299,21 +304,22 @@ json_t *evict_state_json(const struct evict_state *st)
 	json_t *victims = json_array(), *samples = json_array();
 
 	for (size_t i = 0; i < st->nvictims; i++)
-		json_array_append_new(victims, json_pack("{s:s,s:I}", "id", st->victims[i].id, "atMs",
-							 (json_int_t)st->victims[i].at_ms));
+		json_array_append_new(victims, json_pack("{s:s,s:I}", "id", st->victims[i].id,
+							 "atMs", (json_int_t)st->victims[i].at_ms));
 	json_object_set_new(doc, "victims", victims);
-	json_object_set_new(doc, "lastEviction",
-			    json_pack("{s:o,s:o}", "memoryMs",
-				      jsonio_int_or_null(st->last_memory_ms >= 0, st->last_memory_ms),
-				      "cpuMs", jsonio_int_or_null(st->last_cpu_ms >= 0, st->last_cpu_ms)));
+	json_object_set_new(
+		doc, "lastEviction",
+		json_pack("{s:o,s:o}", "memoryMs",
+			  jsonio_int_or_null(st->last_memory_ms >= 0, st->last_memory_ms), "cpuMs",
+			  jsonio_int_or_null(st->last_cpu_ms >= 0, st->last_cpu_ms)));
 	for (size_t i = 0; i < st->nsamples; i++) {
 		const struct evict_sample *s = &st->samples[i];
 
 		json_array_append_new(
 			samples,
 			json_pack("{s:I,s:o,s:I,s:I,s:I}", "atMs", (json_int_t)s->at_ms, "windowMs",
-				  jsonio_int_or_null(s->window_ms >= 0, s->window_ms), "usageCpuMilli",
-				  (json_int_t)s->usage_cpu_milli, "limitCpuMilli",
+				  jsonio_int_or_null(s->window_ms >= 0, s->window_ms),
+				  "usageCpuMilli", (json_int_t)s->usage_cpu_milli, "limitCpuMilli",
 				  (json_int_t)s->limit_cpu_milli, "requestCpuMilli",
 				  (json_int_t)s->request_cpu_milli));
 	}

@@ -21,11 +21,16 @@
 const char *http_method_name(enum http_method m)
 {
 	switch (m) {
-	case HTTP_GET: return "GET";
-	case HTTP_POST: return "POST";
-	case HTTP_PUT: return "PUT";
-	case HTTP_PATCH: return "PATCH";
-	case HTTP_DELETE: return "DELETE";
+	case HTTP_GET:
+		return "GET";
+	case HTTP_POST:
+		return "POST";
+	case HTTP_PUT:
+		return "PUT";
+	case HTTP_PATCH:
+		return "PATCH";
+	case HTTP_DELETE:
+		return "DELETE";
 	}
 	return "GET";
 }
@@ -156,8 +161,8 @@ int http_same_origin(const char *a, const char *b)
 
 	url_authority(a, &a0, &a1);
 	url_authority(b, &b0, &b1);
-	return a0 - a == b0 - b && strncasecmp(a, b, (size_t)(a0 - a)) == 0 &&
-	       a1 - a0 == b1 - b0 && strncasecmp(a0, b0, (size_t)(a1 - a0)) == 0;
+	return a0 - a == b0 - b && strncasecmp(a, b, (size_t)(a0 - a)) == 0 && a1 - a0 == b1 - b0 &&
+	       strncasecmp(a0, b0, (size_t)(a1 - a0)) == 0;
 }
 
 /* ---- parse ---- */
@@ -391,8 +396,7 @@ static int curl_load(struct err *e)
 		}
 		if (!h || !lc.global_init || !lc.global_cleanup || !lc.easy_init ||
 		    !lc.easy_setopt || !lc.easy_getinfo || !lc.easy_perform || !lc.easy_reset ||
-		    !lc.easy_cleanup || !lc.easy_strerror || !lc.slist_append ||
-		    !lc.slist_free_all)
+		    !lc.easy_cleanup || !lc.easy_strerror || !lc.slist_append || !lc.slist_free_all)
 			snprintf(lc.why, sizeof(lc.why), "load libcurl.so.4: %s", dlerror());
 		else if ((rc = lc.global_init(CURL_GLOBAL_DEFAULT)) != CURLE_OK)
 			snprintf(lc.why, sizeof(lc.why), "curl_global_init: %s",
@@ -472,7 +476,9 @@ static enum err_kind curl_kind(CURLcode rc)
 
 static void set_blob(CURL *curl, CURLoption opt, const char *pem)
 {
-	struct curl_blob blob = { .data = (void *)pem, .len = strlen(pem), .flags = CURL_BLOB_COPY };
+	struct curl_blob blob = { .data = (void *)pem,
+				  .len = strlen(pem),
+				  .flags = CURL_BLOB_COPY };
 
 	curl_easy_setopt(curl, opt, &blob);
 }
@@ -523,7 +529,8 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 	struct curl_slist *list = NULL;
 	char **headers = http_request_headers(c, req, with_token);
 	int64_t timeout = req->timeout_ms ? req->timeout_ms
-					  : c->timeout_ms ? c->timeout_ms : HTTP_TIMEOUT_MS;
+			  : c->timeout_ms ? c->timeout_ms
+					  : HTTP_TIMEOUT_MS;
 	int64_t t0 = clock_mono_ms();
 	CURLcode rc;
 
@@ -563,7 +570,8 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 	if (rc != CURLE_OK) {
 		cleanup_free char *safe = http_redact_url(url);
 		const char *why = t.too_big ? "response body too large"
-				  : *errbuf ? errbuf : curl_easy_strerror(rc);
+				  : *errbuf ? errbuf
+					    : curl_easy_strerror(rc);
 
 		trace(c, method, url, "error", t0);
 		return err_set(e, t.too_big ? ERR_REMOTE : curl_kind(rc), 0, "%s %s: %s", method,

@@ -73,29 +73,29 @@ struct http_client {
 	int64_t timeout_ms;         /* whole exchange; 0: HTTP_TIMEOUT_MS */
 	http_trace_fn *trace;       /* optional */
 	void *trace_arg;
-	struct http_pool *pool;     /* optional: keep connections between calls */
+	struct http_pool *pool; /* optional: keep connections between calls */
 };
 
 /* A request, built by the functions below.  Owned strings are freed by
  * http_request_release().  Members may be changed directly after init. */
 struct http_request {
 	enum http_method method;
-	char *url;              /* owned: base + path + "?" + query */
-	char *body;             /* owned, or NULL: no body */
+	char *url;  /* owned: base + path + "?" + query */
+	char *body; /* owned, or NULL: no body */
 	size_t body_len;
-	char *content_type;     /* owned, set with the body */
-	const char *accept;     /* borrowed; NULL: "application/json" */
-	int64_t timeout_ms;     /* 0: the client's */
-	int follow_redirects;   /* follow 307/308, re-sending method and body */
-	int max_redirects;      /* 0: HTTP_MAX_REDIRECTS */
+	char *content_type;   /* owned, set with the body */
+	const char *accept;   /* borrowed; NULL: "application/json" */
+	int64_t timeout_ms;   /* 0: the client's */
+	int follow_redirects; /* follow 307/308, re-sending method and body */
+	int max_redirects;    /* 0: HTTP_MAX_REDIRECTS */
 };
 
 /* The answer to one request (after any redirects followed). */
 struct http_response {
-	long status;            /* HTTP status code */
-	char *content_type;     /* owned: media type, lower case, no parameters
+	long status;        /* HTTP status code */
+	char *content_type; /* owned: media type, lower case, no parameters
 				 * ("application/json"), or NULL when absent */
-	char *body;             /* owned, NUL-terminated (may hold NULs), never NULL
+	char *body;         /* owned, NUL-terminated (may hold NULs), never NULL
 				 * after http_perform() succeeded */
 	size_t body_len;
 	char *location;         /* owned: Location header value, or NULL */

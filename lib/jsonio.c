@@ -121,8 +121,7 @@ struct fast {
 
 static void fast_ws(struct fast *f)
 {
-	while (f->p < f->end &&
-	       (*f->p == ' ' || *f->p == '\n' || *f->p == '\t' || *f->p == '\r'))
+	while (f->p < f->end && (*f->p == ' ' || *f->p == '\n' || *f->p == '\t' || *f->p == '\r'))
 		f->p++;
 }
 
@@ -623,12 +622,13 @@ static int out_value(struct outbuf *b, const json_t *v, int depth)
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
 		out_put(b, "{", 1);
-		json_object_foreach ((json_t *)v, key, item) {
+		json_object_foreach((json_t *)v, key, item)
+		{
 			if (!first)
 				out_put(b, ",", 1);
 			first = 0;
-			if (out_string(b, key, json_object_iter_key_len(
-						       json_object_key_to_iter(key))) < 0)
+			if (out_string(b, key,
+				       json_object_iter_key_len(json_object_key_to_iter(key))) < 0)
 				return -1;
 			out_put(b, ":", 1);
 			if (out_value(b, item, depth + 1) < 0)
@@ -638,7 +638,8 @@ static int out_value(struct outbuf *b, const json_t *v, int depth)
 		return 0;
 	case JSON_ARRAY:
 		out_put(b, "[", 1);
-		json_array_foreach (v, i, item) {
+		json_array_foreach(v, i, item)
+		{
 			if (i)
 				out_put(b, ",", 1);
 			if (out_value(b, item, depth + 1) < 0)

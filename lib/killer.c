@@ -112,8 +112,9 @@ static int signal_batch(const struct cgroup_layout *l, const struct sysroot *s,
 			if (ops->send(ops->arg, handles[i], pids[i], sig) == 0)
 				(*sent)++;
 			else if (errno != ESRCH) {
-				err_set(&it->err, ERR_SYSTEM, errno, "send SIG%s to pid %ld of '%s'",
-					sigabbrev_np(sig), (long)pids[i], it->id);
+				err_set(&it->err, ERR_SYSTEM, errno,
+					"send SIG%s to pid %ld of '%s'", sigabbrev_np(sig),
+					(long)pids[i], it->id);
 				failed = 1;
 			}
 		}
@@ -136,7 +137,8 @@ static long signal_round(const struct cgroup_layout *l, const struct sysroot *s,
 		return -1;
 	for (size_t i = 0; i < n; i += KILLER_PIN_BATCH)
 		if (signal_batch(l, s, ops, it, pids + i,
-				 n - i < KILLER_PIN_BATCH ? n - i : KILLER_PIN_BATCH, sig, &sent) < 0)
+				 n - i < KILLER_PIN_BATCH ? n - i : KILLER_PIN_BATCH, sig,
+				 &sent) < 0)
 			return -1;
 	if (sent)
 		it->sent |= sig == SIGKILL ? KILLER_SENT_KILL : KILLER_SENT_TERM;
@@ -168,8 +170,9 @@ static void start_item(const struct cgroup_layout *l, const struct sysroot *s,
 	if (n == 0)
 		return finish(it, KILLER_GONE, 0);
 	if (ops->live && !s->live) {
-		err_set(&it->err, ERR_USAGE, 0, "not signalling %zu processes of '%s': sysroot '%s' is not /",
-			n, it->id, s->prefix);
+		err_set(&it->err, ERR_USAGE, 0,
+			"not signalling %zu processes of '%s': sysroot '%s' is not /", n, it->id,
+			s->prefix);
 		return finish(it, KILLER_FAILED, 0);
 	}
 	if (signal_round(l, s, ops, it, SIGTERM) < 0)
@@ -187,15 +190,16 @@ static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
 	if (read_procs(l, s, it, &pids, &n) < 0)
 		return finish(it, KILLER_FAILED, elapsed);
 	if (n == 0)
-		return finish(it, it->sent & KILLER_SENT_KILL ? KILLER_KILLED
-				  : it->sent & KILLER_SENT_TERM ? KILLER_TERMINATED
-								: KILLER_GONE,
+		return finish(it,
+			      it->sent & KILLER_SENT_KILL   ? KILLER_KILLED
+			      : it->sent & KILLER_SENT_TERM ? KILLER_TERMINATED
+							    : KILLER_GONE,
 			      elapsed);
 	if (elapsed < o->grace_ms)
 		return;
 	if (elapsed >= o->grace_ms + o->kill_timeout_ms) {
-		err_set(&it->err, ERR_TEMP, 0, "%zu processes of '%s' remain %ld ms after SIGKILL", n,
-			it->id, (long)o->kill_timeout_ms);
+		err_set(&it->err, ERR_TEMP, 0, "%zu processes of '%s' remain %ld ms after SIGKILL",
+			n, it->id, (long)o->kill_timeout_ms);
 		return finish(it, KILLER_FAILED, elapsed);
 	}
 	/* again on every poll: a process forked meanwhile is caught too */
@@ -287,8 +291,8 @@ static size_t first_repeat(const struct killer_item *items, size_t n)
 	return first;
 }
 
-int killer_plan_parse(const json_t *plan, struct killer_item **items, size_t *n,
-		      int64_t *grace_ms, struct err *e)
+int killer_plan_parse(const json_t *plan, struct killer_item **items, size_t *n, int64_t *grace_ms,
+		      struct err *e)
 {
 	json_t *list = NULL, *v;
 	size_t i;
@@ -300,7 +304,8 @@ int killer_plan_parse(const json_t *plan, struct killer_item **items, size_t *n,
 		return -1;
 	if (json_array_size(list))
 		*items = xcalloc(json_array_size(list), sizeof(**items));
-	json_array_foreach(list, i, v) {
+	json_array_foreach(list, i, v)
+	{
 		char ctx[48];
 		const char *id = NULL;
 
@@ -312,7 +317,8 @@ int killer_plan_parse(const json_t *plan, struct killer_item **items, size_t *n,
 		if (jsonio_get_str(v, ctx, "id", &id, e) < 0)
 			goto fail;
 		if (!id || !containerid_valid(id)) {
-			jsonio_bad_value(e, ctx, "id", "a YARN container id", json_object_get(v, "id"));
+			jsonio_bad_value(e, ctx, "id", "a YARN container id",
+					 json_object_get(v, "id"));
 			goto fail;
 		}
 		snprintf((*items)[i].id, sizeof((*items)[i].id), "%s", id);
@@ -353,8 +359,7 @@ int killer_ids_parse(char *const *ids, size_t nids, struct killer_item **items, 
 	return 0;
 }
 
-json_t *killer_report(const struct killer_item *items, size_t n, const char *node,
-		      int64_t now_ms)
+json_t *killer_report(const struct killer_item *items, size_t n, const char *node, int64_t now_ms)
 {
 	json_t *doc = jsonio_new_doc("KillReport");
 	json_t *arr = json_array();

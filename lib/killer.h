@@ -104,8 +104,8 @@ void killer_items_release(struct killer_item *items, size_t n);
  * gracePeriodMs.  Every id must be a valid container id and appear once.
  * Returns 0, or -1 with e set (ERR_INPUT, "KillPlan.items[2].id: expected a
  * YARN container id, got ..."): nothing is then to be signalled. */
-int killer_plan_parse(const json_t *plan, struct killer_item **items, size_t *n,
-		      int64_t *grace_ms, struct err *e);
+int killer_plan_parse(const json_t *plan, struct killer_item **items, size_t *n, int64_t *grace_ms,
+		      struct err *e);
 
 /* Items for ids given on the command line (pure).  As killer_plan_parse(),
  * messages "invalid container id '...'" (ERR_USAGE). */
@@ -114,7 +114,6 @@ int killer_ids_parse(char *const *ids, size_t nids, struct killer_item **items, 
 
 /* A KillReport document (SCHEMAS.md) of items: metadata from node (may be
  * NULL) and now_ms.  New reference. */
-json_t *killer_report(const struct killer_item *items, size_t n, const char *node,
-		      int64_t now_ms);
+json_t *killer_report(const struct killer_item *items, size_t n, const char *node, int64_t now_ms);
 
 #endif

@@ -168,8 +168,7 @@ static json_t *nm_get(const char *url, const char *path, long timeout_ms, struct
 	return doc;
 }
 
-int nm_fetch_containers(const char *url, long timeout_ms, struct nm_containers *out,
-			struct err *e)
+int nm_fetch_containers(const char *url, long timeout_ms, struct nm_containers *out, struct err *e)
 {
 	json_auto_t *doc = nm_get(url, "/ws/v1/node/containers", timeout_ms, e);
 

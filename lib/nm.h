@@ -27,12 +27,12 @@
 
 /* One container as the NM reports it. */
 struct nm_container {
-	char *id;           /* validated YARN container id */
-	char *state;        /* NM-internal ContainerState ("RUNNING", "KILLING"...); NULL when absent */
-	char *user;         /* NULL when absent */
-	int64_t memory_mb;  /* totalMemoryNeededMB (YARN MB = MiB); -1 when absent */
-	int64_t vcores;     /* totalVCoresNeeded; -1 when absent */
-	int64_t exit_code;  /* exitCode; -1000 (ContainerExitStatus.INVALID) while running or absent */
+	char *id;    /* validated YARN container id */
+	char *state; /* NM-internal ContainerState ("RUNNING", "KILLING"...); NULL when absent */
+	char *user;  /* NULL when absent */
+	int64_t memory_mb; /* totalMemoryNeededMB (YARN MB = MiB); -1 when absent */
+	int64_t vcores;    /* totalVCoresNeeded; -1 when absent */
+	int64_t exit_code; /* exitCode; -1000 (ContainerExitStatus.INVALID) while running or absent */
 };
 
 struct nm_containers {
@@ -56,11 +56,11 @@ const struct nm_container *nm_containers_find(const struct nm_containers *c, con
 
 /* Classification of an NM ContainerState (ContainerState.java, 3.x). */
 enum nm_phase {
-	NM_PHASE_UNKNOWN,     /* a state this code does not know */
-	NM_PHASE_STARTING,    /* NEW, LOCALIZING, SCHEDULED: no process yet */
-	NM_PHASE_RUNNING,     /* RUNNING, RELAUNCHING, REINITIALIZING..., PAUSING, PAUSED, RESUMING */
-	NM_PHASE_KILLING,     /* KILLING, CONTAINER_CLEANEDUP_AFTER_KILL: the NM is ending it */
-	NM_PHASE_FINISHED,    /* EXITED_WITH_SUCCESS, EXITED_WITH_FAILURE, LOCALIZATION_FAILED,
+	NM_PHASE_UNKNOWN,  /* a state this code does not know */
+	NM_PHASE_STARTING, /* NEW, LOCALIZING, SCHEDULED: no process yet */
+	NM_PHASE_RUNNING,  /* RUNNING, RELAUNCHING, REINITIALIZING..., PAUSING, PAUSED, RESUMING */
+	NM_PHASE_KILLING,  /* KILLING, CONTAINER_CLEANEDUP_AFTER_KILL: the NM is ending it */
+	NM_PHASE_FINISHED, /* EXITED_WITH_SUCCESS, EXITED_WITH_FAILURE, LOCALIZATION_FAILED,
 			       * CONTAINER_RESOURCES_CLEANINGUP, DONE */
 };
 
@@ -71,8 +71,7 @@ enum nm_phase nm_state_phase(const char *state);
  * parse it into *out.  Returns 0, or -1 with e set: ERR_TEMP when the NM is
  * unreachable, times out or answers 5xx; ERR_REMOTE for another non-200
  * status; ERR_INPUT when the body is not such a payload. */
-int nm_fetch_containers(const char *url, long timeout_ms, struct nm_containers *out,
-			struct err *e);
+int nm_fetch_containers(const char *url, long timeout_ms, struct nm_containers *out, struct err *e);
 
 /* GET <url>/ws/v1/node/info: 0 when the NM answers 200 with a JSON
  * {"nodeInfo":{...}}; *id receives its NodeId ("host:port", new string,

@@ -99,15 +99,16 @@ json_t *nodeusage_document(const struct nodeusage_sample *prev, const struct nod
 	json_object_set_new(doc, "system",
 			    usage(minus(node_cpu, cpu[NODEUSAGE_KUBEPODS], 0),
 				  minus(node_mem, mem[NODEUSAGE_KUBEPODS], 0)));
-	json_object_set_new(
-		doc, "qos",
-		json_pack("{s:o,s:o,s:o}", "guaranteed",
-			  usage(minus(cpu[NODEUSAGE_KUBEPODS], cpu[NODEUSAGE_BURSTABLE],
-				      cpu[NODEUSAGE_BESTEFFORT]),
-				minus(mem[NODEUSAGE_KUBEPODS], mem[NODEUSAGE_BURSTABLE],
-				      mem[NODEUSAGE_BESTEFFORT])),
-			  "burstable", usage(cpu[NODEUSAGE_BURSTABLE], mem[NODEUSAGE_BURSTABLE]),
-			  "besteffort", usage(cpu[NODEUSAGE_BESTEFFORT], mem[NODEUSAGE_BESTEFFORT])));
+	json_object_set_new(doc, "qos",
+			    json_pack("{s:o,s:o,s:o}", "guaranteed",
+				      usage(minus(cpu[NODEUSAGE_KUBEPODS], cpu[NODEUSAGE_BURSTABLE],
+						  cpu[NODEUSAGE_BESTEFFORT]),
+					    minus(mem[NODEUSAGE_KUBEPODS], mem[NODEUSAGE_BURSTABLE],
+						  mem[NODEUSAGE_BESTEFFORT])),
+				      "burstable",
+				      usage(cpu[NODEUSAGE_BURSTABLE], mem[NODEUSAGE_BURSTABLE]),
+				      "besteffort",
+				      usage(cpu[NODEUSAGE_BESTEFFORT], mem[NODEUSAGE_BESTEFFORT])));
 	json_object_set_new(doc, "hadoopYarn",
 			    usage(cpu[NODEUSAGE_HADOOP_YARN], mem[NODEUSAGE_HADOOP_YARN]));
 	json_object_set_new(doc, "cpus",

@@ -42,24 +42,24 @@ enum nodeusage_scope {
 
 /* The current CFS and cpuset limits of a cgroup. */
 struct nodeusage_limits {
-	char *cpuset;    /* canonical CPU list, NULL when unknown */
+	char *cpuset;      /* canonical CPU list, NULL when unknown */
 	int64_t quota_us;  /* -1 unlimited; NODEUSAGE_UNKNOWN */
 	int64_t period_us; /* NODEUSAGE_UNKNOWN */
 };
 
 struct nodeusage_sample {
-	int64_t time_ms;      /* wall clock of the sample (clock_now_ms) */
-	int version;          /* cgroup version of the layout sampled */
+	int64_t time_ms;              /* wall clock of the sample (clock_now_ms) */
+	int version;                  /* cgroup version of the layout sampled */
 	char *path[NODEUSAGE_NSCOPE]; /* cgroup path of each scope */
-	int64_t node_cpu_ns;  /* cumulative busy CPU time of the node */
-	int64_t mem_total;    /* bytes */
+	int64_t node_cpu_ns;          /* cumulative busy CPU time of the node */
+	int64_t mem_total;            /* bytes */
 	int64_t mem_available;
-	int cpus;             /* online CPUs */
-	char *cpus_online;    /* "0-63" */
+	int cpus;                               /* online CPUs */
+	char *cpus_online;                      /* "0-63" */
 	int64_t cpu_ns[NODEUSAGE_NSCOPE];       /* cumulative; NODEUSAGE_UNKNOWN */
 	int64_t memory_bytes[NODEUSAGE_NSCOPE]; /* in use, no page cache; NODEUSAGE_UNKNOWN */
 	struct nodeusage_limits limits[2];      /* [0] besteffort, [1] hadoop-yarn */
-	int errors;           /* cgroup files that failed to read (values unknown) */
+	int errors; /* cgroup files that failed to read (values unknown) */
 };
 
 /* Free what s holds and mark every value unknown.  Safe on a released or
@@ -73,8 +73,8 @@ void nodeusage_sample_release(struct nodeusage_sample *s);
  * also leaves it unknown, counts in s->errors and is passed to warn (when
  * not NULL) with its message.  Returns 0. */
 int nodeusage_sample(struct nodeusage_sample *s, const struct cgroup_layout *l,
-		     const struct sysroot *sr, int64_t now_ms,
-		     void (*warn)(const struct err *e), struct err *e);
+		     const struct sysroot *sr, int64_t now_ms, void (*warn)(const struct err *e),
+		     struct err *e);
 
 /* The NodeUsage document (SCHEMAS.md) for cur, with CPU rates over
  * window_ms against prev (rates null when prev is NULL, window_ms <= 0, a

@@ -38,8 +38,8 @@ static void sample_limits(struct nodeusage_sample *s, struct nodeusage_limits *l
 }
 
 int nodeusage_sample(struct nodeusage_sample *s, const struct cgroup_layout *l,
-		     const struct sysroot *sr, int64_t now_ms,
-		     void (*warn)(const struct err *e), struct err *e)
+		     const struct sysroot *sr, int64_t now_ms, void (*warn)(const struct err *e),
+		     struct err *e)
 {
 	const char *paths[NODEUSAGE_NSCOPE] = {
 		[NODEUSAGE_KUBEPODS] = l->kubepods,

@@ -35,13 +35,15 @@ int podreq_effective(const json_t *pod, const char *who, const char *res, int64_
 	json_t *c;
 	size_t i;
 
-	json_array_foreach (json_object_get(spec, "containers"), i, c) {
+	json_array_foreach(json_object_get(spec, "containers"), i, c)
+	{
 		snprintf(ctx, sizeof(ctx), "Pod %s.spec.containers[%zu]", who, i);
 		if (container_request(c, ctx, res, &v, e) < 0)
 			return -1;
 		sum += v;
 	}
-	json_array_foreach (json_object_get(spec, "initContainers"), i, c) {
+	json_array_foreach(json_object_get(spec, "initContainers"), i, c)
+	{
 		const char *restart = json_string_value(json_object_get(c, "restartPolicy"));
 
 		snprintf(ctx, sizeof(ctx), "Pod %s.spec.initContainers[%zu]", who, i);

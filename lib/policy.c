@@ -6,7 +6,6 @@
 
 #include <string.h>
 
-
 #define NOT_SET -1
 
 static const char *const class_fields[] = { "lsrClass", "lsClass", "beClass" };
@@ -70,19 +69,27 @@ static int geti(const struct config *c, const json_t *obj, const char *ctx, cons
 static int read_threshold(struct policy *p, const struct config *c, const json_t *t,
 			  json_t *warnings, struct err *e)
 {
-	static const char *const known[] = {
-		"enable", "cpuSuppressThresholdPercent", "cpuSuppressMinPercent",
-		"cpuSuppressPolicy", "memoryEvictThresholdPercent", "memoryEvictLowerPercent",
-		"cpuEvictBESatisfactionUpperPercent", "cpuEvictBESatisfactionLowerPercent",
-		"cpuEvictBEUsageThresholdPercent", "cpuEvictTimeWindowSeconds", NULL
-	};
-	static const char *const ignored[] = {
-		"memoryAllocatableEvictThresholdPercent", "memoryAllocatableEvictLowerPercent",
-		"cpuEvictThresholdPercent", "cpuEvictLowerPercent",
-		"cpuAllocatableEvictThresholdPercent", "cpuAllocatableEvictLowerPercent",
-		"cpuEvictPolicy", "evictEnabledPriorityThreshold",
-		"allocatableEvictPriorityThreshold", NULL
-	};
+	static const char *const known[] = { "enable",
+					     "cpuSuppressThresholdPercent",
+					     "cpuSuppressMinPercent",
+					     "cpuSuppressPolicy",
+					     "memoryEvictThresholdPercent",
+					     "memoryEvictLowerPercent",
+					     "cpuEvictBESatisfactionUpperPercent",
+					     "cpuEvictBESatisfactionLowerPercent",
+					     "cpuEvictBEUsageThresholdPercent",
+					     "cpuEvictTimeWindowSeconds",
+					     NULL };
+	static const char *const ignored[] = { "memoryAllocatableEvictThresholdPercent",
+					       "memoryAllocatableEvictLowerPercent",
+					       "cpuEvictThresholdPercent",
+					       "cpuEvictLowerPercent",
+					       "cpuAllocatableEvictThresholdPercent",
+					       "cpuAllocatableEvictLowerPercent",
+					       "cpuEvictPolicy",
+					       "evictEnabledPriorityThreshold",
+					       "allocatableEvictPriorityThreshold",
+					       NULL };
 	static const char *const policies[] = { "cpuset", "cfsQuota", NULL };
 	const char *ctx = "resourceUsedThresholdWithBE";
 	int pol = 0, lower_set;
@@ -146,14 +153,14 @@ static int read_class(struct policy *p, const struct config *c, const json_t *qo
 						     "networkQOS", NULL };
 	static const char *const cpu_known[] = { "enable", "groupIdentity", "schedIdle", NULL };
 	static const char *const cpu_ignored[] = { "coreExpeller", NULL };
-	static const char *const mem_known[] = { "enable",	   "wmarkRatio",
-						 "wmarkScalePermill", "wmarkMinAdj",
-						 "priorityEnable", "priority",
-						 NULL };
+	static const char *const mem_known[] = {
+		"enable",   "wmarkRatio", "wmarkScalePermill", "wmarkMinAdj", "priorityEnable",
+		"priority", NULL
+	};
 	static const char *const mem_ignored[] = {
-		"minLimitPercent", "lowLimitPercent", "throttlingPercent", "oomKillGroup",
-		"pageCacheEnable", "pageCacheLimitPercent", "pageCacheLimitSize",
-		"pageCacheReclaimSync", NULL
+		"minLimitPercent",    "lowLimitPercent",      "throttlingPercent",
+		"oomKillGroup",       "pageCacheEnable",      "pageCacheLimitPercent",
+		"pageCacheLimitSize", "pageCacheReclaimSync", NULL
 	};
 	static const char *const rdt_known[] = { "enable", "catRangeStartPercent",
 						 "catRangeEndPercent", "mbaPercent", NULL };
@@ -205,7 +212,8 @@ static int read_class(struct policy *p, const struct config *c, const json_t *qo
 			config_unknown(mem, sub, mem_known, mem_ignored, warnings);
 		if (config_bool(c, mem, sub, "enable", 1, &p->memory_qos_enable, e) < 0 ||
 		    geti(c, mem, sub, "wmarkRatio", 0, 100, &p->wmark_ratio, e) < 0 ||
-		    geti(c, mem, sub, "wmarkScalePermill", 1, 1000, &p->wmark_scale_permill, e) < 0 ||
+		    geti(c, mem, sub, "wmarkScalePermill", 1, 1000, &p->wmark_scale_permill, e) <
+			    0 ||
 		    geti(c, mem, sub, "wmarkMinAdj", -25, 50, &p->wmark_min_adj, e) < 0 ||
 		    geti(c, mem, sub, "priorityEnable", 0, 1, &p->priority_enable, e) < 0 ||
 		    geti(c, mem, sub, "priority", 0, 12, &p->priority, e) < 0)
@@ -217,11 +225,16 @@ static int read_class(struct policy *p, const struct config *c, const json_t *qo
 static int read_kilo(struct policy *p, const struct config *c, const json_t *k, json_t *warnings,
 		     struct err *e)
 {
-	static const char *const known[] = { "nodeReserved",	       "reservedCPUs",
-					     "allowAM",		       "terminatingTimeoutMs",
-					     "memoryEvictCoolDownMs",  "cpuEvictCoolDownMs",
-					     "gracePeriodMs",	       "hadoopYarnMemoryLimitPercent",
-					     "memoryLimitMarginBytes", NULL };
+	static const char *const known[] = { "nodeReserved",
+					     "reservedCPUs",
+					     "allowAM",
+					     "terminatingTimeoutMs",
+					     "memoryEvictCoolDownMs",
+					     "cpuEvictCoolDownMs",
+					     "gracePeriodMs",
+					     "hadoopYarnMemoryLimitPercent",
+					     "memoryLimitMarginBytes",
+					     NULL };
 	static const char *const reserved_known[] = { "cpuMilli", NULL };
 	const char *cpus = "";
 	struct cgroup_cpuset set;
@@ -236,8 +249,8 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 		       &p->node_reserved_cpu_milli, e) < 0 ||
 	    config_str(c, k, "kilo", "reservedCPUs", "", &cpus, e) < 0 ||
 	    config_bool(c, k, "kilo", "allowAM", 0, &p->allow_am, e) < 0 ||
-	    config_int(c, k, "kilo", "terminatingTimeoutMs", p->terminating_timeout_ms, 0,
-		       86400000, &p->terminating_timeout_ms, e) < 0 ||
+	    config_int(c, k, "kilo", "terminatingTimeoutMs", p->terminating_timeout_ms, 0, 86400000,
+		       &p->terminating_timeout_ms, e) < 0 ||
 	    config_int(c, k, "kilo", "memoryEvictCoolDownMs", p->memory_evict_cool_down_ms, 0,
 		       86400000, &p->memory_evict_cool_down_ms, e) < 0 ||
 	    config_int(c, k, "kilo", "cpuEvictCoolDownMs", p->cpu_evict_cool_down_ms, 0, 86400000,
@@ -251,8 +264,8 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 		return -1;
 	if (warnings && res)
 		config_unknown(res, "kilo.nodeReserved", reserved_known, NULL, warnings);
-	if (strspn(cpus, "0123456789,-") != strlen(cpus) || strlen(cpus) >= sizeof(p->reserved_cpus) ||
-	    cgroup_cpuset_parse(cpus, &set, NULL) < 0)
+	if (strspn(cpus, "0123456789,-") != strlen(cpus) ||
+	    strlen(cpus) >= sizeof(p->reserved_cpus) || cgroup_cpuset_parse(cpus, &set, NULL) < 0)
 		return config_reject(c, k, "kilo", "reservedCPUs",
 				     "a cpuset list such as \"0-1,8\"", e);
 	snprintf(p->reserved_cpus, sizeof(p->reserved_cpus), "%s", cpus);
@@ -261,8 +274,8 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 
 int policy_from_config(struct policy *p, const struct config *c, json_t *warnings, struct err *e)
 {
-	static const char *const object_known[] = { "apiVersion", "kind", "metadata",
-						    "spec",	  "status", "kilo", NULL };
+	static const char *const object_known[] = { "apiVersion", "kind", "metadata", "spec",
+						    "status",     "kilo", NULL };
 	static const char *const spec_known[] = { "resourceUsedThresholdWithBE",
 						  "resourceQOSStrategy", "kilo", NULL };
 	static const char *const spec_ignored[] = { "cpuBurstStrategy", "systemStrategy",
@@ -287,7 +300,8 @@ int policy_from_config(struct policy *p, const struct config *c, json_t *warning
 	if (!spec)
 		return read_kilo(p, c, kilo, warnings, e);
 	if (warnings)
-		config_unknown(spec, spec == root ? "" : "spec", spec_known, spec_ignored, warnings);
+		config_unknown(spec, spec == root ? "" : "spec", spec_known, spec_ignored,
+			       warnings);
 	if (config_obj(c, spec, "spec", "resourceUsedThresholdWithBE", &t, e) < 0 ||
 	    config_obj(c, spec, "spec", "resourceQOSStrategy", &qos, e) < 0 ||
 	    read_threshold(p, c, t, warnings, e) < 0)

@@ -32,24 +32,24 @@ enum policy_class { POLICY_LSR, POLICY_LS, POLICY_BE, POLICY_NCLASSES };
 
 /* resourceQOSStrategy.<class>.resctrlQOS */
 struct policy_resctrl {
-	int enable;               /* default: BE true, LSR/LS false */
-	int cat_start_percent;    /* catRangeStartPercent, 0..100, default 0 */
-	int cat_end_percent;      /* catRangeEndPercent, 0..100, default BE 30, else 100 */
-	int mba_percent;          /* mbaPercent, 1..100, default 100 */
+	int enable;            /* default: BE true, LSR/LS false */
+	int cat_start_percent; /* catRangeStartPercent, 0..100, default 0 */
+	int cat_end_percent;   /* catRangeEndPercent, 0..100, default BE 30, else 100 */
+	int mba_percent;       /* mbaPercent, 1..100, default 100 */
 };
 
 struct policy {
 	/* resourceUsedThresholdWithBE */
-	int threshold_enable;                     /* enable (default true, see above) */
-	int cpu_suppress_threshold_percent;       /* 0..100, default 65 */
-	int cpu_suppress_min_percent;             /* 0..100, -1 when unset (default) */
-	enum policy_suppress cpu_suppress_policy; /* default cpuset */
-	int memory_evict_threshold_percent;       /* 0..100, default 70 */
-	int memory_evict_lower_percent;           /* < threshold, default threshold - 2 */
-	int cpu_evict_be_usage_threshold_percent; /* 0..100, default 90 */
+	int threshold_enable;                        /* enable (default true, see above) */
+	int cpu_suppress_threshold_percent;          /* 0..100, default 65 */
+	int cpu_suppress_min_percent;                /* 0..100, -1 when unset (default) */
+	enum policy_suppress cpu_suppress_policy;    /* default cpuset */
+	int memory_evict_threshold_percent;          /* 0..100, default 70 */
+	int memory_evict_lower_percent;              /* < threshold, default threshold - 2 */
+	int cpu_evict_be_usage_threshold_percent;    /* 0..100, default 90 */
 	int cpu_evict_be_satisfaction_lower_percent; /* (0, 60], -1 unset: CPU evict off */
 	int cpu_evict_be_satisfaction_upper_percent; /* (0, 100), >= lower, -1 unset */
-	int64_t cpu_evict_time_window_seconds;    /* >= 1; unset means koordlet's 1 s interval */
+	int64_t cpu_evict_time_window_seconds;       /* >= 1; unset means koordlet's 1 s interval */
 
 	/* resourceQOSStrategy.beClass */
 	int cpu_qos_enable;      /* cpuQOS.enable, default true */
@@ -85,8 +85,7 @@ void policy_defaults(struct policy *p);
  * field and value), e.g. a percent outside 0..100, a CPU satisfaction lower
  * outside (0, 60], an upper outside (0, 100) or below lower, a memory lower
  * at or above the threshold (koordlet's own config checks). */
-int policy_from_config(struct policy *p, const struct config *c, json_t *warnings,
-		       struct err *e);
+int policy_from_config(struct policy *p, const struct config *c, json_t *warnings, struct err *e);
 
 /* policy_defaults(), then, when path is not NULL, config_load() and
  * policy_from_config().  Returns 0 or -1 with e set. */

@@ -670,8 +670,9 @@ static void plan_suppress(struct ctx *x)
 			cfs ? (x->l->version == 2 ? "cpu.max" : "cpu.cfs_quota_us") : "cpuset.cpus",
 			cfs ? CGCHANGE_INT : CGCHANGE_CPUSET, NULL, "CPU suppress");
 
-		cgchange_preset(it, CGCHANGE_SKIPPED,
-				"non-BE CPU usage not known (NodeUsage node/qos cpuMilli null: first --state call, or no kubepods cgroups)");
+		cgchange_preset(
+			it, CGCHANGE_SKIPPED,
+			"non-BE CPU usage not known (NodeUsage node/qos cpuMilli null: first --state call, or no kubepods cgroups)");
 		return;
 	}
 	allowed = qos_suppress_milli(&in->usage, p->cpu_suppress_threshold_percent,

@@ -40,8 +40,8 @@ static int read_int(const struct sysroot *s, const char *dir, const char *file, 
 	if (v < 0 || v > 1 << 30) {
 		cleanup_free char *path = sysroot_path(s, rel);
 
-		return err_set(e, ERR_INPUT, 0, "read '%s': expected 0..%d, got %lld", path, 1 << 30,
-			       (long long)v);
+		return err_set(e, ERR_INPUT, 0, "read '%s': expected 0..%d, got %lld", path,
+			       1 << 30, (long long)v);
 	}
 	*out = (int)v;
 	return 0;
@@ -332,7 +332,8 @@ json_t *resctrl_group_json(const char *name, const struct resctrl_group_result *
 			 "error", strcmp(r->result, "failed") == 0 ? r->err.msg : NULL);
 }
 
-json_t *resctrl_tasks_json(const char *mode, const char *group, const struct resctrl_tasks_result *r)
+json_t *resctrl_tasks_json(const char *mode, const char *group,
+			   const struct resctrl_tasks_result *r)
 {
 	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o}", "mode", mode, "group", group,
 			 "moved", (json_int_t)r->moved, "gone", (json_int_t)r->gone, "already",

@@ -65,10 +65,10 @@ json_t *resctrl_group_json(const char *name, const struct resctrl_group_result *
 
 /* What resctrl_tasks_move() did (ResctrlReport tasks). */
 struct resctrl_tasks_result {
-	long moved;    /* written (in a dry run: would be) */
-	long gone;     /* ESRCH: the thread exited */
-	long already;  /* listed in the group's tasks file before */
-	long failed;   /* other errors */
+	long moved;     /* written (in a dry run: would be) */
+	long gone;      /* ESRCH: the thread exited */
+	long already;   /* listed in the group's tasks file before */
+	long failed;    /* other errors */
 	json_t *errors; /* array of messages, at most RESCTRL_MAX_ERRORS; new reference */
 };
 
@@ -93,6 +93,7 @@ void resctrl_tasks_result_release(struct resctrl_tasks_result *r);
 
 /* ResctrlReport tasks: {"mode","group","moved","gone","already","failed",
  * "errors"} (SCHEMAS.md).  New reference. */
-json_t *resctrl_tasks_json(const char *mode, const char *group, const struct resctrl_tasks_result *r);
+json_t *resctrl_tasks_json(const char *mode, const char *group,
+			   const struct resctrl_tasks_result *r);
 
 #endif

@@ -31,8 +31,8 @@ enum schemata_vendor schemata_vendor_parse(const char *cpuinfo)
 	n = strcspn(colon, " \t\n");
 	if (n == 12 && strncmp(colon, "GenuineIntel", n) == 0)
 		return SCHEMATA_VENDOR_INTEL;
-	if (n == 12 && (strncmp(colon, "AuthenticAMD", n) == 0 ||
-			strncmp(colon, "HygonGenuine", n) == 0))
+	if (n == 12 &&
+	    (strncmp(colon, "AuthenticAMD", n) == 0 || strncmp(colon, "HygonGenuine", n) == 0))
 		return SCHEMATA_VENDOR_AMD;
 	return SCHEMATA_VENDOR_OTHER;
 }
@@ -106,12 +106,14 @@ static int parse_line(struct schemata *out, char *text, long lineno, struct err 
 	colon = strchr(name, ':');
 	nlen = colon ? strcspn(name, " \t:") : 0;
 	if (!colon || nlen == 0 || nlen >= SCHEMATA_NAME_MAX)
-		return err_set(e, ERR_INPUT, 0, "line %ld: expected <resource>:<id>=<value>;..., got '%.60s'",
+		return err_set(e, ERR_INPUT, 0,
+			       "line %ld: expected <resource>:<id>=<value>;..., got '%.60s'",
 			       lineno, text);
 	for (size_t i = 0; i < out->n; i++)
-		if (strlen(out->line[i].name) == nlen && strncmp(out->line[i].name, name, nlen) == 0)
-			return err_set(e, ERR_INPUT, 0, "line %ld: %.*s listed twice", lineno, (int)nlen,
-				       name);
+		if (strlen(out->line[i].name) == nlen &&
+		    strncmp(out->line[i].name, name, nlen) == 0)
+			return err_set(e, ERR_INPUT, 0, "line %ld: %.*s listed twice", lineno,
+				       (int)nlen, name);
 	l = add_line(out, name, nlen);
 	for (char *tok = strtok_r(colon + 1, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
 		unsigned id;
@@ -120,13 +122,14 @@ static int parse_line(struct schemata *out, char *text, long lineno, struct err 
 		if (tok[strspn(tok, " \t")] == '\0')
 			continue;
 		if (parse_domain(tok, is_cache(l->name), &id, &v) < 0)
-			return err_set(e, ERR_INPUT, 0, "line %ld: %s: expected <id>=<%s>, got '%.40s'",
-				       lineno, l->name, is_cache(l->name) ? "hex mask" : "number",
-				       tok);
+			return err_set(e, ERR_INPUT, 0,
+				       "line %ld: %s: expected <id>=<%s>, got '%.40s'", lineno,
+				       l->name, is_cache(l->name) ? "hex mask" : "number", tok);
 		for (size_t i = 0; i < l->n; i++)
 			if (l->dom[i].id == id)
-				return err_set(e, ERR_INPUT, 0, "line %ld: %s: domain %u listed twice",
-					       lineno, l->name, id);
+				return err_set(e, ERR_INPUT, 0,
+					       "line %ld: %s: domain %u listed twice", lineno,
+					       l->name, id);
 		add_domain(l, id, v);
 	}
 	return 0;
@@ -170,8 +173,8 @@ char *schemata_format_line(const struct schemata_line *l)
 		return NULL;
 	fprintf(f, "%s:", l->name);
 	for (size_t i = 0; i < l->n; i++)
-		fprintf(f, is_cache(l->name) ? "%s%u=%llx" : "%s%u=%llu", i ? ";" : "", l->dom[i].id,
-			(unsigned long long)l->dom[i].value);
+		fprintf(f, is_cache(l->name) ? "%s%u=%llx" : "%s%u=%llu", i ? ";" : "",
+			l->dom[i].id, (unsigned long long)l->dom[i].value);
 	if (fclose(f) != 0)
 		return NULL;
 	return steal_ptr(&buf);
@@ -224,14 +227,16 @@ int schemata_cbm(uint64_t cbm_mask, int min_cbm_bits, int start_pct, int end_pct
 			       "cbm_mask: expected a contiguous mask from bit 0, got '%llx'",
 			       (unsigned long long)cbm_mask);
 	if (start_pct < 0 || end_pct > 100 || start_pct >= end_pct)
-		return err_set(e, ERR_INPUT, 0,
-			       "catRangeStartPercent..catRangeEndPercent: expected 0 <= start < end <= 100, got %d..%d",
-			       start_pct, end_pct);
+		return err_set(
+			e, ERR_INPUT, 0,
+			"catRangeStartPercent..catRangeEndPercent: expected 0 <= start < end <= 100, got %d..%d",
+			start_pct, end_pct);
 	while (ways < 64 && (cbm_mask >> ways) & 1)
 		ways++;
 	if (bits > ways)
-		return err_set(e, ERR_INPUT, 0, "min_cbm_bits: expected at most %d (the ways), got %d",
-			       ways, min_cbm_bits);
+		return err_set(e, ERR_INPUT, 0,
+			       "min_cbm_bits: expected at most %d (the ways), got %d", ways,
+			       min_cbm_bits);
 	first = (ways * start_pct + 99) / 100;
 	end = (ways * end_pct + 99) / 100;
 	if (end - first < bits) {
@@ -294,6 +299,7 @@ int schemata_plan(const struct schemata_facts *f, const struct policy_resctrl *r
 		plan_line(want, root, cbm);
 	}
 	if (!schemata_mb_skip_reason(f))
-		plan_line(want, schemata_find(&f->root, "MB"), (uint64_t)schemata_mb(f, r->mba_percent));
+		plan_line(want, schemata_find(&f->root, "MB"),
+			  (uint64_t)schemata_mb(f, r->mba_percent));
 	return 0;
 }

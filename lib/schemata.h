@@ -58,9 +58,9 @@ struct schemata {
 /* info/<cache>/ of one cache resource. */
 struct schemata_cache {
 	char name[SCHEMATA_NAME_MAX]; /* "L3", or "L3CODE"/"L3DATA" */
-	uint64_t cbm_mask;           /* cbm_mask: the full, contiguous mask */
-	int min_cbm_bits;            /* min_cbm_bits (0 on AMD) */
-	int num_closids;             /* num_closids */
+	uint64_t cbm_mask;            /* cbm_mask: the full, contiguous mask */
+	int min_cbm_bits;             /* min_cbm_bits (0 on AMD) */
+	int num_closids;              /* num_closids */
 };
 
 /* What the kernel tells about the machine (resctrl_detect() fills it). */
@@ -68,13 +68,13 @@ struct schemata_facts {
 	enum schemata_vendor vendor;
 	size_t ncache;
 	struct schemata_cache cache[SCHEMATA_MAX_CACHES];
-	int has_mb;             /* info/MB exists */
-	int mb_min_bandwidth;   /* info/MB/min_bandwidth */
-	int mb_bandwidth_gran;  /* info/MB/bandwidth_gran */
-	int mb_delay_linear;    /* info/MB/delay_linear (1 linear) */
-	int mb_num_closids;     /* info/MB/num_closids */
-	int mb_mbps;            /* mounted with mba_MBps: MB is in MiB/s */
-	struct schemata root;   /* the root group's schemata: the domain ids */
+	int has_mb;            /* info/MB exists */
+	int mb_min_bandwidth;  /* info/MB/min_bandwidth */
+	int mb_bandwidth_gran; /* info/MB/bandwidth_gran */
+	int mb_delay_linear;   /* info/MB/delay_linear (1 linear) */
+	int mb_num_closids;    /* info/MB/num_closids */
+	int mb_mbps;           /* mounted with mba_MBps: MB is in MiB/s */
+	struct schemata root;  /* the root group's schemata: the domain ids */
 };
 
 /* The vendor from /proc/cpuinfo text (its first vendor_id line).

@@ -146,9 +146,9 @@ static int plan_allocation(const json_t *ann, const char *ctx, const struct sync
 	    quantity_get_value(hy, sub, o->batch_memory, 1, mem, e) < 0)
 		return -1;
 	if (*cpu < 0 || *mem < 0)
-		return jsonio_bad_value(e, sub, *cpu < 0 ? o->batch_cpu : o->batch_memory,
-					"a quantity >= 0",
-					json_object_get(hy, *cpu < 0 ? o->batch_cpu : o->batch_memory));
+		return jsonio_bad_value(
+			e, sub, *cpu < 0 ? o->batch_cpu : o->batch_memory, "a quantity >= 0",
+			json_object_get(hy, *cpu < 0 ? o->batch_cpu : o->batch_memory));
 	return 0;
 }
 
@@ -198,8 +198,8 @@ static int check_item(const json_t *it, size_t i, struct sync_config *sc, struct
 			return jsonio_bad_value(e, ctx, "yarnTotal", "an object", NULL);
 		if ((r = jsonio_get_int(total, sub, "vCores", 0, INT32_MAX, &v, e)) <= 0)
 			return r < 0 ? -1
-				     : jsonio_bad_value(e, sub, "vCores", "an integer 0..2147483647",
-							NULL);
+				     : jsonio_bad_value(e, sub, "vCores",
+							"an integer 0..2147483647", NULL);
 		if ((r = jsonio_get_int(total, sub, "memoryMB", 0, INT64_MAX, &v, e)) <= 0)
 			return r < 0 ? -1
 				     : jsonio_bad_value(e, sub, "memoryMB",

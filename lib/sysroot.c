@@ -137,7 +137,8 @@ int sysroot_open(struct sysroot *s, const char *dir, struct err *e)
 	memset(s, 0, sizeof(*s));
 	s->dirfd = -1;
 	if (dir && !*dir) /* an empty --sysroot is a mistake (an unset variable), never "/" */
-		return err_set(e, ERR_USAGE, 0, "invalid value for --sysroot: '' (expected a directory)");
+		return err_set(e, ERR_USAGE, 0,
+			       "invalid value for --sysroot: '' (expected a directory)");
 	if (!dir)
 		dir = secure_getenv("KILO_SYSROOT");
 	if (!dir || !*dir)

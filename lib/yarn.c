@@ -53,8 +53,8 @@ static int add_checked(int64_t a, int64_t b, int64_t *sum, const char *ctx, cons
 }
 
 /* Read key as a required integer; missing is an error naming it. */
-static int need_int(const json_t *obj, const char *ctx, const char *key, int64_t min,
-		    int64_t *out, struct err *e)
+static int need_int(const json_t *obj, const char *ctx, const char *key, int64_t min, int64_t *out,
+		    struct err *e)
 {
 	int ret = jsonio_get_int(obj, ctx, key, min, INT64_MAX, out, e);
 
@@ -94,8 +94,10 @@ int yarn_node_parse(const json_t *obj, const char *ctx, struct yarn_node *out, s
 		return -1;
 	/* Inactive nodes carry zeros; a node without a scheduler report may
 	 * lack the used fields: both mean nothing used. */
-	if (jsonio_get_int(obj, ctx, "usedMemoryMB", INT64_MIN, INT64_MAX, &n.used.memory_mb, e) < 0 ||
-	    jsonio_get_int(obj, ctx, "usedVirtualCores", INT64_MIN, INT64_MAX, &n.used.vcores, e) < 0)
+	if (jsonio_get_int(obj, ctx, "usedMemoryMB", INT64_MIN, INT64_MAX, &n.used.memory_mb, e) <
+		    0 ||
+	    jsonio_get_int(obj, ctx, "usedVirtualCores", INT64_MIN, INT64_MAX, &n.used.vcores, e) <
+		    0)
 		return -1;
 	if (total) {
 		snprintf(sub, sizeof(sub), "%s.totalResource", ctx);
@@ -106,9 +108,10 @@ int yarn_node_parse(const json_t *obj, const char *ctx, struct yarn_node *out, s
 	} else {
 		ret = jsonio_get_int(obj, ctx, "availMemoryMB", INT64_MIN, INT64_MAX, &avail_mb, e);
 		if (ret == 0)
-			return err_set(e, ERR_INPUT, 0,
-				       "%s: expected totalResource or usedMemoryMB and availMemoryMB",
-				       ctx);
+			return err_set(
+				e, ERR_INPUT, 0,
+				"%s: expected totalResource or usedMemoryMB and availMemoryMB",
+				ctx);
 		if (ret < 0 ||
 		    need_int(obj, ctx, "availableVirtualCores", INT64_MIN, &avail_vc, e) < 0 ||
 		    add_checked(n.used.memory_mb, avail_mb, &n.total.memory_mb, ctx,
@@ -225,8 +228,8 @@ static char *answer_exception(const struct http_response *resp)
 }
 
 enum yarn_resize_answer yarn_resize_classify(const struct http_response *resp, const char *what,
-					      int *reported_known, struct yarn_resource *reported,
-					      struct err *e)
+					     int *reported_known, struct yarn_resource *reported,
+					     struct err *e)
 {
 	cleanup_free char *ex = answer_exception(resp);
 	char snippet[200];
@@ -364,8 +367,8 @@ static int get_json(struct yarn_cluster *c, const char *path, json_t **doc, stru
 		rm_request(c, c->active, &req, HTTP_GET, path);
 		req.follow_redirects = 1;
 		ret = http_perform(&c->http, &req, &resp, e);
-		if (ret == 0 && (resp.status == 307 ||
-				 (resp.status == 200 && !http_response_is_json(&resp)))) {
+		if (ret == 0 &&
+		    (resp.status == 307 || (resp.status == 200 && !http_response_is_json(&resp)))) {
 			char snippet[200];
 
 			http_response_snippet(&resp, snippet, sizeof(snippet));
@@ -438,8 +441,14 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 		       int64_t timeout_ms, struct err *e)
 {
 	char mb[32], vc[32], to[32], out[512] = "";
-	char *argv[] = { (char *)c->rmadmin, (char *)"rmadmin", (char *)"-updateNodeResource",
-			 (char *)id, mb, vc, to, NULL };
+	char *argv[] = { (char *)c->rmadmin,
+			 (char *)"rmadmin",
+			 (char *)"-updateNodeResource",
+			 (char *)id,
+			 mb,
+			 vc,
+			 to,
+			 NULL };
 	int64_t limit = c->rmadmin_timeout_ms ? c->rmadmin_timeout_ms : RMADMIN_TIMEOUT_MS;
 	int64_t deadline = clock_mono_ms() + limit;
 	posix_spawn_file_actions_t fa;
@@ -500,7 +509,8 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 			       c->rmadmin, id, limit);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return err_set(e, ERR_REMOTE, 0, "%s rmadmin -updateNodeResource %s: %s %d%s%s",
-			       c->rmadmin, id, WIFEXITED(status) ? "exit status" : "killed by signal",
+			       c->rmadmin, id,
+			       WIFEXITED(status) ? "exit status" : "killed by signal",
 			       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
 			       *out ? ": " : "", out);
 	return 0;

@@ -69,15 +69,15 @@ enum yarn_ha_state {
  * memory of the active RM.  Set up with yarn_cluster_init(), then fill the
  * config members. */
 struct yarn_cluster {
-	const char *id;              /* cluster id, for messages ("default") */
-	const char *const *rm_urls;  /* RM web bases "http://rm1:8088" (HA: several) */
+	const char *id;             /* cluster id, for messages ("default") */
+	const char *const *rm_urls; /* RM web bases "http://rm1:8088" (HA: several) */
 	size_t n_rm;
-	const char *user_name;       /* sent as ?user.name= (simple auth), or NULL */
-	struct http_client http;     /* TLS, timeouts, token, trace */
-	const char *rmadmin;         /* the `yarn` command for the resize fallback
+	const char *user_name;      /* sent as ?user.name= (simple auth), or NULL */
+	struct http_client http;    /* TLS, timeouts, token, trace */
+	const char *rmadmin;        /* the `yarn` command for the resize fallback
 				      * (path, or a name looked up in PATH), or NULL */
-	int64_t rmadmin_timeout_ms;  /* 0: 60000 */
-	int active;                  /* index into rm_urls of the active RM, -1 unknown */
+	int64_t rmadmin_timeout_ms; /* 0: 60000 */
+	int active;                 /* index into rm_urls of the active RM, -1 unknown */
 };
 
 /* How a resize was handed over. */
@@ -152,8 +152,8 @@ enum yarn_resize_answer {
  * NO_ENDPOINT ERR_REMOTE, NO_ACTIVE ERR_TEMP, FAILED by status with the
  * RemoteException text when there is one).  what prefixes messages. */
 enum yarn_resize_answer yarn_resize_classify(const struct http_response *resp, const char *what,
-					      int *reported_known, struct yarn_resource *reported,
-					      struct err *e);
+					     int *reported_known, struct yarn_resource *reported,
+					     struct err *e);
 
 /* ---- I/O ---- */
 

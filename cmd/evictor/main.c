@@ -47,7 +47,8 @@ static int parse_args(int argc, char **argv, struct nodecli_opts *o)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		if (c == ':')
-			return cli_usage_error("option '%s' requires an argument", argv[optind - 1]);
+			return cli_usage_error("option '%s' requires an argument",
+					       argv[optind - 1]);
 		if (c == '?')
 			return cli_usage_error("unrecognized option '%s'", argv[optind - 1]);
 		r = nodecli_option(o, &tool, c, optarg);
@@ -109,7 +110,8 @@ static int run(const struct nodecli_opts *o, struct err *e)
 	if (policy_load(&p, o->policy, r.warnings, e) < 0)
 		return -1;
 	for (size_t i = 0; i < json_array_size(r.warnings); i++)
-		cli_warn("unknown policy field '%s'", json_string_value(json_array_get(r.warnings, i)));
+		cli_warn("unknown policy field '%s'",
+			 json_string_value(json_array_get(r.warnings, i)));
 	if (read_input(&r, e) < 0 ||
 	    (o->state && (statefile_load(o->state, "EvictorState", &r.state_doc, e) < 0 ||
 			  evict_state_parse(r.state_doc, o->state, &r.st, e) < 0)))

@@ -62,8 +62,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		NODECLI_OPTION_STATE,     { "node", required_argument, NULL, OPT_NODE },
 		NODECLI_OPTION_PRETTY,    NODECLI_OPTIONS_END,
 	};
-	static const struct nodecli_tool tool = { .usage = usage,
-						  .features = "+cgroup1 +cgroup2" };
+	static const struct nodecli_tool tool = { .usage = usage, .features = "+cgroup1 +cgroup2" };
 	struct err e = { 0 };
 	int c, r;
 
@@ -71,7 +70,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case NODECLI_HIERARCHY: {
 			struct cgroup_layout check = { 0 };
-			int bad = cgroup_layout_set_kube(&check, CGROUP_DRIVER_CGROUPFS, optarg, &e);
+			int bad =
+				cgroup_layout_set_kube(&check, CGROUP_DRIVER_CGROUPFS, optarg, &e);
 
 			cgroup_layout_release(&check);
 			if (bad < 0)
@@ -80,7 +80,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		}
 		case OPT_INTERVAL:
-			if (cli_parse_i64(optarg, "--interval", 1, 3600000, &o->interval_ms, &e) < 0)
+			if (cli_parse_i64(optarg, "--interval", 1, 3600000, &o->interval_ms, &e) <
+			    0)
 				return cli_usage_error("%s", e.msg);
 			o->interval_given = 1;
 			break;
@@ -155,9 +156,10 @@ static int run(const struct opts *o, struct err *e)
 	if (nodecli_open_node(&o->common, &sr, &l, e) < 0)
 		goto out;
 	if (!cgroup_exists_any(&l, &sr, l.hadoop_yarn))
-		cli_warn("hadoop-yarn cgroup '%s' not found in any controller: its figures are null "
-			 "(check --cgroup-driver and --hierarchy)",
-			 l.hadoop_yarn);
+		cli_warn(
+			"hadoop-yarn cgroup '%s' not found in any controller: its figures are null "
+			"(check --cgroup-driver and --hierarchy)",
+			l.hadoop_yarn);
 	node = node_name(o, &sr);
 	if (o->common.state) {
 		load_state(o->common.state, &prev, &have);

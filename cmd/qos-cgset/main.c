@@ -79,8 +79,7 @@ static void usage(void)
 /* NODECLI_MORE to go on, else the exit code (after printing). */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	static const struct nodecli_tool tool = { .usage = usage,
-						  .features = "+cgroup1 +cgroup2" };
+	static const struct nodecli_tool tool = { .usage = usage, .features = "+cgroup1 +cgroup2" };
 	struct err e = { 0 };
 	int c, r;
 

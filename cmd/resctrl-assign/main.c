@@ -101,7 +101,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return cli_usage_error("invalid value for --mode: '%s' (expected tasks or nm-pid)",
 				       mode);
 	o->mode = (mode && strcmp(mode, "tasks") == 0) || (!mode && !o->nm_pid) ? MODE_TASKS
-										 : MODE_NM_PID;
+										: MODE_NM_PID;
 	if (o->nm_pid && o->mode == MODE_TASKS)
 		return cli_usage_error("--nm-pid goes with --mode nm-pid, not --mode tasks");
 	return NODECLI_MORE;

@@ -120,7 +120,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->nm_url = optarg;
 			break;
 		case OPT_NM_TIMEOUT:
-			if (cli_parse_i64(optarg, "--nm-timeout", 1, 600000, &o->nm_timeout_ms, &e) < 0)
+			if (cli_parse_i64(optarg, "--nm-timeout", 1, 600000, &o->nm_timeout_ms,
+					  &e) < 0)
 				return cli_usage_error("%s", e.msg);
 			break;
 		case OPT_NO_NM:
@@ -133,7 +134,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->textfile_dir = optarg;
 			break;
 		case OPT_GRACE:
-			if (cli_parse_i64(optarg, "--grace-period", 0, 3600000, &o->grace_ms, &e) < 0)
+			if (cli_parse_i64(optarg, "--grace-period", 0, 3600000, &o->grace_ms, &e) <
+			    0)
 				return cli_usage_error("%s", e.msg);
 			o->grace_given = 1;
 			break;
@@ -263,40 +265,61 @@ static void metrics_text(struct promtext *p, const json_t *doc)
 		const char *name, *type, *help, *total, *path[2];
 		double div; /* value / div is in the metric's unit */
 	} fam[] = {
-		{ "yarn_copilot_container_cpu_seconds_total", "counter",
-		  "CPU time used by the container's cgroup", "yarn_copilot_containers_cpu_seconds",
-		  { "usage", "cpuNanos" }, 1e9 },
-		{ "yarn_copilot_container_memory_bytes", "gauge",
+		{ "yarn_copilot_container_cpu_seconds_total",
+		  "counter",
+		  "CPU time used by the container's cgroup",
+		  "yarn_copilot_containers_cpu_seconds",
+		  { "usage", "cpuNanos" },
+		  1e9 },
+		{ "yarn_copilot_container_memory_bytes",
+		  "gauge",
 		  "Memory of the container's cgroup without page cache (anon + unevictable)",
-		  "yarn_copilot_containers_memory_bytes", { "usage", "memoryBytes" }, 1 },
-		{ "yarn_copilot_container_memory_charge_bytes", "gauge",
+		  "yarn_copilot_containers_memory_bytes",
+		  { "usage", "memoryBytes" },
+		  1 },
+		{ "yarn_copilot_container_memory_charge_bytes",
+		  "gauge",
 		  "Whole memory charge of the container's cgroup, page cache included",
-		  "yarn_copilot_containers_memory_charge_bytes", { "usage", "memoryCurrentBytes" }, 1 },
-		{ "yarn_copilot_container_requested_cpu_cores", "gauge",
+		  "yarn_copilot_containers_memory_charge_bytes",
+		  { "usage", "memoryCurrentBytes" },
+		  1 },
+		{ "yarn_copilot_container_requested_cpu_cores",
+		  "gauge",
 		  "vcores the NodeManager says the container requested",
-		  "yarn_copilot_containers_requested_cpu_cores", { "requests", "cpuMilli" }, 1e3 },
-		{ "yarn_copilot_container_requested_memory_bytes", "gauge",
+		  "yarn_copilot_containers_requested_cpu_cores",
+		  { "requests", "cpuMilli" },
+		  1e3 },
+		{ "yarn_copilot_container_requested_memory_bytes",
+		  "gauge",
 		  "Memory the NodeManager says the container requested",
-		  "yarn_copilot_containers_requested_memory_bytes", { "requests", "memoryBytes" }, 1 },
-		{ "yarn_copilot_container_processes", "gauge", "Processes in the container's cgroup",
-		  "yarn_copilot_containers_processes", { "processes", NULL }, 1 },
+		  "yarn_copilot_containers_requested_memory_bytes",
+		  { "requests", "memoryBytes" },
+		  1 },
+		{ "yarn_copilot_container_processes",
+		  "gauge",
+		  "Processes in the container's cgroup",
+		  "yarn_copilot_containers_processes",
+		  { "processes", NULL },
+		  1 },
 	};
 	json_t *items = json_object_get(doc, "items"), *it;
 	size_t i;
 
 	for (size_t f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
-		cleanup_free char *help = xasprintf("Sum over the node's containers: %s", fam[f].help);
+		cleanup_free char *help =
+			xasprintf("Sum over the node's containers: %s", fam[f].help);
 		double total = 0;
 		int known = 0;
 
 		promtext_family(p, fam[f].name, fam[f].type, fam[f].help);
-		json_array_foreach(items, i, it) {
+		json_array_foreach(items, i, it)
+		{
 			json_t *v = json_object_get(it, fam[f].path[0]);
-			const char *labels[] = { "container",
-						 json_string_value(json_object_get(it, "id")),
-						 "application",
-						 json_string_value(json_object_get(it, "applicationId")),
-						 NULL };
+			const char *labels[] = {
+				"container", json_string_value(json_object_get(it, "id")),
+				"application",
+				json_string_value(json_object_get(it, "applicationId")), NULL
+			};
 
 			if (fam[f].path[1])
 				v = json_object_get(v, fam[f].path[1]);
@@ -319,13 +342,12 @@ static void metrics_text(struct promtext *p, const json_t *doc)
 	promtext_sample_i64(p, "yarn_copilot_containers", NULL, (int64_t)json_array_size(items));
 	promtext_family(p, "yarn_copilot_node_manager_up", "gauge",
 			"1 when the NodeManager answered the containers request");
-	promtext_sample_i64(p, "yarn_copilot_node_manager_up", NULL,
-			    json_is_true(json_object_get(json_object_get(doc, "nodeManager"),
-							 "reachable")));
+	promtext_sample_i64(
+		p, "yarn_copilot_node_manager_up", NULL,
+		json_is_true(json_object_get(json_object_get(doc, "nodeManager"), "reachable")));
 }
 
-static int cmd_metrics(const struct opts *o, const struct cgroup_layout *l,
-		       const struct sysroot *s)
+static int cmd_metrics(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
 	struct containerlist cl = { 0 };
 	struct nm_containers c = { 0 };
@@ -339,8 +361,9 @@ static int cmd_metrics(const struct opts *o, const struct cgroup_layout *l,
 		doc = containerlist_doc(&cl, l, &nm, NULL, clock_now_ms(), o->node);
 		p = promtext_new();
 		metrics_text(p, doc);
-		if (o->textfile_dir ? promtext_write_textfile(p, o->textfile_dir, "yarn-copilot.prom", &e)
-				    : promtext_write(p, stdout, &e)) {
+		if (o->textfile_dir
+			    ? promtext_write_textfile(p, o->textfile_dir, "yarn-copilot.prom", &e)
+			    : promtext_write(p, stdout, &e)) {
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
 		}
@@ -381,7 +404,8 @@ static int kill_items(const struct opts *o, struct killer_item **items, size_t *
 static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
 	struct killer_item *items = o->items;
-	struct killer_opts ko = { .grace_ms = o->grace_ms, .kill_timeout_ms = o->kill_timeout_ms,
+	struct killer_opts ko = { .grace_ms = o->grace_ms,
+				  .kill_timeout_ms = o->kill_timeout_ms,
 				  .poll_ms = KILLER_POLL_MS };
 	struct err e = { 0 };
 	json_auto_t *report = NULL;
@@ -404,8 +428,7 @@ static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const s
 	return rc;
 }
 
-static int cmd_health(const struct opts *o, const struct cgroup_layout *l,
-		      const struct sysroot *s)
+static int cmd_health(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
 	cleanup_free char *id = NULL;
 	struct err e = { 0 };
@@ -428,7 +451,8 @@ int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
-		int (*fn)(const struct opts *, const struct cgroup_layout *, const struct sysroot *);
+		int (*fn)(const struct opts *, const struct cgroup_layout *,
+			  const struct sysroot *);
 	} commands[] = {
 		{ "list", cmd_list },
 		{ "kill", cmd_kill },

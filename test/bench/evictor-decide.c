@@ -22,8 +22,8 @@ static double cpu_ms(void)
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 }
 
-static int decide_once(const struct policy *p, const char *buf, size_t len, int64_t now,
-		       FILE *out, int decode_only)
+static int decide_once(const struct policy *p, const char *buf, size_t len, int64_t now, FILE *out,
+		       int decode_only)
 {
 	static const char *const want[] = { "NodeUsage", "ContainerList" };
 	FILE *in = fmemopen((void *)buf, len, "r");

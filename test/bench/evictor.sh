@@ -54,6 +54,7 @@ kilo:
   memoryEvictCoolDownMs: 0
 Y
 
+# shellcheck disable=SC2046 # pkg-config prints several words
 cc -std=gnu11 -O2 -I"$KILO_TOP/lib" -o "$work/evictor-decide" "$KILO_TOP/test/bench/evictor-decide.c" \
 	"$KILO_TOP/build/libkilo.a" $(pkg-config --cflags --libs jansson yaml-0.1) -lm
 KILO_NOW=2026-11-29T16:00:00Z "$KILO_BIN/evictor" --policy "$work/policy.yaml" \

@@ -13,8 +13,8 @@
 
 struct fakeproc {
 	pid_t pid;
-	int in_fd;     /* the fake's stdin: closing it stops the fake */
-	json_t *urls;  /* the first line the fake printed */
+	int in_fd;    /* the fake's stdin: closing it stops the fake */
+	json_t *urls; /* the first line the fake printed */
 };
 
 /* Start `python3 test/fake/<script> args...` (args NULL-terminated, may be

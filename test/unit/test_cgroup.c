@@ -13,7 +13,8 @@
 
 #define MI_TMPFS "31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
 #define MI_V1(id, dir, opts)                                                                       \
-	id " 31 0:" id " / /sys/fs/cgroup/" dir " rw,relatime shared:" id " - cgroup cgroup rw," opts "\n"
+	id " 31 0:" id " / /sys/fs/cgroup/" dir " rw,relatime shared:" id                          \
+	   " - cgroup cgroup rw," opts "\n"
 
 static const struct {
 	const char *name, *mountinfo, *controllers;
@@ -22,36 +23,46 @@ static const struct {
 	const char *unified;
 } layouts[] = {
 	{ "v1 separate",
-	  MI_TMPFS MI_V1("32", "cpu", "cpu") MI_V1("33", "cpuacct", "cpuacct")
-		  MI_V1("34", "cpuset", "cpuset") MI_V1("35", "memory", "memory")
-			  MI_V1("36", "blkio", "blkio") MI_V1("37", "pids", "pids")
-				  MI_V1("40", "systemd", "xattr,name=systemd")
-		  "41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n",
-	  "", 1,
+	  MI_TMPFS MI_V1("32", "cpu", "cpu") MI_V1("33", "cpuacct", "cpuacct") MI_V1(
+		  "34", "cpuset", "cpuset") MI_V1("35", "memory",
+						  "memory") MI_V1("36", "blkio",
+								  "blkio") MI_V1("37", "pids",
+										 "pids")
+		  MI_V1("40", "systemd",
+			"xattr,name=systemd") "41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n",
+	  "",
+	  1,
 	  { "sys/fs/cgroup/cpu", "sys/fs/cgroup/cpuacct", "sys/fs/cgroup/cpuset",
 	    "sys/fs/cgroup/memory", "sys/fs/cgroup/blkio", "sys/fs/cgroup/pids" },
 	  "sys/fs/cgroup/unified" },
 	{ "v1 combined",
 	  MI_TMPFS MI_V1("32", "cpu,cpuacct", "cpu,cpuacct") MI_V1("34", "cpuset", "cpuset")
 		  MI_V1("35", "memory", "memory"),
-	  NULL, 1,
+	  NULL,
+	  1,
 	  { "sys/fs/cgroup/cpu,cpuacct", "sys/fs/cgroup/cpu,cpuacct", "sys/fs/cgroup/cpuset",
 	    "sys/fs/cgroup/memory", NULL, NULL },
 	  NULL },
-	{ "v2 unified", "30 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n",
-	  "cpuset cpu io memory pids", 2,
+	{ "v2 unified",
+	  "30 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n",
+	  "cpuset cpu io memory pids",
+	  2,
 	  { "sys/fs/cgroup", "sys/fs/cgroup", "sys/fs/cgroup", "sys/fs/cgroup", "sys/fs/cgroup",
 	    "sys/fs/cgroup" },
 	  "sys/fs/cgroup" },
 	{ "hybrid: memory only in v2",
-	  MI_TMPFS MI_V1("32", "cpu,cpuacct", "cpu,cpuacct")
-		  "41 31 0:38 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n",
-	  "memory", 1,
-	  { "sys/fs/cgroup/cpu,cpuacct", "sys/fs/cgroup/cpu,cpuacct", NULL,
-	    "sys/fs/cgroup/unified", NULL, NULL },
+	  MI_TMPFS MI_V1(
+		  "32", "cpu,cpuacct",
+		  "cpu,cpuacct") "41 31 0:38 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n",
+	  "memory",
+	  1,
+	  { "sys/fs/cgroup/cpu,cpuacct", "sys/fs/cgroup/cpu,cpuacct", NULL, "sys/fs/cgroup/unified",
+	    NULL, NULL },
 	  "sys/fs/cgroup/unified" },
 	{ "escaped mount point",
-	  "32 31 0:29 / /host\\040root/cgroup/cpu rw - cgroup cgroup rw,cpu,cpuacct\n", NULL, 1,
+	  "32 31 0:29 / /host\\040root/cgroup/cpu rw - cgroup cgroup rw,cpu,cpuacct\n",
+	  NULL,
+	  1,
 	  { "host root/cgroup/cpu", "host root/cgroup/cpu", NULL, NULL, NULL, NULL },
 	  NULL },
 };
@@ -67,10 +78,10 @@ START_TEST(test_cgroup_mounts_parse)
 		      l.version);
 	for (int c = 0; c < CGROUP_NCTRL; c++) {
 		ck_assert_pstr_eq(l.mount[c], layouts[_i].mount[c]);
-		ck_assert_int_eq(l.ctrl_version[c],
-				 !l.mount[c]	       ? 0
-				 : l.unified && !strcmp(l.mount[c], l.unified) ? 2
-										: 1);
+		ck_assert_int_eq(l.ctrl_version[c], !l.mount[c] ? 0
+						    : l.unified && !strcmp(l.mount[c], l.unified)
+							    ? 2
+							    : 1);
 	}
 	ck_assert_pstr_eq(l.unified, layouts[_i].unified);
 	cgroup_layout_release(&l);
@@ -97,8 +108,8 @@ START_TEST(test_cgroup_set_kube)
 {
 	struct cgroup_layout l = { 0 };
 	struct err e = { 0 };
-	static const char *const bad[] = { "", "/", "a/../b", "./a", "a//b", "a/./b", "a/..",
-					   "cpu,cpuacct", ".." };
+	static const char *const bad[] = { "",      "/",    "a/../b",      "./a", "a//b",
+					   "a/./b", "a/..", "cpu,cpuacct", ".." };
 
 	ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_CGROUPFS, NULL, &e), 0);
 	ck_assert_str_eq(l.kubepods, "/kubepods");
@@ -117,7 +128,8 @@ START_TEST(test_cgroup_set_kube)
 	ck_assert_str_eq(l.hadoop_yarn, "/a/.b/..c/x.");
 	ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_AUTO, "/yarn/nm", &e), 0);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_CGROUPFS, bad[i], &e), -1);
+		ck_assert_int_eq(cgroup_layout_set_kube(&l, CGROUP_DRIVER_CGROUPFS, bad[i], &e),
+				 -1);
 		ck_assert_int_eq(e.kind, ERR_USAGE);
 	}
 	ck_assert_str_eq(l.hadoop_yarn, "/yarn/nm"); /* unchanged by a refused value */
@@ -261,10 +273,14 @@ static const struct {
 	int ok;
 	int64_t quota, period;
 } cpumax[] = {
-	{ "max 100000", 1, -1, 100000 }, { "50000 100000\n", 1, 50000, 100000 },
-	{ "max", 0, 0, 0 },		 { "0 100000", 0, 0, 0 },
-	{ "-1 100000", 0, 0, 0 },	 { "max 100000 1", 0, 0, 0 },
-	{ "maximum 100000", 0, 0, 0 },	 { "", 0, 0, 0 },
+	{ "max 100000", 1, -1, 100000 },
+	{ "50000 100000\n", 1, 50000, 100000 },
+	{ "max", 0, 0, 0 },
+	{ "0 100000", 0, 0, 0 },
+	{ "-1 100000", 0, 0, 0 },
+	{ "max 100000 1", 0, 0, 0 },
+	{ "maximum 100000", 0, 0, 0 },
+	{ "", 0, 0, 0 },
 };
 
 START_TEST(test_cgroup_cpu_max)
@@ -424,8 +440,7 @@ START_TEST(test_cgroup_typed_v1)
 	ck_assert_int_eq(cgroup_read_memory_current(&l, &sr, l.besteffort, &v, &e),
 			 CGROUP_UNSUPPORTED);
 	ck_assert_ptr_nonnull(strstr(e.msg, "memory.usage_in_bytes"));
-	ck_assert_int_eq(cgroup_read(&l, &sr, CGROUP_PIDS, "/", "pids.max", &s, &e),
-			 CGROUP_ABSENT);
+	ck_assert_int_eq(cgroup_read(&l, &sr, CGROUP_PIDS, "/", "pids.max", &s, &e), CGROUP_ABSENT);
 	ck_assert_ptr_null(s);
 	ck_assert_str_eq(e.msg, "cgroup '/': controller pids is not mounted");
 
@@ -540,9 +555,10 @@ START_TEST(test_cgroup_detect_v2_systemd)
 		      "usage_usec 5000\nuser_usec 4000\nsystem_usec 1000\n");
 	testlib_write(root, "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpuset.cpus",
 		      "\n");
-	testlib_write(root,
-		      "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpuset.cpus.effective",
-		      "0-3\n");
+	testlib_write(
+		root,
+		"sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpuset.cpus.effective",
+		"0-3\n");
 	testlib_write(root, "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/memory.stat",
 		      v2_memstat);
 	testlib_write(root,
@@ -633,8 +649,10 @@ START_TEST(test_cgroup_start_time)
 
 	v1_combined_tree();
 	testlib_write(root, "proc/stat", "cpu  1 2 3 4 5 6 7 8 0 0\nbtime 1764430000\n");
-	testlib_write(root, "proc/41/stat", "41 (java) S 1 41 41 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 500 1 1\n");
-	testlib_write(root, "proc/42/stat", "42 (sh) S 1 42 42 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 250 1 1\n");
+	testlib_write(root, "proc/41/stat",
+		      "41 (java) S 1 41 41 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 500 1 1\n");
+	testlib_write(root, "proc/42/stat",
+		      "42 (sh) S 1 42 42 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 250 1 1\n");
 	/* 43 exited between the read of cgroup.procs and its stat */
 	testlib_write(root, CPU BE "hadoop-yarn/" C1 "/cgroup.procs", "41\n43\n42\n");
 	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_CGROUPFS, NULL, &e), 0);
@@ -675,7 +693,8 @@ START_TEST(test_cgroup_fixture_containers)
 	int64_t ms = 0, ns = 0, cur = 0;
 
 	ck_assert_int_eq(sysroot_open(&fx, dir, &e), 0);
-	ck_assert_msg(cgroup_layout_detect(&l, &fx, CGROUP_DRIVER_AUTO, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(cgroup_layout_detect(&l, &fx, CGROUP_DRIVER_AUTO, NULL, &e) == 0, "%s",
+		      e.msg);
 	ck_assert_int_eq(cgroup_list_containers(&l, &fx, &v, &n, &e), 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_str_eq(v[0].id, "container_e17_1410901177871_0001_01_000001");

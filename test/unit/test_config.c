@@ -71,9 +71,9 @@ START_TEST(test_config_anchors_resolved)
 	const char *y = "base: &b {wmarkRatio: 95}\nbeClass: *b\n";
 
 	ck_assert_int_eq(config_load_string(&c, y, "p.yaml", &e), 0);
-	ck_assert_int_eq(
-		json_integer_value(json_object_get(json_object_get(c.root, "beClass"), "wmarkRatio")),
-		95);
+	ck_assert_int_eq(json_integer_value(
+				 json_object_get(json_object_get(c.root, "beClass"), "wmarkRatio")),
+			 95);
 	config_release(&c);
 }
 END_TEST
@@ -83,13 +83,15 @@ static const struct {
 	const char *msg;
 } bad[] = {
 	{ "a: 1\na: 2\n", "p.yaml:2:1: duplicate key 'a'" },
-	{ "a: [1, 2\n", "p.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence" },
+	{ "a: [1, 2\n",
+	  "p.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence" },
 	{ "base: &b {x: 1}\n<<: *b\n", "p.yaml:2:1: merge keys '<<' are not supported" },
 	{ "a: *nope\n", "p.yaml:1:4: a: unknown alias '*nope'" },
 	{ "a: 1\n---\nb: 2\n", "p.yaml:2:1: expected one YAML document, found several" },
 	{ "- 1\n- 2\n", "p.yaml:1:1: expected a mapping at the top level" },
 	{ "a: .inf\n", "p.yaml:1:4: a: .inf is not representable in JSON" },
-	{ "a: 99999999999999999999\n", "p.yaml:1:4: a: integer out of range: 99999999999999999999" },
+	{ "a: 99999999999999999999\n",
+	  "p.yaml:1:4: a: integer out of range: 99999999999999999999" },
 	{ "a: !!binary aGk=\n", "p.yaml:1:4: a: unsupported tag 'tag:yaml.org,2002:binary'" },
 	{ "? [1]\n: 2\n", "p.yaml:1:3: mapping keys must be plain scalars" },
 	{ "a: \"x\n", "p.yaml:2:1: found unexpected end of stream while scanning a quoted scalar" },
@@ -138,8 +140,9 @@ START_TEST(test_config_getters_name_field_and_position)
 	ck_assert_int_eq(config_int(&c, t, "resourceUsedThresholdWithBE",
 				    "memoryEvictThresholdPercent", 70, 0, 100, &v, &e),
 			 -1);
-	ck_assert_str_eq(e.msg, "slo.yaml:2:32: resourceUsedThresholdWithBE."
-				"memoryEvictThresholdPercent: expected an integer 0..100, got \"70%\"");
+	ck_assert_str_eq(e.msg,
+			 "slo.yaml:2:32: resourceUsedThresholdWithBE."
+			 "memoryEvictThresholdPercent: expected an integer 0..100, got \"70%\"");
 	ck_assert_int_eq(config_int(&c, t, "resourceUsedThresholdWithBE",
 				    "cpuSuppressThresholdPercent", 0, 0, 100, &v, &e),
 			 0);
@@ -173,7 +176,8 @@ START_TEST(test_config_reject_names_position)
 	cl = json_array_get(json_object_get(c.root, "clusters"), 0);
 	ck_assert_int_eq(config_reject(&c, cl, "clusters[0]", "timeoutMs", "at least 10", &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
-	ck_assert_str_eq(e.msg, "sync.yaml:3:16: clusters[0].timeoutMs: expected at least 10, got 5");
+	ck_assert_str_eq(e.msg,
+			 "sync.yaml:3:16: clusters[0].timeoutMs: expected at least 10, got 5");
 	ck_assert_int_eq(config_reject(&c, cl, "clusters[0]", "rmUrls", "a list", &e), -1);
 	ck_assert_str_eq(e.msg, "sync.yaml: clusters[0].rmUrls: expected a list, got nothing");
 	ck_assert_int_eq(config_reject(NULL, cl, "clusters[0]", "id", "b", &e), -1);
@@ -190,9 +194,9 @@ START_TEST(test_config_unknown_fields)
 	const char *const ignored[] = { "cpuBurstStrategy", NULL };
 	json_t *w = json_array();
 
-	ck_assert_int_eq(config_load_string(&c,
-					    "enable: true\ncpuBurstStrategy: {}\ncpuSupressThreshold: 1\n",
-					    "p.yaml", &e),
+	ck_assert_int_eq(config_load_string(
+				 &c, "enable: true\ncpuBurstStrategy: {}\ncpuSupressThreshold: 1\n",
+				 "p.yaml", &e),
 			 0);
 	config_unknown(c.root, "spec", known, ignored, w);
 	ck_assert_int_eq(json_array_size(w), 1);

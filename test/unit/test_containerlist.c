@@ -27,7 +27,8 @@ static const struct {
 	{ "LOCALIZING", 1, 0, "\"LOCALIZING\" false true false" },
 	{ "KILLING", 1, 2, "\"KILLING\" false false true" },
 	{ "KILLING", 1, 0, "\"KILLING\" false false false" },
-	{ "CONTAINER_CLEANEDUP_AFTER_KILL", 1, 1, "\"CONTAINER_CLEANEDUP_AFTER_KILL\" false false true" },
+	{ "CONTAINER_CLEANEDUP_AFTER_KILL", 1, 1,
+	  "\"CONTAINER_CLEANEDUP_AFTER_KILL\" false false true" },
 	{ "EXITED_WITH_SUCCESS", 1, 1, "\"EXITED_WITH_SUCCESS\" true false false" },
 	{ "DONE", 1, 0, "\"DONE\" true false false" },
 };
@@ -39,14 +40,22 @@ static char *dump(const json_t *v)
 
 START_TEST(test_containerlist_flags)
 {
-	struct containerlist_item it = { .id = ID, .cg = (char *)"/hy/" ID, .start_ms = -1,
-					 .cpu_ns = -1, .memory_bytes = -1, .memory_current = -1 };
+	struct containerlist_item it = { .id = ID,
+					 .cg = (char *)"/hy/" ID,
+					 .start_ms = -1,
+					 .cpu_ns = -1,
+					 .memory_bytes = -1,
+					 .memory_current = -1 };
 	struct containerlist cl = { .items = &it, .n = 1 };
-	struct nm_container c = { .id = (char *)ID, .state = (char *)flags[_i].state,
-				  .user = (char *)"alice", .memory_mb = 4096, .vcores = 2 };
+	struct nm_container c = { .id = (char *)ID,
+				  .state = (char *)flags[_i].state,
+				  .user = (char *)"alice",
+				  .memory_mb = 4096,
+				  .vcores = 2 };
 	struct nm_containers nmc = { .items = &c, .n = flags[_i].state && *flags[_i].state };
 	struct containerlist_nm nm = { "http://nm:8042", flags[_i].reachable, NULL, &nmc };
-	struct cgroup_layout l = { .version = 1, .driver = CGROUP_DRIVER_CGROUPFS,
+	struct cgroup_layout l = { .version = 1,
+				   .driver = CGROUP_DRIVER_CGROUPFS,
 				   .hadoop_yarn = (char *)"/hy" };
 	json_auto_t *doc = NULL;
 	json_t *item;
@@ -67,40 +76,50 @@ END_TEST
 
 START_TEST(test_containerlist_fields)
 {
-	struct containerlist_item it = { .id = ID, .cg = (char *)"/kubepods/besteffort/hadoop-yarn/" ID,
-					 .processes = 3, .start_ms = 1795966800000LL,
-					 .cpu_ns = 123456789000LL, .memory_bytes = 1073741824,
+	struct containerlist_item it = { .id = ID,
+					 .cg = (char *)"/kubepods/besteffort/hadoop-yarn/" ID,
+					 .processes = 3,
+					 .start_ms = 1795966800000LL,
+					 .cpu_ns = 123456789000LL,
+					 .memory_bytes = 1073741824,
 					 .memory_current = 1610612736 };
 	struct containerlist cl = { .items = &it, .n = 1 };
-	struct nm_container c = { .id = (char *)ID, .state = (char *)"RUNNING",
-				  .user = (char *)"alice", .memory_mb = 4096, .vcores = 2 };
+	struct nm_container c = { .id = (char *)ID,
+				  .state = (char *)"RUNNING",
+				  .user = (char *)"alice",
+				  .memory_mb = 4096,
+				  .vcores = 2 };
 	struct nm_containers nmc = { .items = &c, .n = 1 };
 	struct containerlist_nm nm = { "http://127.0.0.1:8042", 1, NULL, &nmc };
-	struct cgroup_layout l = { .version = 1, .driver = CGROUP_DRIVER_CGROUPFS,
+	struct cgroup_layout l = { .version = 1,
+				   .driver = CGROUP_DRIVER_CGROUPFS,
 				   .hadoop_yarn = (char *)"/kubepods/besteffort/hadoop-yarn" };
 	struct err e = { 0 };
 	/* the previous sample 2 s earlier, 3.6 CPU-seconds less: 1800 milli-cores */
-	json_auto_t *prev = jsonio_parse("{\"timestampMs\":1795968000000,\"cpuNanos\":{\"" ID
-					 "\":119856789000}}", "t", &e);
+	json_auto_t *prev = jsonio_parse(
+		"{\"timestampMs\":1795968000000,\"cpuNanos\":{\"" ID "\":119856789000}}", "t", &e);
 	json_auto_t *doc = containerlist_doc(&cl, &l, &nm, prev, 1795968002000LL, "worker-1");
 	json_auto_t *state = containerlist_state(&cl, 1795968002000LL);
 	char *text = json_dumps(doc, JSON_COMPACT);
 
-	ck_assert_str_eq(text,
+	ck_assert_str_eq(
+		text,
 		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"ContainerList\",\"metadata\":{\"node\":\"worker-1\","
 		"\"timestamp\":\"2026-11-29T16:00:02Z\"},\"nodeManager\":{\"url\":\"http://127.0.0.1:8042\","
 		"\"reachable\":true,\"error\":null},\"hadoopYarn\":{\"cgroupVersion\":1,\"driver\":\"cgroupfs\","
 		"\"path\":\"/kubepods/besteffort/hadoop-yarn\"},\"items\":[{\"id\":\"" ID "\","
 		"\"applicationId\":\"application_1410901177871_0001\",\"attempt\":1,\"number\":2,\"epoch\":17,"
 		"\"am\":false,\"state\":\"RUNNING\",\"user\":\"alice\",\"requests\":{\"cpuMilli\":2000,"
-		"\"memoryBytes\":4294967296},\"cgroup\":\"/kubepods/besteffort/hadoop-yarn/" ID "\","
+		"\"memoryBytes\":4294967296},\"cgroup\":\"/kubepods/besteffort/hadoop-yarn/" ID
+		"\","
 		"\"processes\":3,\"startTime\":\"2026-11-29T15:40:00Z\",\"usage\":{\"cpuNanos\":123456789000,"
 		"\"cpuMilli\":1800,\"memoryBytes\":1073741824,\"memoryCurrentBytes\":1610612736},"
 		"\"starting\":false,\"stale\":false,\"terminating\":false}]}");
 	free(text);
 	text = json_dumps(state, JSON_COMPACT);
-	ck_assert_str_eq(text, "{\"apiVersion\":\"kilo/v1\",\"kind\":\"ContainerListState\","
-			       "\"timestampMs\":1795968002000,\"cpuNanos\":{\"" ID "\":123456789000}}");
+	ck_assert_str_eq(text,
+			 "{\"apiVersion\":\"kilo/v1\",\"kind\":\"ContainerListState\","
+			 "\"timestampMs\":1795968002000,\"cpuNanos\":{\"" ID "\":123456789000}}");
 	free(text);
 }
 END_TEST

@@ -9,12 +9,16 @@
 #define NOW INT64_C(1795968000000) /* 2026-11-29T16:00:00Z */
 
 /* A container item: number n, then more fields. */
-#define C(n, more) "{\"id\":\"container_1410901177871_0001_01_00000" #n "\",\"processes\":1," more "}"
-#define LIST(items) "{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":true},\"items\":[" items "]}"
+#define C(n, more)                                                                                 \
+	"{\"id\":\"container_1410901177871_0001_01_00000" #n "\",\"processes\":1," more "}"
+#define LIST(items)                                                                                \
+	"{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":true},\"items\":[" items "]}"
 #define LIST_NO_NM(items)                                                                          \
 	"{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":false},\"items\":[" items "]}"
 /* Node memory usage out of a 100 GB capacity. */
-#define MEM(used) "{\"kind\":\"NodeUsage\",\"capacity\":{\"memoryBytes\":100000000000},\"node\":{\"memoryBytes\":" #used "}}"
+#define MEM(used)                                                                                              \
+	"{\"kind\":\"NodeUsage\",\"capacity\":{\"memoryBytes\":100000000000},\"node\":{\"memoryBytes\":" #used \
+	"}}"
 #define GB "000000000"
 
 struct run {
@@ -72,7 +76,8 @@ static void run_case(struct run *r, const char *policy, const char *nu, const ch
 	ck_assert_msg(evict_state_parse(r->docs[3], "state", &r->st, &e) == 0, "%s", e.msg);
 	evict_decide(&r->p, &r->in, &r->st, now, &r->plan);
 	for (size_t i = 0; i < r->plan.nitems; i++)
-		off += (size_t)snprintf(r->items + off, sizeof(r->items) - off, "%s%ld", i ? "," : "",
+		off += (size_t)snprintf(r->items + off, sizeof(r->items) - off, "%s%ld",
+					i ? "," : "",
 					number(r->in.containers[r->plan.items[i].index].id));
 	off = 0;
 	for (size_t i = 0; i < r->plan.nskipped; i++)
@@ -114,81 +119,95 @@ static const struct mem_case mem_cases[] = {
 	{ "no pressure below the threshold", NULL, MEM(69999999999),
 	  LIST(C(2, "\"usage\":{\"memoryBytes\":4" GB "}")), NULL, "", "", 0, 0, 0, NULL },
 	{ "need exactly met stops there", NULL, MEM(75000000000),
-	  LIST(C(2, "\"usage\":{\"memoryBytes\":4" GB "}") "," C(3, "\"usage\":{\"memoryBytes\":3" GB "}") "," C(
-		  4, "\"usage\":{\"memoryBytes\":1" GB "}")),
+	  LIST(C(2, "\"usage\":{\"memoryBytes\":4" GB
+		    "}") "," C(3, "\"usage\":{\"memoryBytes\":3" GB
+				  "}") "," C(4, "\"usage\":{\"memoryBytes\":1" GB "}")),
 	  NULL, "2,3", "", 7000000000, 0, 0, NULL },
 	{ "trigger exactly at the threshold", NULL, MEM(70000000000),
-	  LIST(C(2, "\"usage\":{\"memoryBytes\":1" GB "}") "," C(3, "\"usage\":{\"memoryBytes\":3" GB "}")),
+	  LIST(C(2, "\"usage\":{\"memoryBytes\":1" GB
+		    "}") "," C(3, "\"usage\":{\"memoryBytes\":3" GB "}")),
 	  NULL, "3", "", 2000000000, 0, 0, NULL },
-	{ "lower percent from the policy", "resourceUsedThresholdWithBE: {memoryEvictThresholdPercent: 80, memoryEvictLowerPercent: 50}",
+	{ "lower percent from the policy",
+	  "resourceUsedThresholdWithBE: {memoryEvictThresholdPercent: 80, memoryEvictLowerPercent: 50}",
 	  MEM(80000000000),
-	  LIST(C(2, "\"usage\":{\"memoryBytes\":20" GB "}") "," C(3, "\"usage\":{\"memoryBytes\":10" GB "}") "," C(
-		  4, "\"usage\":{\"memoryBytes\":1" GB "}")),
+	  LIST(C(2, "\"usage\":{\"memoryBytes\":20" GB
+		    "}") "," C(3, "\"usage\":{\"memoryBytes\":10" GB
+				  "}") "," C(4, "\"usage\":{\"memoryBytes\":1" GB "}")),
 	  NULL, "2,3", "", 30000000000, 0, 0, NULL },
 	{ "only AMs left without allowAM", NULL, MEM(75000000000),
-	  LIST(C(1, "\"usage\":{\"memoryBytes\":8" GB "}") "," C(2, "\"usage\":{\"memoryBytes\":2" GB "}")),
+	  LIST(C(1, "\"usage\":{\"memoryBytes\":8" GB
+		    "}") "," C(2, "\"usage\":{\"memoryBytes\":2" GB "}")),
 	  NULL, "2", "1:am", 7000000000, 0, 1, NULL },
 	{ "only AMs left with allowAM", "kilo: {allowAM: true}", MEM(75000000000),
-	  LIST(C(1, "\"usage\":{\"memoryBytes\":8" GB "}") "," C(2, "\"usage\":{\"memoryBytes\":2" GB "}")),
+	  LIST(C(1, "\"usage\":{\"memoryBytes\":8" GB
+		    "}") "," C(2, "\"usage\":{\"memoryBytes\":2" GB "}")),
 	  NULL, "2,1", "", 7000000000, 0, 0, NULL },
 	{ "explicit am field wins over the id guess", NULL, MEM(75000000000),
-	  LIST(C(1, "\"am\":false,\"usage\":{\"memoryBytes\":8" GB "}") "," C(
-		  2, "\"am\":true,\"usage\":{\"memoryBytes\":9" GB "}")),
+	  LIST(C(1, "\"am\":false,\"usage\":{\"memoryBytes\":8" GB
+		    "}") "," C(2, "\"am\":true,\"usage\":{\"memoryBytes\":9" GB "}")),
 	  NULL, "1", "", 7000000000, 0, 0, NULL },
 	{ "terminating credit", NULL, MEM(75000000000),
-	  LIST(C(2, "\"terminating\":true,\"usage\":{\"memoryBytes\":5" GB "}") "," C(
-		  3, "\"usage\":{\"memoryBytes\":3" GB "}") "," C(4, "\"usage\":{\"memoryBytes\":1" GB "}")),
+	  LIST(C(2, "\"terminating\":true,\"usage\":{\"memoryBytes\":5" GB
+		    "}") "," C(3, "\"usage\":{\"memoryBytes\":3" GB
+				  "}") "," C(4, "\"usage\":{\"memoryBytes\":1" GB "}")),
 	  NULL, "3", "2:terminating", 7000000000, 5000000000, 0, NULL },
 	{ "terminating credit covers the need", NULL, MEM(75000000000),
-	  LIST(C(2, "\"terminating\":true,\"usage\":{\"memoryBytes\":8" GB "}") "," C(
-		  3, "\"usage\":{\"memoryBytes\":3" GB "}")),
+	  LIST(C(2, "\"terminating\":true,\"usage\":{\"memoryBytes\":8" GB
+		    "}") "," C(3, "\"usage\":{\"memoryBytes\":3" GB "}")),
 	  NULL, "", "2:terminating", 7000000000, 8000000000, 0, NULL },
 	{ "own-plan credit for a victim still listed", NULL, MEM(75000000000),
-	  LIST(C(2, "\"usage\":{\"memoryBytes\":5" GB "}") "," C(3, "\"usage\":{\"memoryBytes\":3" GB "}")),
+	  LIST(C(2, "\"usage\":{\"memoryBytes\":5" GB
+		    "}") "," C(3, "\"usage\":{\"memoryBytes\":3" GB "}")),
 	  "{\"victims\":[{\"id\":\"container_1410901177871_0001_01_000002\",\"atMs\":1795967998000}]}",
 	  "3", "2:recentlyPlanned", 7000000000, 5000000000, 0, NULL },
 	{ "own-plan credit expires after terminatingTimeoutMs", NULL, MEM(75000000000),
-	  LIST(C(2, "\"usage\":{\"memoryBytes\":5" GB "}") "," C(3, "\"usage\":{\"memoryBytes\":3" GB "}")),
+	  LIST(C(2, "\"usage\":{\"memoryBytes\":5" GB
+		    "}") "," C(3, "\"usage\":{\"memoryBytes\":3" GB "}")),
 	  "{\"victims\":[{\"id\":\"container_1410901177871_0001_01_000002\",\"atMs\":1795967990000}]}",
 	  "2,3", "", 7000000000, 0, 0, NULL },
 	{ "cool-down after the last eviction", NULL, MEM(75000000000),
-	  LIST(C(2, "\"usage\":{\"memoryBytes\":9" GB "}")), "{\"lastEviction\":{\"memoryMs\":1795967998000}}",
-	  "", "", 7000000000, 0, 1, "memory: cool-down: no new victims for 2000 ms" },
+	  LIST(C(2, "\"usage\":{\"memoryBytes\":9" GB "}")),
+	  "{\"lastEviction\":{\"memoryMs\":1795967998000}}", "", "", 7000000000, 0, 1,
+	  "memory: cool-down: no new victims for 2000 ms" },
 	{ "cool-down over", NULL, MEM(75000000000),
-	  LIST(C(2, "\"usage\":{\"memoryBytes\":9" GB "}")), "{\"lastEviction\":{\"memoryMs\":1795967996000}}",
-	  "2", "", 7000000000, 0, 0, NULL },
+	  LIST(C(2, "\"usage\":{\"memoryBytes\":9" GB "}")),
+	  "{\"lastEviction\":{\"memoryMs\":1795967996000}}", "2", "", 7000000000, 0, 0, NULL },
 	{ "larger usage first, then the youngest", NULL, MEM(71000000000),
-	  LIST(C(2, "\"startTime\":\"2026-11-29T15:00:00Z\",\"usage\":{\"memoryBytes\":3" GB "}") "," C(
-		  3, "\"startTime\":\"2026-11-29T15:30:00Z\",\"usage\":{\"memoryBytes\":3" GB "}") "," C(
-		  4, "\"usage\":{\"memoryBytes\":3" GB "}") "," C(5, "\"usage\":{\"memoryBytes\":1" GB "}")),
+	  LIST(C(2,
+		 "\"startTime\":\"2026-11-29T15:00:00Z\",\"usage\":{\"memoryBytes\":3" GB
+		 "}") "," C(3,
+			    "\"startTime\":\"2026-11-29T15:30:00Z\",\"usage\":{\"memoryBytes\":3" GB
+			    "}") "," C(4, "\"usage\":{\"memoryBytes\":3" GB
+					  "}") "," C(5, "\"usage\":{\"memoryBytes\":1" GB "}")),
 	  NULL, "3", "", 3000000000, 0, 0, NULL },
 	{ "no samples: unknown usage sorts last, its request estimates it", NULL, MEM(75000000000),
-	  LIST(C(2, "\"usage\":{\"memoryBytes\":null},\"requests\":{\"memoryBytes\":6" GB "}") "," C(
-		  3, "\"usage\":{\"memoryBytes\":3" GB "}") "," C(4, "\"usage\":null")),
+	  LIST(C(2, "\"usage\":{\"memoryBytes\":null},\"requests\":{\"memoryBytes\":6" GB
+		    "}") "," C(3, "\"usage\":{\"memoryBytes\":3" GB "}") "," C(4, "\"usage\":null")),
 	  NULL, "3,2", "", 7000000000, 0, 0, NULL },
 	{ "no samples and no request: skipped, never a crash", NULL, MEM(75000000000),
 	  LIST(C(2, "\"usage\":null") "," C(3, "\"usage\":{\"memoryBytes\":null}")), NULL, "",
 	  "2:noUsage,3:noUsage", 7000000000, 0, 1, NULL },
 	{ "NM unreachable: by usage alone", NULL, MEM(75000000000),
 	  LIST_NO_NM(C(2, "\"requests\":null,\"usage\":{\"memoryBytes\":null}") "," C(
-		  3, "\"requests\":null,\"usage\":{\"memoryBytes\":4" GB "}") "," C(
-		  4, "\"requests\":null,\"usage\":{\"memoryBytes\":2" GB "}")),
-	  NULL, "3,4", "2:noUsage", 7000000000, 0, 1, "NodeManager unreachable: planning by usage alone" },
+		  3, "\"requests\":null,\"usage\":{\"memoryBytes\":4" GB
+		     "}") "," C(4, "\"requests\":null,\"usage\":{\"memoryBytes\":2" GB "}")),
+	  NULL, "3,4", "2:noUsage", 7000000000, 0, 1,
+	  "NodeManager unreachable: planning by usage alone" },
 	{ "a container releasing nothing is passed over", NULL, MEM(75000000000),
-	  LIST(C(2, "\"usage\":{\"memoryBytes\":0}") "," C(3, "\"usage\":{\"memoryBytes\":2" GB "}")),
+	  LIST(C(2, "\"usage\":{\"memoryBytes\":0}") "," C(3,
+							   "\"usage\":{\"memoryBytes\":2" GB "}")),
 	  NULL, "3", "2:nothingToRelease", 7000000000, 0, 1, NULL },
 	{ "a container without processes is passed over", NULL, MEM(75000000000),
 	  LIST("{\"id\":\"container_1410901177871_0001_01_000002\",\"processes\":0,"
-	       "\"usage\":{\"memoryBytes\":9" GB "}}," C(
-		  3, "\"usage\":{\"memoryBytes\":8" GB "}")),
+	       "\"usage\":{\"memoryBytes\":9" GB "}}," C(3, "\"usage\":{\"memoryBytes\":8" GB "}")),
 	  NULL, "3", "2:noProcesses", 7000000000, 0, 0, NULL },
-	{ "memory usage unknown: not evaluated",
-	  NULL, "{\"capacity\":{\"memoryBytes\":100},\"node\":{\"memoryBytes\":null}}",
+	{ "memory usage unknown: not evaluated", NULL,
+	  "{\"capacity\":{\"memoryBytes\":100},\"node\":{\"memoryBytes\":null}}",
 	  LIST(C(2, "\"usage\":{\"memoryBytes\":9" GB "}")), NULL, "", "", 0, 0, 0,
 	  "memory: not evaluated: NodeUsage node.memoryBytes is null" },
-	{ "eviction off by enable: false", "resourceUsedThresholdWithBE: {enable: false}", MEM(99000000000),
-	  LIST(C(2, "\"usage\":{\"memoryBytes\":9" GB "}")), NULL, "", "", 0, 0, 0,
-	  "eviction off: resourceUsedThresholdWithBE.enable is false" },
+	{ "eviction off by enable: false", "resourceUsedThresholdWithBE: {enable: false}",
+	  MEM(99000000000), LIST(C(2, "\"usage\":{\"memoryBytes\":9" GB "}")), NULL, "", "", 0, 0,
+	  0, "eviction off: resourceUsedThresholdWithBE.enable is false" },
 };
 
 START_TEST(test_evict_memory_rules)
@@ -218,12 +237,14 @@ START_TEST(test_evict_memory_records_victims_and_time)
 	struct run r;
 	json_t *st;
 
-	run_case(&r, NULL, MEM(75000000000),
-		 LIST(C(2, "\"usage\":{\"memoryBytes\":9" GB "}") "," C(3, "\"usage\":{\"memoryBytes\":1" GB "}")),
-		 NULL,
-		 "{\"victims\":[{\"id\":\"container_1410901177871_0001_01_000009\",\"atMs\":1795967999000}],"
-		 "\"lastEviction\":{\"cpuMs\":5}}",
-		 NOW);
+	run_case(
+		&r, NULL, MEM(75000000000),
+		LIST(C(2, "\"usage\":{\"memoryBytes\":9" GB
+			  "}") "," C(3, "\"usage\":{\"memoryBytes\":1" GB "}")),
+		NULL,
+		"{\"victims\":[{\"id\":\"container_1410901177871_0001_01_000009\",\"atMs\":1795967999000}],"
+		"\"lastEviction\":{\"cpuMs\":5}}",
+		NOW);
 	ck_assert_str_eq(r.items, "2");
 	st = evict_state_json(&r.st);
 	/* the unlisted old victim is dropped, the new one kept with now */
@@ -231,12 +252,12 @@ START_TEST(test_evict_memory_records_victims_and_time)
 				 json_array_get(json_object_get(st, "victims"), 0), "id")),
 			 "container_1410901177871_0001_01_000002");
 	ck_assert_int_eq(json_array_size(json_object_get(st, "victims")), 1);
-	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(st, "lastEviction"),
-							    "memoryMs")),
+	ck_assert_int_eq(json_integer_value(
+				 json_object_get(json_object_get(st, "lastEviction"), "memoryMs")),
 			 NOW);
-	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(st, "lastEviction"),
-							    "cpuMs")),
-			 5);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(json_object_get(st, "lastEviction"), "cpuMs")),
+		5);
 	json_decref(st);
 	run_free(&r);
 }
@@ -248,8 +269,8 @@ START_TEST(test_evict_plan_json_shape)
 	json_t *plan, *item, *t;
 
 	run_case(&r, "kilo: {gracePeriodMs: 900}", MEM(75200000000),
-		 LIST(C(2, "\"startTime\":\"2026-11-29T15:40:00Z\",\"usage\":{\"memoryBytes\":8" GB "}") "," C(
-			 1, "\"usage\":{\"memoryBytes\":1" GB "}")),
+		 LIST(C(2, "\"startTime\":\"2026-11-29T15:40:00Z\",\"usage\":{\"memoryBytes\":8" GB
+			   "}") "," C(1, "\"usage\":{\"memoryBytes\":1" GB "}")),
 		 NULL, NULL, NOW);
 	plan = evict_plan_json(&r.plan, &r.in, &r.p, NOW);
 	ck_assert_str_eq(json_string_value(json_object_get(plan, "kind")), "KillPlan");
@@ -260,13 +281,14 @@ START_TEST(test_evict_plan_json_shape)
 	ck_assert_int_eq(json_integer_value(json_object_get(t, "needBytes")), 7200000000);
 	item = json_array_get(json_object_get(plan, "items"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(item, "reason")), "memory");
-	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(item, "expectedRelease"),
-							    "memoryBytes")),
+	ck_assert_int_eq(json_integer_value(json_object_get(
+				 json_object_get(item, "expectedRelease"), "memoryBytes")),
 			 8000000000);
-	ck_assert(json_is_null(json_object_get(json_object_get(item, "expectedRelease"), "cpuMilli")));
-	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(item, "sortKeys"),
-							    "startedMs")),
-			 1795966800000);
+	ck_assert(json_is_null(
+		json_object_get(json_object_get(item, "expectedRelease"), "cpuMilli")));
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(json_object_get(item, "sortKeys"), "startedMs")),
+		1795966800000);
 	ck_assert(json_is_false(json_object_get(plan, "pressureRemains")));
 	json_decref(plan);
 	run_free(&r);
@@ -291,15 +313,17 @@ END_TEST
 	"cpuEvictBESatisfactionUpperPercent: 99}"
 /* BE usage and the two dirs' limits (cpuset, quota, period). */
 #define CPU_NU(usage, becpus, bequota, yarncpus, yarnquota)                                        \
-	"{\"kind\":\"NodeUsage\",\"metadata\":{\"node\":\"n1\"},\"windowMs\":1000,"               \
-	"\"capacity\":{\"memoryBytes\":100" GB "},"                                                 \
+	"{\"kind\":\"NodeUsage\",\"metadata\":{\"node\":\"n1\"},\"windowMs\":1000,"                \
+	"\"capacity\":{\"memoryBytes\":100" GB "},"                                                \
 	"\"node\":{\"memoryBytes\":1" GB "},\"qos\":{\"besteffort\":{\"cpuMilli\":" #usage "}},"   \
 	"\"limits\":{\"besteffort\":{\"cpuset\":\"" becpus "\",\"cfsQuotaUs\":" #bequota           \
-	",\"cfsPeriodUs\":100000},\"hadoopYarn\":{\"cpuset\":\"" yarncpus "\",\"cfsQuotaUs\":"     \
-	#yarnquota ",\"cfsPeriodUs\":100000}}}"
-#define CPU_ITEM(n, cpu, req) C(n, "\"usage\":{\"cpuMilli\":" #cpu "},\"requests\":{\"cpuMilli\":" #req "}")
+	",\"cfsPeriodUs\":100000},\"hadoopYarn\":{\"cpuset\":\"" yarncpus                          \
+	"\",\"cfsQuotaUs\":" #yarnquota ",\"cfsPeriodUs\":100000}}}"
+#define CPU_ITEM(n, cpu, req)                                                                      \
+	C(n, "\"usage\":{\"cpuMilli\":" #cpu "},\"requests\":{\"cpuMilli\":" #req "}")
 /* 10000 milli requested by YARN: two 4000 containers and a 2000 AM. */
-#define CPU_LIST LIST(CPU_ITEM(2, 1000, 4000) "," CPU_ITEM(3, 2000, 4000) "," CPU_ITEM(1, 1900, 2000))
+#define CPU_LIST                                                                                   \
+	LIST(CPU_ITEM(2, 1000, 4000) "," CPU_ITEM(3, 2000, 4000) "," CPU_ITEM(1, 1900, 2000))
 
 struct cpu_case {
 	const char *name;
@@ -323,12 +347,12 @@ static const struct cpu_case cpu_cases[] = {
 	  CPU_NU(3900, "0-15", -1, "0-1,3,7", -1), NULL, NULL, 4000, "3", "", 4000, NULL },
 	{ "hadoop-yarn quota below BE", CPU_POLICY "}", CPU_NU(2900, "0-15", -1, "0-15", 300000),
 	  NULL, NULL, 3000, "3,2", "", 5000, NULL },
-	{ "usage below the threshold: no trigger", CPU_POLICY "}", CPU_NU(3500, "0-3", -1, "0-7", -1),
-	  NULL, NULL, 4000, "", "", 0, NULL },
-	{ "satisfaction above lower: no trigger", CPU_POLICY "}", CPU_NU(6900, "0-6", -1, "0-7", -1),
-	  NULL, NULL, 7000, "", "", 0, NULL },
-	{ "off unless lower and upper are set", NULL, CPU_NU(3900, "0-3", -1, "0-7", -1), NULL, NULL,
-	  4000, "", "", 0, "cpu: off" },
+	{ "usage below the threshold: no trigger", CPU_POLICY "}",
+	  CPU_NU(3500, "0-3", -1, "0-7", -1), NULL, NULL, 4000, "", "", 0, NULL },
+	{ "satisfaction above lower: no trigger", CPU_POLICY "}",
+	  CPU_NU(6900, "0-6", -1, "0-7", -1), NULL, NULL, 7000, "", "", 0, NULL },
+	{ "off unless lower and upper are set", NULL, CPU_NU(3900, "0-3", -1, "0-7", -1), NULL,
+	  NULL, 4000, "", "", 0, "cpu: off" },
 	{ "BE pods' batch-cpu requests count", CPU_POLICY "}", CPU_NU(3900, "0-3", -1, "0-7", -1),
 	  "{\"kind\":\"PodList\",\"items\":["
 	  "{\"metadata\":{\"labels\":{\"koordinator.sh/qosClass\":\"BE\"}},\"spec\":{\"nodeName\":\"n1\","
@@ -414,7 +438,8 @@ START_TEST(test_evict_cpu_nm_unreachable)
 	run_case(&r, CPU_POLICY "}", CPU_NU(3900, "0-3", -1, "0-7", -1),
 		 LIST_NO_NM(C(2, "\"requests\":null")), NULL, NULL, NOW);
 	ck_assert_int_eq(r.plan.resource, EVICT_NONE);
-	ck_assert_ptr_nonnull(strstr(r.notes, "cpu: no sample: YARN requests (NodeManager unreachable)"));
+	ck_assert_ptr_nonnull(
+		strstr(r.notes, "cpu: no sample: YARN requests (NodeManager unreachable)"));
 	ck_assert_int_eq(r.st.nsamples, 0);
 	run_free(&r);
 }
@@ -448,14 +473,18 @@ START_TEST(test_evict_memory_before_cpu)
 {
 	struct run r;
 
-	run_case(&r, CPU_POLICY "}",
-		 "{\"windowMs\":1000,\"capacity\":{\"memoryBytes\":100" GB "},\"node\":{\"memoryBytes\":90" GB
-		 "},\"qos\":{\"besteffort\":{\"cpuMilli\":3900}},\"limits\":{\"besteffort\":{\"cpuset\":\"0-3\"}}}",
-		 LIST(C(2, "\"usage\":{\"memoryBytes\":30" GB ",\"cpuMilli\":1},\"requests\":{\"cpuMilli\":10000}")),
-		 NULL, NULL, NOW);
+	run_case(
+		&r, CPU_POLICY "}",
+		"{\"windowMs\":1000,\"capacity\":{\"memoryBytes\":100" GB
+		"},\"node\":{\"memoryBytes\":90" GB
+		"},\"qos\":{\"besteffort\":{\"cpuMilli\":3900}},\"limits\":{\"besteffort\":{\"cpuset\":\"0-3\"}}}",
+		LIST(C(2, "\"usage\":{\"memoryBytes\":30" GB
+			  ",\"cpuMilli\":1},\"requests\":{\"cpuMilli\":10000}")),
+		NULL, NULL, NOW);
 	ck_assert_int_eq(r.plan.resource, EVICT_MEMORY);
 	ck_assert_str_eq(r.items, "2");
-	ck_assert_ptr_nonnull(strstr(r.notes, "cpu: 4000 milli-cores also over, planned after memory"));
+	ck_assert_ptr_nonnull(
+		strstr(r.notes, "cpu: 4000 milli-cores also over, planned after memory"));
 	run_free(&r);
 }
 END_TEST
@@ -483,7 +512,8 @@ static const struct bad_case bad_cases[] = {
 	  "ContainerList.items[0].usage.memoryBytes: expected an integer 0..9007199254740992, got -1" },
 	{ 1, LIST("{\"id\":\"container_1_../x\"}"),
 	  "ContainerList.items[0].id: expected a YARN container id, got \"container_1_../x\"" },
-	{ 1, LIST("{\"processes\":1}"), "ContainerList.items[0].id: expected a YARN container id, got nothing" },
+	{ 1, LIST("{\"processes\":1}"),
+	  "ContainerList.items[0].id: expected a YARN container id, got nothing" },
 	{ 1, LIST(C(2, "\"startTime\":\"yesterday\"")),
 	  "ContainerList.items[0].startTime: expected an RFC 3339 time, got \"yesterday\"" },
 	{ 1, LIST(C(2, "\"terminating\":1")),
@@ -499,10 +529,12 @@ static const struct bad_case bad_cases[] = {
 	  "\"qosClass\":\"BestEffort\"}}]}",
 	  "Pod PodList.items[0].spec.containers[0].resources.requests.kubernetes.io/batch-cpu: "
 	  "invalid quantity '1K'" },
-	{ 3, "{\"kind\":\"NodeUsage\"}", "state: kind: expected \"EvictorState\", got \"NodeUsage\"" },
+	{ 3, "{\"kind\":\"NodeUsage\"}",
+	  "state: kind: expected \"EvictorState\", got \"NodeUsage\"" },
 	{ 3, "{\"victims\":[{\"id\":\"container_1410901177871_0001_01_000002\",\"atMs\":\"now\"}]}",
 	  "state: victims[0].atMs: expected an integer 0..9007199254740992, got \"now\"" },
-	{ 3, "{\"cpuSamples\":[{\"atMs\":1}]}", "state: cpuSamples[0].usageCpuMilli: expected an integer" },
+	{ 3, "{\"cpuSamples\":[{\"atMs\":1}]}",
+	  "state: cpuSamples[0].usageCpuMilli: expected an integer" },
 };
 
 START_TEST(test_evict_parse_errors)
@@ -583,7 +615,8 @@ static Suite *evict_suite(void)
 	Suite *s = suite_create("evict");
 	TCase *tc = tcase_create("memory");
 
-	tcase_add_loop_test(tc, test_evict_memory_rules, 0, sizeof(mem_cases) / sizeof(mem_cases[0]));
+	tcase_add_loop_test(tc, test_evict_memory_rules, 0,
+			    sizeof(mem_cases) / sizeof(mem_cases[0]));
 	tcase_add_test(tc, test_evict_memory_records_victims_and_time);
 	tcase_add_test(tc, test_evict_plan_json_shape);
 	suite_add_tcase(s, tc);
@@ -595,7 +628,8 @@ static Suite *evict_suite(void)
 	tcase_add_test(tc, test_evict_memory_before_cpu);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("parse");
-	tcase_add_loop_test(tc, test_evict_parse_errors, 0, sizeof(bad_cases) / sizeof(bad_cases[0]));
+	tcase_add_loop_test(tc, test_evict_parse_errors, 0,
+			    sizeof(bad_cases) / sizeof(bad_cases[0]));
 	tcase_add_test(tc, test_evict_cpuset_count);
 	tcase_add_test(tc, test_evict_state_round_trip);
 	suite_add_tcase(s, tc);

@@ -13,7 +13,8 @@ START_TEST(test_http_url_join)
 		{ "http://rm1:8088", "/ws/v1/cluster/info", "http://rm1:8088/ws/v1/cluster/info" },
 		{ "http://rm1:8088/", "/ws/v1/cluster/info", "http://rm1:8088/ws/v1/cluster/info" },
 		{ "http://rm1:8088//", "ws/v1", "http://rm1:8088/ws/v1" },
-		{ "https://h/k8s/clusters/c1", "/api/v1/nodes", "https://h/k8s/clusters/c1/api/v1/nodes" },
+		{ "https://h/k8s/clusters/c1", "/api/v1/nodes",
+		  "https://h/k8s/clusters/c1/api/v1/nodes" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -55,7 +56,8 @@ START_TEST(test_http_json_body)
 
 	http_request_init(&r, HTTP_POST, "http://rm", "/x");
 	http_request_set_json(&r, NULL, doc);
-	ck_assert_str_eq(r.body, "{\"resource\":{\"memory\":2048,\"vCores\":3},\"overCommitTimeout\":-1}");
+	ck_assert_str_eq(r.body,
+			 "{\"resource\":{\"memory\":2048,\"vCores\":3},\"overCommitTimeout\":-1}");
 	ck_assert_uint_eq(r.body_len, strlen(r.body));
 	ck_assert_str_eq(r.content_type, "application/json");
 	http_request_set_json(&r, "application/merge-patch+json", doc);
@@ -210,9 +212,9 @@ static const struct {
 	long status;
 	enum err_kind kind;
 } status_cases[] = {
-	{ 200, ERR_NONE }, { 201, ERR_NONE }, { 204, ERR_NONE }, { 307, ERR_REMOTE },
+	{ 200, ERR_NONE },   { 201, ERR_NONE },   { 204, ERR_NONE },   { 307, ERR_REMOTE },
 	{ 400, ERR_REMOTE }, { 401, ERR_REMOTE }, { 403, ERR_REMOTE }, { 404, ERR_NOTFOUND },
-	{ 405, ERR_REMOTE }, { 409, ERR_REMOTE }, { 429, ERR_TEMP }, { 500, ERR_TEMP },
+	{ 405, ERR_REMOTE }, { 409, ERR_REMOTE }, { 429, ERR_TEMP },   { 500, ERR_TEMP },
 	{ 503, ERR_TEMP },
 };
 
@@ -241,9 +243,9 @@ START_TEST(test_http_response_json)
 	set_body(&r, "application/json", text);
 	doc = http_response_json(&r, &e);
 	ck_assert_ptr_nonnull(doc);
-	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "clusterInfo"),
-							   "haState")),
-			 "ACTIVE");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(json_object_get(doc, "clusterInfo"), "haState")),
+		"ACTIVE");
 	json_decref(doc);
 
 	set_body(&r, "text/plain", "There is no active RM right now.\n");
@@ -315,7 +317,8 @@ static Suite *http_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("parse");
 	tcase_add_test(tc, test_http_response_headers);
-	tcase_add_loop_test(tc, test_http_retry_after, 0, sizeof(retry_cases) / sizeof(retry_cases[0]));
+	tcase_add_loop_test(tc, test_http_retry_after, 0,
+			    sizeof(retry_cases) / sizeof(retry_cases[0]));
 	tcase_add_loop_test(tc, test_http_status_kind, 0,
 			    sizeof(status_cases) / sizeof(status_cases[0]));
 	tcase_add_test(tc, test_http_response_json);

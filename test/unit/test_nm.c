@@ -17,7 +17,8 @@ static json_t *load_fixture(const char *rel)
 	return doc;
 }
 
-static const char *const fixtures[] = { "yarn/nm-containers.json", "yarn/nm-containers-legacy.json" };
+static const char *const fixtures[] = { "yarn/nm-containers.json",
+					"yarn/nm-containers-legacy.json" };
 
 START_TEST(test_nm_parse_fixtures)
 {
@@ -145,11 +146,15 @@ static const struct {
 	const char *state;
 	enum nm_phase phase;
 } states[] = {
-	{ "NEW", NM_PHASE_STARTING },	       { "LOCALIZING", NM_PHASE_STARTING },
-	{ "RUNNING", NM_PHASE_RUNNING },       { "KILLING", NM_PHASE_KILLING },
+	{ "NEW", NM_PHASE_STARTING },
+	{ "LOCALIZING", NM_PHASE_STARTING },
+	{ "RUNNING", NM_PHASE_RUNNING },
+	{ "KILLING", NM_PHASE_KILLING },
 	{ "CONTAINER_CLEANEDUP_AFTER_KILL", NM_PHASE_KILLING },
-	{ "DONE", NM_PHASE_FINISHED },	       { "EXITED_WITH_FAILURE", NM_PHASE_FINISHED },
-	{ "running", NM_PHASE_UNKNOWN },       { NULL, NM_PHASE_UNKNOWN },
+	{ "DONE", NM_PHASE_FINISHED },
+	{ "EXITED_WITH_FAILURE", NM_PHASE_FINISHED },
+	{ "running", NM_PHASE_UNKNOWN },
+	{ NULL, NM_PHASE_UNKNOWN },
 };
 
 START_TEST(test_nm_state_phase)

@@ -15,12 +15,12 @@
 static const struct {
 	int64_t ns0, ns1, window, milli;
 } rates[] = {
-	{ 0, 1000000000, 1000, 1000 },	 /* one CPU for a second */
-	{ 5, 5, 1000, 0 },		 /* idle is 0, not unknown */
-	{ 0, 1500000, 1000, 2 },	 /* 1.5 rounds to 2 */
+	{ 0, 1000000000, 1000, 1000 }, /* one CPU for a second */
+	{ 5, 5, 1000, 0 },             /* idle is 0, not unknown */
+	{ 0, 1500000, 1000, 2 },       /* 1.5 rounds to 2 */
 	{ 0, 1499999, 1000, 1 },
 	{ 0, 64000000000LL, 2000, 32000 },
-	{ 10, 9, 1000, U },		 /* counter went back (cgroup recreated) */
+	{ 10, 9, 1000, U }, /* counter went back (cgroup recreated) */
 	{ U, 9, 1000, U },
 	{ 0, 9, 0, U },
 	{ 0, 9, -5, U },

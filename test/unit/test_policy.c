@@ -169,7 +169,8 @@ static const struct {
 	{ "kilo: {reservedCPUs: \"0-99999999\"}\n",
 	  "p.yaml:1:22: kilo.reservedCPUs: expected a cpuset list such as \"0-1,8\", got \"0-99999999\"" },
 	{ "kind: Pod\n", "p.yaml:1:7: kind: expected \"NodeSLO\" or a NodeSLO spec, got \"Pod\"" },
-	{ "kilo: {allowAM: yes}\n", "p.yaml:1:17: kilo.allowAM: expected true or false, got \"yes\"" },
+	{ "kilo: {allowAM: yes}\n",
+	  "p.yaml:1:17: kilo.allowAM: expected true or false, got \"yes\"" },
 };
 
 START_TEST(test_policy_rejects_bad_values)

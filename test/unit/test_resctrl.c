@@ -224,7 +224,8 @@ START_TEST(test_resctrl_group_einval_reports_last_cmd_status_and_goes_on)
 
 	use_fixture("resctrl-intel");
 	want_be("L3:0=0;1=0\nMB:0=30;1=30", &want);
-	testlib_write(root, "sys/fs/resctrl/info/last_cmd_status", "Need at least 1 bits in the mask\n");
+	testlib_write(root, "sys/fs/resctrl/info/last_cmd_status",
+		      "Need at least 1 bits in the mask\n");
 	sysroot_fault_add(SYSROOT_WRITE, "BE/schemata", EINVAL, 1);
 	ck_assert_int_eq(resctrl_group_apply(&sr, "BE", &want, 0, &r), -1);
 	ck_assert_str_eq(r.result, "failed");
@@ -259,9 +260,10 @@ START_TEST(test_resctrl_group_create)
 	sysroot_fault_add(SYSROOT_MKDIR, "resctrl/LS", ENOSPC, 1);
 	ck_assert_int_eq(resctrl_group_apply(&sr, "LS", &want, 0, &r), -1);
 	ck_assert_int_eq(r.created, 0);
-	snprintf(want_msg, sizeof(want_msg),
-		 "no free CLOSID for group LS: mkdir '%s/sys/fs/resctrl/LS': No space left on device",
-		 root);
+	snprintf(
+		want_msg, sizeof(want_msg),
+		"no free CLOSID for group LS: mkdir '%s/sys/fs/resctrl/LS': No space left on device",
+		root);
 	ck_assert_str_eq(r.err.msg, want_msg);
 	resctrl_group_result_release(&r);
 
@@ -378,7 +380,8 @@ START_TEST(test_yarntasks_cgroup_tree_nested)
 	free(tids);
 	cgroup_layout_release(&l);
 
-	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_AUTO, "yarn-elsewhere", &e), 0);
+	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_AUTO, "yarn-elsewhere", &e),
+			 0);
 	ck_assert_int_eq(yarntasks_from_cgroup(&l, &sr, &tids, &n, &e), CGROUP_ABSENT);
 	ck_assert_uint_eq(n, 0);
 	ck_assert_ptr_nonnull(strstr(e.msg, "no hadoop-yarn cgroup '"));

@@ -19,7 +19,7 @@ static const struct {
 	{ 0x7ff, 2, 10, 15, 0xc },    /* min_cbm_bits 2: widened upward */
 	{ 0x7ff, 2, 0, 30, 0xf },     /* already wide enough */
 	{ 0x7ff, 1, 0, 100, 0x7ff },
-	{ 0xffff, 0, 0, 5, 0x1 },     /* AMD min_cbm_bits 0: still never empty */
+	{ 0xffff, 0, 0, 5, 0x1 }, /* AMD min_cbm_bits 0: still never empty */
 	{ 0xfffff, 4, 99, 100, 0xf0000 },
 	{ 0xffffffffffffffffULL, 1, 0, 100, 0xffffffffffffffffULL },
 };
@@ -62,15 +62,15 @@ static const struct {
 	{ SCHEMATA_VENDOR_INTEL, 10, 10, 5, 10 },
 	{ SCHEMATA_VENDOR_INTEL, 10, 10, 100, 100 },
 	{ SCHEMATA_VENDOR_INTEL, 10, 10, 30, 30 },
-	{ SCHEMATA_VENDOR_INTEL, 20, 10, 5, 20 },  /* at least min_bandwidth */
+	{ SCHEMATA_VENDOR_INTEL, 20, 10, 5, 20 }, /* at least min_bandwidth */
 	{ SCHEMATA_VENDOR_INTEL, 10, 1, 25, 25 },
 	{ SCHEMATA_VENDOR_INTEL, 10, 30, 95, 100 }, /* never above 100 */
 	{ SCHEMATA_VENDOR_OTHER, 0, 0, 37, 37 },    /* gran 0 read as 1 */
 	{ SCHEMATA_VENDOR_AMD, 0, 1, 100, 2048 },   /* unlimited */
 	{ SCHEMATA_VENDOR_AMD, 0, 1, 50, 80 },
 	{ SCHEMATA_VENDOR_AMD, 0, 1, 25, 40 },
-	{ SCHEMATA_VENDOR_AMD, 0, 1, 1, 1 },        /* int(1.6) */
-	{ SCHEMATA_VENDOR_AMD, 0, 1, 99, 158 },     /* int(158.4) */
+	{ SCHEMATA_VENDOR_AMD, 0, 1, 1, 1 },    /* int(1.6) */
+	{ SCHEMATA_VENDOR_AMD, 0, 1, 99, 158 }, /* int(158.4) */
 };
 
 START_TEST(test_schemata_mb_table)
@@ -93,7 +93,8 @@ START_TEST(test_schemata_vendor)
 	ck_assert_int_eq(schemata_vendor_parse("processor\t: 0\nvendor_id\t: AuthenticAMD\n"),
 			 SCHEMATA_VENDOR_AMD);
 	ck_assert_int_eq(schemata_vendor_parse("vendor_id\t: HygonGenuine\n"), SCHEMATA_VENDOR_AMD);
-	ck_assert_int_eq(schemata_vendor_parse("vendor_id\t: GenuineIntelX\n"), SCHEMATA_VENDOR_OTHER);
+	ck_assert_int_eq(schemata_vendor_parse("vendor_id\t: GenuineIntelX\n"),
+			 SCHEMATA_VENDOR_OTHER);
 	ck_assert_int_eq(schemata_vendor_parse("processor\t: 0\nCPU implementer\t: 0x41\n"),
 			 SCHEMATA_VENDOR_OTHER);
 	ck_assert_int_eq(schemata_vendor_parse(NULL), SCHEMATA_VENDOR_OTHER);
@@ -108,9 +109,10 @@ START_TEST(test_schemata_parse_padded)
 	char *text;
 
 	/* the kernel pads names to the longest (CDP) and values to the width */
-	ck_assert_int_eq(schemata_parse("L3CODE:0=007;1=7ff\nL3DATA:0=7f0;1=7ff\n    MB:0= 30;1=100\n",
-					&s, &e),
-			 0);
+	ck_assert_int_eq(
+		schemata_parse("L3CODE:0=007;1=7ff\nL3DATA:0=7f0;1=7ff\n    MB:0= 30;1=100\n", &s,
+			       &e),
+		0);
 	ck_assert_uint_eq(s.n, 3);
 	ck_assert_str_eq(s.line[2].name, "MB");
 	ck_assert_uint_eq(s.line[2].dom[0].value, 30);
@@ -164,11 +166,12 @@ START_TEST(test_schemata_equal_by_id_sparse)
 					&want, &e),
 			 0);
 	/* same ids in another order, padded: equal */
-	ck_assert_int_eq(schemata_parse("L3:16=000f;17=000f;18=000f;19=000f;20=000f;21=000f;22=000f;"
-					"23=000f;0=000f;1=000f;2=000f;3=000f;4=000f;5=000f;6=000f;"
-					"7=000f\n",
-					&have, &e),
-			 0);
+	ck_assert_int_eq(
+		schemata_parse("L3:16=000f;17=000f;18=000f;19=000f;20=000f;21=000f;22=000f;"
+			       "23=000f;0=000f;1=000f;2=000f;3=000f;4=000f;5=000f;6=000f;"
+			       "7=000f\n",
+			       &have, &e),
+		0);
 	ck_assert_int_eq(schemata_line_equal(&want.line[0], &have), 1);
 	/* only domain 23 differs: by index 0..15 the first 16 entries still match */
 	have.line[0].dom[7].value = 0xffff;
@@ -248,8 +251,9 @@ START_TEST(test_schemata_plan_mb_skipped)
 
 	facts_intel(&f, "L3:0=7ff;1=7ff\nMB:0=100;1=100\n");
 	f.mb_delay_linear = 0;
-	ck_assert_str_eq(schemata_mb_skip_reason(&f),
-			 "non-linear MB delay scale (info/MB/delay_linear 0), which the kernel refuses");
+	ck_assert_str_eq(
+		schemata_mb_skip_reason(&f),
+		"non-linear MB delay scale (info/MB/delay_linear 0), which the kernel refuses");
 	f.mb_delay_linear = 1;
 	f.mb_mbps = 1;
 	ck_assert_ptr_nonnull(schemata_mb_skip_reason(&f));
@@ -283,7 +287,8 @@ START_TEST(test_schemata_plan_mb_skipped)
 
 	f.cache[0].cbm_mask = 0x7fe;
 	ck_assert_int_eq(schemata_plan(&f, &be, &want, &e), -1);
-	ck_assert_str_eq(e.msg, "L3CODE: cbm_mask: expected a contiguous mask from bit 0, got '7fe'");
+	ck_assert_str_eq(e.msg,
+			 "L3CODE: cbm_mask: expected a contiguous mask from bit 0, got '7fe'");
 	schemata_release(&want);
 	schemata_release(&f.root);
 }

@@ -58,8 +58,8 @@ END_TEST
 /* Whole files of every size around the 4096-byte first read, on the paths
  * where a short read ends the loop and on one where it does not. */
 static const size_t sizes[] = { 0, 1, 4031, 4032, 4033, 4095, 4096, 4097, 8191, 8192, 20000 };
-static const char *const big_files[] = { "sys/fs/cgroup/cpu/kubepods/cgroup.procs",
-					  "proc/42/stat", "proc/self/mountinfo" };
+static const char *const big_files[] = { "sys/fs/cgroup/cpu/kubepods/cgroup.procs", "proc/42/stat",
+					 "proc/self/mountinfo" };
 
 START_TEST(test_sysroot_read_sizes)
 {

@@ -65,7 +65,8 @@ START_TEST(test_yarn_node_total_sources)
 	yarn_node_release(&n);
 
 	/* totalResource wins over used + avail when present (3.2+). */
-	json_object_set_new(node, "totalResource", json_pack("{s:i,s:i}", "memory", 4000, "vCores", 5));
+	json_object_set_new(node, "totalResource",
+			    json_pack("{s:i,s:i}", "memory", 4000, "vCores", 5));
 	ck_assert_int_eq(yarn_node_parse(node, "node", &n, &e), 0);
 	ck_assert_int_eq(n.total_reported, 1);
 	ck_assert_int_eq(n.total.memory_mb, 4000);
@@ -79,8 +80,14 @@ static const struct {
 	const char *state;
 	int inactive;
 } state_cases[] = {
-	{ "NEW", 0 }, { "RUNNING", 0 }, { "UNHEALTHY", 0 }, { "DECOMMISSIONING", 0 },
-	{ "DECOMMISSIONED", 1 }, { "LOST", 1 }, { "SHUTDOWN", 1 }, { "REBOOTED", 1 },
+	{ "NEW", 0 },
+	{ "RUNNING", 0 },
+	{ "UNHEALTHY", 0 },
+	{ "DECOMMISSIONING", 0 },
+	{ "DECOMMISSIONED", 1 },
+	{ "LOST", 1 },
+	{ "SHUTDOWN", 1 },
+	{ "REBOOTED", 1 },
 };
 
 START_TEST(test_yarn_node_states)
@@ -101,7 +108,10 @@ START_TEST(test_yarn_node_states)
 END_TEST
 
 static const char *const empty_lists[] = {
-	"{\"nodes\":null}", "{\"nodes\":{}}", "{}", "{\"nodes\":{\"node\":[]}}",
+	"{\"nodes\":null}",
+	"{\"nodes\":{}}",
+	"{}",
+	"{\"nodes\":{\"node\":[]}}",
 	"{\"nodes\":{\"node\":null}}",
 };
 
@@ -198,7 +208,8 @@ START_TEST(test_yarn_resize_body)
 	/* The default -1 (never kill) is written out, never left to the RM's 0. */
 	body = yarn_resize_body((struct yarn_resource){ 0, 0 }, -1);
 	text = json_dumps(body, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	ck_assert_str_eq(text, "{\"resource\":{\"memory\":0,\"vCores\":0},\"overCommitTimeout\":-1}");
+	ck_assert_str_eq(text,
+			 "{\"resource\":{\"memory\":0,\"vCores\":0},\"overCommitTimeout\":-1}");
 	free(text);
 	json_decref(body);
 	json_decref(want);
@@ -230,8 +241,10 @@ static const struct {
 	  "POST x: HTTP 404: the RM has no node resource endpoint (older Hadoop); "
 	  "configure the rmadmin fallback" },
 	{ 405, NULL, "", YARN_RESIZE_NO_ENDPOINT, ERR_REMOTE, "POST x: HTTP 405: the RM has no" },
-	{ 200, "text/plain", "There is no active RM right now.\nHA Zookeeper Connection State: "
-			     "CONNECTED", YARN_RESIZE_NO_ACTIVE, ERR_TEMP,
+	{ 200, "text/plain",
+	  "There is no active RM right now.\nHA Zookeeper Connection State: "
+	  "CONNECTED",
+	  YARN_RESIZE_NO_ACTIVE, ERR_TEMP,
 	  "POST x: no active RM (HTTP 200, text/plain: 'There is no active RM right now. HA "
 	  "Zookeeper Connection State: CONNECTED')" },
 	{ 307, "text/plain", "Can not find any active RM.", YARN_RESIZE_NO_ACTIVE, ERR_TEMP,
@@ -265,7 +278,8 @@ START_TEST(test_yarn_resize_classify)
 	r.content_type = answers[_i].ct ? strdup(answers[_i].ct) : NULL;
 	r.body = strdup(body);
 	r.body_len = strlen(body);
-	ck_assert_int_eq(yarn_resize_classify(&r, "POST x", &known, &reported, &e), answers[_i].answer);
+	ck_assert_int_eq(yarn_resize_classify(&r, "POST x", &known, &reported, &e),
+			 answers[_i].answer);
 	ck_assert_int_eq(e.kind, answers[_i].kind);
 	ck_assert_msg(strncmp(e.msg, answers[_i].msg, strlen(answers[_i].msg)) == 0,
 		      "got '%s', want '%s'", e.msg, answers[_i].msg);
@@ -308,8 +322,10 @@ static Suite *yarn_suite(void)
 
 	tcase_add_test(tc, test_yarn_nodes_fixture);
 	tcase_add_test(tc, test_yarn_node_total_sources);
-	tcase_add_loop_test(tc, test_yarn_node_states, 0, sizeof(state_cases) / sizeof(state_cases[0]));
-	tcase_add_loop_test(tc, test_yarn_nodes_empty, 0, sizeof(empty_lists) / sizeof(empty_lists[0]));
+	tcase_add_loop_test(tc, test_yarn_node_states, 0,
+			    sizeof(state_cases) / sizeof(state_cases[0]));
+	tcase_add_loop_test(tc, test_yarn_nodes_empty, 0,
+			    sizeof(empty_lists) / sizeof(empty_lists[0]));
 	tcase_add_loop_test(tc, test_yarn_nodes_bad, 0, sizeof(bad_nodes) / sizeof(bad_nodes[0]));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cluster");

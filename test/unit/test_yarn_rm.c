@@ -69,7 +69,8 @@ static int count(const char *name, const char *method, const char *path, const c
 	size_t i;
 	int n = 0;
 
-	json_array_foreach(log, i, x) {
+	json_array_foreach(log, i, x)
+	{
 		const char *p = json_string_value(json_object_get(x, "path"));
 
 		if ((!name || strcmp(json_string_value(json_object_get(x, "rm")), name) == 0) &&
@@ -172,16 +173,20 @@ START_TEST(test_rm_standby_never_written)
 	cluster(&c);
 	ck_assert_int_eq(yarn_find_active(&c, &e), 0);
 	control("/failover", NULL);
-	ck_assert_msg(yarn_node_resize(&c, HOST1, (struct yarn_resource){ 4096, 4 }, -1, &res, &e) == 0,
+	ck_assert_msg(yarn_node_resize(&c, HOST1, (struct yarn_resource){ 4096, 4 }, -1, &res,
+				       &e) == 0,
 		      "%s", e.msg);
 	ck_assert_int_eq(res.via, YARN_VIA_REST);
 	ck_assert_int_eq(res.rm, 1);
 	control("/failover", NULL);
-	ck_assert_int_eq(yarn_node_resize(&c, HOST2, (struct yarn_resource){ 2048, 2 }, -1, &res, &e), 0);
+	ck_assert_int_eq(
+		yarn_node_resize(&c, HOST2, (struct yarn_resource){ 2048, 2 }, -1, &res, &e), 0);
 	ck_assert_int_eq(res.rm, 0);
 	ck_assert_int_eq(count(NULL, "POST", "/", "STANDBY"), 0);
-	ck_assert_int_eq(count("rm2", "POST", "/ws/v1/cluster/nodes/" HOST1 "/resource", "ACTIVE"), 1);
-	ck_assert_int_eq(count("rm1", "POST", "/ws/v1/cluster/nodes/" HOST2 "/resource", "ACTIVE"), 1);
+	ck_assert_int_eq(count("rm2", "POST", "/ws/v1/cluster/nodes/" HOST1 "/resource", "ACTIVE"),
+			 1);
+	ck_assert_int_eq(count("rm1", "POST", "/ws/v1/cluster/nodes/" HOST2 "/resource", "ACTIVE"),
+			 1);
 	st = state();
 	ck_assert_uint_eq(json_array_size(json_object_get(st, "resizes")), 2);
 	json_decref(st);
@@ -208,7 +213,8 @@ START_TEST(test_rm_no_active)
 	ck_assert_msg(strstr(e.msg, "no active RM") != NULL, "%s", e.msg);
 	ck_assert_int_eq(c.active, -1);
 	ck_assert_int_eq(count("rm1", "GET", "/ws/v1/cluster/nodes", "STANDBY"), 1);
-	ck_assert_int_eq(yarn_node_resize(&c, HOST1, (struct yarn_resource){ 1, 1 }, -1, &res, &e), -1);
+	ck_assert_int_eq(yarn_node_resize(&c, HOST1, (struct yarn_resource){ 1, 1 }, -1, &res, &e),
+			 -1);
 	ck_assert_int_eq(e.kind, ERR_TEMP);
 	ck_assert_msg(strstr(e.msg, "cluster c1: no active RM (") != NULL, "%s", e.msg);
 	ck_assert_int_eq(count(NULL, "POST", "/", NULL), 0);
@@ -226,11 +232,14 @@ START_TEST(test_rm_unknown_node)
 	cluster(&c);
 	ck_assert_int_eq(yarn_node_get(&c, "nope.domain.com:8041", &n, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
-	ck_assert_msg(strstr(e.msg, "nodeId, nope.domain.com:8041, is not found") != NULL, "%s", e.msg);
-	ck_assert_int_eq(yarn_node_resize(&c, "nope.domain.com:8041", (struct yarn_resource){ 1, 1 },
-					  -1, &res, &e), -1);
+	ck_assert_msg(strstr(e.msg, "nodeId, nope.domain.com:8041, is not found") != NULL, "%s",
+		      e.msg);
+	ck_assert_int_eq(yarn_node_resize(&c, "nope.domain.com:8041",
+					  (struct yarn_resource){ 1, 1 }, -1, &res, &e),
+			 -1);
 	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
-	ck_assert_msg(strstr(e.msg, "node unknown to the RM: NotFoundException") != NULL, "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "node unknown to the RM: NotFoundException") != NULL, "%s",
+		      e.msg);
 	/* A malformed id is a 400 from NodeId.fromString. */
 	ck_assert_int_eq(yarn_node_get(&c, "no-port", &n, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_REMOTE);
@@ -253,19 +262,23 @@ START_TEST(test_rm_endpoint_missing)
 	snprintf(body, sizeof(body), "{\"endpoint\":\"%s\"}", missing_modes[_i]);
 	control("/config", body);
 	cluster(&c);
-	ck_assert_int_eq(yarn_node_resize(&c, HOST2, (struct yarn_resource){ 4096, 3 }, -1, &res, &e), -1);
+	ck_assert_int_eq(
+		yarn_node_resize(&c, HOST2, (struct yarn_resource){ 4096, 3 }, -1, &res, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_REMOTE);
 	ck_assert_msg(strstr(e.msg, "the RM has no node resource endpoint") != NULL, "%s", e.msg);
 
 	/* The fallback: a stub `yarn` records its arguments. */
-	testlib_write(dir, "yarn", "#!/bin/sh\nprintf '%s\\n' \"$*\" >>\"$(dirname \"$0\")/args\"\n");
+	testlib_write(dir, "yarn",
+		      "#!/bin/sh\nprintf '%s\\n' \"$*\" >>\"$(dirname \"$0\")/args\"\n");
 	ck_assert(asprintf(&yarn, "%s/yarn", dir) > 0);
 	ck_assert_int_eq(chmod(yarn, 0755), 0);
 	c.rmadmin = yarn;
-	ck_assert_msg(yarn_node_resize(&c, HOST2, (struct yarn_resource){ 4096, 3 }, -1, &res, &e) == 0,
+	ck_assert_msg(yarn_node_resize(&c, HOST2, (struct yarn_resource){ 4096, 3 }, -1, &res,
+				       &e) == 0,
 		      "%s", e.msg);
 	ck_assert_int_eq(res.via, YARN_VIA_RMADMIN);
-	ck_assert_int_eq(yarn_node_resize(&c, HOST1, (struct yarn_resource){ 0, 0 }, 30000, &res, &e), 0);
+	ck_assert_int_eq(
+		yarn_node_resize(&c, HOST1, (struct yarn_resource){ 0, 0 }, 30000, &res, &e), 0);
 	args = testlib_read(dir, "args");
 	ck_assert_str_eq(args, "rmadmin -updateNodeResource " HOST2 " 4096 3 -1\n"
 			       "rmadmin -updateNodeResource " HOST1 " 0 0 30000\n");
@@ -274,16 +287,19 @@ START_TEST(test_rm_endpoint_missing)
 	/* A hanging rmadmin is killed, with what it started. */
 	testlib_write(dir, "yarn", "#!/bin/sh\nsleep 30\n");
 	c.rmadmin_timeout_ms = 300;
-	ck_assert_int_eq(yarn_node_resize(&c, HOST2, (struct yarn_resource){ 1, 1 }, -1, &res, &e), -1);
+	ck_assert_int_eq(yarn_node_resize(&c, HOST2, (struct yarn_resource){ 1, 1 }, -1, &res, &e),
+			 -1);
 	ck_assert_int_eq(e.kind, ERR_TEMP);
 	ck_assert_msg(strstr(e.msg, "timed out after 300 ms") != NULL, "%s", e.msg);
 
 	/* A failing rmadmin: its exit status and output end up in the message. */
-	testlib_write(dir, "yarn", "#!/bin/sh\necho 'updateNodeResource: access denied' >&2\nexit 3\n");
-	ck_assert_int_eq(yarn_node_resize(&c, HOST2, (struct yarn_resource){ 1, 1 }, -1, &res, &e), -1);
+	testlib_write(dir, "yarn",
+		      "#!/bin/sh\necho 'updateNodeResource: access denied' >&2\nexit 3\n");
+	ck_assert_int_eq(yarn_node_resize(&c, HOST2, (struct yarn_resource){ 1, 1 }, -1, &res, &e),
+			 -1);
 	ck_assert_int_eq(e.kind, ERR_REMOTE);
-	ck_assert_msg(strstr(e.msg, "exit status 3: updateNodeResource: access denied") != NULL, "%s",
-		      e.msg);
+	ck_assert_msg(strstr(e.msg, "exit status 3: updateNodeResource: access denied") != NULL,
+		      "%s", e.msg);
 	free(yarn);
 	testlib_rmtree(dir);
 	free(dir);
@@ -436,7 +452,8 @@ START_TEST(test_rm_inactive_node_resize)
 	struct err e = { 0 };
 
 	cluster(&c);
-	ck_assert_int_eq(yarn_node_resize(&c, HOST3, (struct yarn_resource){ 1, 1 }, -1, &res, &e), -1);
+	ck_assert_int_eq(yarn_node_resize(&c, HOST3, (struct yarn_resource){ 1, 1 }, -1, &res, &e),
+			 -1);
 	ck_assert_msg(strstr(e.msg, "HTTP 500: YarnRuntimeException: ") != NULL, "%s", e.msg);
 }
 END_TEST
@@ -450,7 +467,8 @@ static void peer_ports(long *ports, size_t n)
 
 	ck_assert_uint_eq(json_array_size(log), n);
 	for (size_t i = 0; i < n; i++)
-		ports[i] = (long)json_integer_value(json_object_get(json_array_get(log, i), "peerPort"));
+		ports[i] = (long)json_integer_value(
+			json_object_get(json_array_get(log, i), "peerPort"));
 	json_decref(log);
 }
 
@@ -542,9 +560,9 @@ START_TEST(test_http_patch_and_retry_after)
 	x = json_array_get(log, 0);
 	ck_assert_str_eq(json_string_value(json_object_get(x, "method")), "PATCH");
 	ck_assert_str_eq(json_string_value(json_object_get(x, "body")), "{\"a\":1}");
-	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(x, "headers"),
-							   "content-type")),
-			 "application/merge-patch+json");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(json_object_get(x, "headers"), "content-type")),
+		"application/merge-patch+json");
 	json_decref(log);
 	http_request_release(&req);
 
@@ -635,7 +653,8 @@ static void tls_setup(void)
 	cert = tls_file("server.crt");
 	key = tls_file("server.key");
 	ca = tls_file("ca.crt");
-	start((const char *const[]){ "--tls-cert", cert, "--tls-key", key, "--client-ca", ca, NULL });
+	start((const char *const[]){ "--tls-cert", cert, "--tls-key", key, "--client-ca", ca,
+				     NULL });
 	free(cert);
 	free(key);
 	free(ca);
@@ -662,19 +681,29 @@ static int tls_try(struct http_tls tls, struct err *e)
 
 START_TEST(test_tls_files_and_data)
 {
-	char *ca = tls_file("ca.crt"), *cert = tls_file("client.crt"), *key = tls_file("client.key");
-	char *ca_pem = testlib_read(tls_dir, "ca.crt"), *cert_pem = testlib_read(tls_dir, "client.crt");
+	char *ca = tls_file("ca.crt"), *cert = tls_file("client.crt"),
+	     *key = tls_file("client.key");
+	char *ca_pem = testlib_read(tls_dir, "ca.crt"),
+	     *cert_pem = testlib_read(tls_dir, "client.crt");
 	char *key_pem = testlib_read(tls_dir, "client.key");
 	struct err e = { 0 };
 
 	ck_assert(strncmp(urls[0], "https://127.0.0.1:", 18) == 0);
-	ck_assert_msg(tls_try((struct http_tls){ .ca_file = ca, .cert_file = cert, .key_file = key },
-			      &e) == 0, "%s", e.msg);
-	ck_assert_msg(tls_try((struct http_tls){ .ca_data = ca_pem, .cert_data = cert_pem,
-						 .key_data = key_pem }, &e) == 0, "%s", e.msg);
+	ck_assert_msg(
+		tls_try((struct http_tls){ .ca_file = ca, .cert_file = cert, .key_file = key },
+			&e) == 0,
+		"%s", e.msg);
+	ck_assert_msg(tls_try((struct http_tls){ .ca_data = ca_pem,
+						 .cert_data = cert_pem,
+						 .key_data = key_pem },
+			      &e) == 0,
+		      "%s", e.msg);
 	/* Skip-verify only when asked; the client certificate is still needed. */
-	ck_assert_int_eq(tls_try((struct http_tls){ .insecure_skip_verify = 1, .cert_file = cert,
-						    .key_file = key }, &e), 0);
+	ck_assert_int_eq(tls_try((struct http_tls){ .insecure_skip_verify = 1,
+						    .cert_file = cert,
+						    .key_file = key },
+				 &e),
+			 0);
 	ck_assert_int_eq(count(NULL, "GET", "/ws/v1/cluster/info", NULL), 3);
 	free(ca);
 	free(cert);
@@ -687,7 +716,8 @@ END_TEST
 
 START_TEST(test_tls_refused)
 {
-	char *ca = tls_file("ca.crt"), *cert = tls_file("client.crt"), *key = tls_file("client.key");
+	char *ca = tls_file("ca.crt"), *cert = tls_file("client.crt"),
+	     *key = tls_file("client.key");
 	struct yarn_cluster c;
 	struct http_response resp = { 0 };
 	struct http_request req;

@@ -18,7 +18,9 @@ if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu ] && [ -w /sys/fs/cgroup/memory
 	grep -q 'checked: every planned process is gone' "$tmpdir/out" || fail "kill not checked"
 	grep -q 'killed after SIGTERM, SIGKILL' "$tmpdir/out" || fail "no SIGKILL story"
 fi
-[ -z "$(ls "$tmpdir" | grep kilo-demo)" ] || fail "work directory left behind"
+for w in "$tmpdir"/kilo-demo-*; do
+	[ ! -e "$w" ] || fail "work directory $w left behind"
+done
 prefix=$(sed -n 's|^Real cgroup v1 tree: /sys/fs/cgroup/{cpu,cpuacct,cpuset,memory}/\(kilo-demo-[0-9]*\)/.*|\1|p' \
 	"$tmpdir/out")
 for c in cpu cpuacct cpuset memory; do

@@ -36,11 +36,11 @@ grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z kilo-sync-loop: ' "$tmpdir/log"
 # flock: a second loop on the same lock exits 1 at once
 rm -f "$tmpdir/n" "$tmpdir/calls"
 printf '0\n0\n0\n' >"$tmpdir/codes"
-INTERVAL=30 KILO_SYNC=$tmpdir/stub LOCK_FILE=$tmpdir/lock HEARTBEAT= sh "$loop" 2>/dev/null &
+INTERVAL=30 KILO_SYNC=$tmpdir/stub LOCK_FILE=$tmpdir/lock HEARTBEAT='' sh "$loop" 2>/dev/null &
 first=$!
 at_exit "kill $first 2>/dev/null"
 sleep 0.5
-INTERVAL=30 KILO_SYNC=$tmpdir/stub LOCK_FILE=$tmpdir/lock HEARTBEAT= sh "$loop" 2>"$tmpdir/log2"
+INTERVAL=30 KILO_SYNC=$tmpdir/stub LOCK_FILE=$tmpdir/lock HEARTBEAT='' sh "$loop" 2>"$tmpdir/log2"
 assert_eq "$?" 1 "second loop exit"
 grep -q 'another loop holds the lock' "$tmpdir/log2" || fail "lock message"
 # SIGTERM while sleeping: exits 0 promptly
@@ -50,7 +50,7 @@ assert_eq "$?" 0 "loop exit after SIGTERM while sleeping"
 
 # SIGTERM during a pass: the pass finishes, then exit 0
 rm -f "$tmpdir/n" "$tmpdir/calls"
-STUB_SLEEP=1 INTERVAL=30 KILO_SYNC=$tmpdir/stub LOCK_FILE=$tmpdir/lock HEARTBEAT= \
+STUB_SLEEP=1 INTERVAL=30 KILO_SYNC=$tmpdir/stub LOCK_FILE=$tmpdir/lock HEARTBEAT='' \
 	sh "$loop" 2>"$tmpdir/log3" &
 pid=$!
 sleep 0.4
