@@ -50,6 +50,7 @@ struct sync_config {
  * with sync_config_release() in every case. */
 int sync_config_load(struct sync_config *c, const char *path, json_t *warnings, struct err *e);
 
+/* Free what *c holds (safe on a zeroed or failed struct). */
 void sync_config_release(struct sync_config *c);
 
 /* The configured cluster with this id, or NULL (borrowed). */
