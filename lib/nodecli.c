@@ -52,3 +52,17 @@ int nodecli_open_node(const struct nodecli_opts *o, struct sysroot *s, struct cg
 		return -1;
 	return cgroup_layout_detect(l, s, o->driver, o->hierarchy, e);
 }
+
+int nodecli_policy_load(const struct nodecli_opts *o, struct policy *p, struct err *e)
+{
+	json_t *warnings = json_array();
+	json_t *w;
+	size_t i;
+	int ret = policy_load(p, o->policy, warnings, e);
+
+	if (ret == 0)
+		json_array_foreach (warnings, i, w)
+			cli_warn("unknown policy field '%s'", json_string_value(w));
+	json_decref(warnings);
+	return ret;
+}

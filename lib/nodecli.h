@@ -17,6 +17,7 @@
 #include <limits.h>
 
 #include "cgroup.h"
+#include "policy.h"
 #include "sysroot.h"
 
 /* The values of the shared options; zero-initialise before parsing. */
@@ -76,6 +77,13 @@ enum {
  * cli_usage_error() does (see nodecli_tool.unknown): returns 2
  * (KILO_EXIT_USAGE).  A tool's own options must be handled before. */
 int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, const char *arg);
+
+/* policy_load() of o->policy (NULL: the defaults) into *p, printing one
+ * "<prog>: warning: unknown policy field '<path>'" per unknown field.
+ * Returns 0, or -1 with e set: a policy that cannot be used is the caller's
+ * to fix, so its kind is ERR_INPUT or ERR_USAGE (exit 2) unless the file
+ * could not be read (ERR_SYSTEM). */
+int nodecli_policy_load(const struct nodecli_opts *o, struct policy *p, struct err *e);
 
 /* sysroot_open() of o->sysroot, then cgroup_layout_detect() with o->driver
  * and o->hierarchy: the node as the options name it.  Returns 0, or -1 with

@@ -63,7 +63,6 @@ static int parse_args(int argc, char **argv, struct nodecli_opts *o)
 /* What one run holds; released by run_release() on every path. */
 struct run {
 	json_t *docs[4]; /* NodeUsage, ContainerList, PodList, List: in borrows from them */
-	json_t *warnings;
 	json_t *state_doc;
 	struct evict_input in;
 	struct evict_state st;
@@ -77,7 +76,6 @@ static void run_release(struct run *r)
 	evict_input_release(&r->in);
 	for (size_t i = 0; i < 4; i++)
 		json_decref(r->docs[i]);
-	json_decref(r->warnings);
 	json_decref(r->state_doc);
 }
 
@@ -101,17 +99,14 @@ static int read_input(struct run *r, struct err *e)
  * save the state, and print the plan. */
 static int run(const struct nodecli_opts *o, struct err *e)
 {
-	__attribute__((cleanup(run_release))) struct run r = { .warnings = json_array() };
+	__attribute__((cleanup(run_release))) struct run r = { 0 };
 	json_auto_t *plan_doc = NULL;
 	struct policy p;
 	int64_t now = clock_now_ms();
 
 	evict_state_init(&r.st);
-	if (policy_load(&p, o->policy, r.warnings, e) < 0)
+	if (nodecli_policy_load(o, &p, e) < 0)
 		return -1;
-	for (size_t i = 0; i < json_array_size(r.warnings); i++)
-		cli_warn("unknown policy field '%s'",
-			 json_string_value(json_array_get(r.warnings, i)));
 	if (read_input(&r, e) < 0 ||
 	    (o->state && (statefile_load(o->state, "EvictorState", &r.state_doc, e) < 0 ||
 			  evict_state_parse(r.state_doc, o->state, &r.st, e) < 0)))

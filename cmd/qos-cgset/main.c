@@ -127,17 +127,12 @@ static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
 		       struct qosapply_inputs *in)
 {
 	static const char *const kinds[] = { "NodeUsage", "ContainerList" };
-	json_auto_t *warnings = json_array();
 	struct err e = { 0 };
-	size_t i;
-	json_t *w;
 
-	if (policy_load(p, o->common.policy, warnings, &e) < 0) {
+	if (nodecli_policy_load(&o->common, p, &e) < 0) {
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
-	json_array_foreach(warnings, i, w)
-		cli_warn("%s: unknown field %s", o->common.policy, json_string_value(w));
 	if (jsonio_collect(stdin, "stdin", kinds, 2, docs, &e) < 0 ||
 	    (o->do_suppress && jsonio_require(docs[0], kinds[0], "stdin", &e) < 0) ||
 	    (o->do_static && jsonio_require(docs[1], kinds[1], "stdin", &e) < 0) ||

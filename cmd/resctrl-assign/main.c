@@ -223,7 +223,6 @@ int main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct sysroot sr = { .dirfd = -1 };
-	json_auto_t *warnings = json_array();
 	json_auto_t *report = jsonio_new_doc("ResctrlReport");
 	struct policy p;
 	struct err e = { 0 };
@@ -234,13 +233,10 @@ int main(int argc, char **argv)
 	code = parse_args(argc, argv, &o);
 	if (code != NODECLI_MORE)
 		return cli_finish(code);
-	if (policy_load(&p, o.common.policy, warnings, &e) < 0) {
+	if (nodecli_policy_load(&o.common, &p, &e) < 0) {
 		cli_print_err(&e);
-		return cli_finish(KILO_EXIT_USAGE);
+		return cli_finish(err_exit_code(&e));
 	}
-	for (size_t i = 0; i < json_array_size(warnings); i++)
-		cli_warn("%s: unknown field '%s'", o.common.policy,
-			 json_string_value(json_array_get(warnings, i)));
 	if (sysroot_open(&sr, o.common.sysroot, &e) < 0) {
 		cli_print_err(&e);
 		return cli_finish(err_exit_code(&e));
