@@ -61,7 +61,7 @@ int nodecli_policy_load(const struct nodecli_opts *o, struct policy *p, struct e
 	int ret = policy_load(p, o->policy, warnings, e);
 
 	if (ret == 0)
-		json_array_foreach (warnings, i, w)
+		json_array_foreach(warnings, i, w)
 			cli_warn("unknown policy field '%s'", json_string_value(w));
 	json_decref(warnings);
 	return ret;
