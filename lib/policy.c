@@ -286,7 +286,9 @@ int policy_from_config(struct policy *p, const struct config *c, json_t *warning
 	json_t *spec = (json_t *)root, *kilo = NULL, *t = NULL, *qos = NULL;
 	const char *kind = json_string_value(json_object_get(root, "kind"));
 
-	if (kind && strcmp(kind, "NodeSLO") == 0) {
+	/* a NodeSLO object, also without its kind (a hand-written file with spec:) */
+	if ((kind && strcmp(kind, "NodeSLO") == 0) ||
+	    (!kind && json_is_object(json_object_get(root, "spec")))) {
 		if (warnings)
 			config_unknown(root, "", object_known, NULL, warnings);
 		if (config_obj(c, root, "", "spec", &spec, e) < 0 ||

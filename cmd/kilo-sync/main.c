@@ -92,6 +92,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		argv++;
 		argc--;
 	}
+	argv[0] = (char *)cli_prog(); /* getopt names the tool in its messages */
 	while ((c = getopt_long(argc, argv, "c:f:n:pvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -131,8 +132,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'V':
 			cli_print_version("+k8s +yarn-rest");
 			exit(cli_finish(KILO_EXIT_OK));
-		default:
-			return cli_usage_error("invalid option"), -1;
+		default: /* getopt has said what was wrong */
+			fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog());
+			return -1;
 		}
 	}
 	if (optind < argc)
