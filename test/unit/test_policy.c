@@ -127,13 +127,15 @@ START_TEST(test_policy_nodeslo_object_with_kilo_beside_spec)
 	ck_assert_int_eq(p.threshold_enable, 0);
 	ck_assert_int_eq(p.allow_am, 1);
 	/* spec: without kind is still a NodeSLO object, and its values are checked */
-	ck_assert_msg(from_string(&p, "spec:\n  resourceUsedThresholdWithBE: "
-				      "{memoryEvictThresholdPercent: 80}\n",
+	ck_assert_msg(from_string(&p,
+				  "spec:\n  resourceUsedThresholdWithBE: "
+				  "{memoryEvictThresholdPercent: 80}\n",
 				  NULL, &e) == 0,
 		      "%s", e.msg);
 	ck_assert_int_eq(p.memory_evict_threshold_percent, 80);
-	ck_assert_int_eq(from_string(&p, "spec:\n  resourceUsedThresholdWithBE: "
-					 "{memoryEvictThresholdPercent: 170}\n",
+	ck_assert_int_eq(from_string(&p,
+				     "spec:\n  resourceUsedThresholdWithBE: "
+				     "{memoryEvictThresholdPercent: 170}\n",
 				     NULL, &e),
 			 -1);
 }
