@@ -40,7 +40,8 @@ Faults (--fault JSON, repeatable, or POST /faults on the control URL):
    "count": 1, "status": 429, "retryAfter": "1", "delayMs": 0,
    "drop": false, "compact": false}
 path is a prefix of the request path, query a substring of the query
-string, count how many matching requests are hit (0: all).  status answers
+string, skip how many matching requests pass first (default 0), count how
+many matching requests are hit (0: all).  status answers
 with that code (429 plain text, others a Status); delayMs sleeps first;
 drop closes the connection without an answer; compact expires all continue
 tokens issued so far, then the request is served.
@@ -336,6 +337,9 @@ class State:
                 if f.get("method", method) != method or not path.startswith(f.get("path", "")):
                     continue
                 if f.get("query", "") not in query:
+                    continue
+                if f.get("skip", 0) > 0:  # let the first N matches through
+                    f["skip"] -= 1
                     continue
                 if f.get("count", 1) != 0:
                     f["count"] = f.get("count", 1) - 1

@@ -104,6 +104,11 @@ pass "$w/sync.yaml"
 expect "pod listing fails on a continue page" 75 "page 2: after 5 retries"
 api_clear
 
+api_fault '{"method":"GET","path":"/api/v1/pods","query":"continue=","skip":1,"count":0,"status":500}'
+pass "$w/sync.yaml"
+expect "pod listing fails on page 3" 75 "page 3: after 5 retries"
+api_clear
+
 pass "$w/sync-refused.yaml"
 expect "API refused" 75 "127.0.0.1:1"
 
