@@ -183,9 +183,11 @@ static int run(const struct opts *o)
 		json_object_set_new(out, "items", cgchange_items_json(&plan, o->changes_only));
 		failed = cgchange_count(&plan, CGCHANGE_FAILED);
 		code = cli_exit_for_items(plan.n, failed);
-		for (size_t i = 0; i < plan.n; i++) /* one line per failed write; the report has all */
+		for (size_t i = 0; i < plan.n;
+		     i++) /* one line per failed write; the report has all */
 			if (plan.items[i].result == CGCHANGE_FAILED)
-				cli_warn("%s", plan.items[i].error ? plan.items[i].error : "write failed");
+				cli_warn("%s", plan.items[i].error ? plan.items[i].error
+								   : "write failed");
 		if (jsonio_write(stdout, out, o->common.pretty, &e) < 0) {
 			cli_print_err(&e);
 			code = KILO_EXIT_FAIL;
