@@ -22,6 +22,21 @@ assert_eq() { # actual expected what
 	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
 }
 
+# wait_nonempty WHAT FILE...: until every FILE has content (a fake wrote
+# its URL or port), at most 10 s; then fail "WHAT did not start".
+wait_nonempty() {
+	_what=$1
+	shift
+	_w=0
+	for _f in "$@"; do
+		while [ ! -s "$_f" ]; do
+			_w=$((_w + 1))
+			[ "$_w" -lt 200 ] || fail "$_what did not start"
+			sleep 0.05
+		done
+	done
+}
+
 tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/kilo-test-XXXXXX")
 at_exit "rm -rf '$tmpdir'"
 

@@ -8,11 +8,6 @@ start_fake_nm() {
 	python3 "$KILO_TOP/test/fake/fake_nm.py" --port-file "$_pf" --mode "$@" &
 	_nm_pid=$!
 	at_exit "kill $_nm_pid 2>/dev/null"
-	_i=0
-	while [ ! -s "$_pf" ]; do
-		_i=$((_i + 1))
-		[ "$_i" -le 100 ] || fail "fake NM did not start"
-		sleep 0.05
-	done
+	wait_nonempty "fake NM" "$_pf"
 	NM_URL="http://127.0.0.1:$(cat "$_pf")"
 }

@@ -76,12 +76,8 @@ python3 "$KILO_TOP/test/fake/fake_rm.py" --ignore-stdin --urls-file "$tmpdir/rm-
 	--nodes-file "$tmpdir/rm-nodes.json" >/dev/null 2>"$tmpdir/rm.err" &
 _rm_pid=$!
 at_exit "kill $_rm_pid 2>/dev/null"
-_i=0
-while [ ! -s "$tmpdir/api-urls" ] || [ ! -s "$tmpdir/rm-urls" ]; do
-	_i=$((_i + 1))
-	[ $_i -lt 200 ] || fail "fakes did not start: $(cat "$tmpdir/api.err" "$tmpdir/rm.err")"
-	sleep 0.05
-done
+wait_nonempty "fakes ($(cat "$tmpdir/api.err" "$tmpdir/rm.err" 2>/dev/null))" \
+	"$tmpdir/api-urls" "$tmpdir/rm-urls"
 api=$(jq -r .api "$tmpdir/api-urls")
 apictl=$(jq -r .control "$tmpdir/api-urls")
 rm1=$(jq -r .rm1 "$tmpdir/rm-urls")

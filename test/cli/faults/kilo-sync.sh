@@ -40,12 +40,7 @@ at_exit "kill $! 2>/dev/null"
 python3 "$KILO_TOP/test/fake/fake_rm.py" --ignore-stdin --lifetime 300 \
 	--urls-file "$w/rm.urls" --nodes-file "$w/rm-nodes.json" >/dev/null 2>&1 &
 at_exit "kill $! 2>/dev/null"
-i=0
-while [ ! -s "$w/api.urls" ] || [ ! -s "$w/rm.urls" ]; do
-	i=$((i + 1))
-	[ "$i" -lt 200 ] || fail "fakes did not start"
-	sleep 0.05
-done
+wait_nonempty fakes "$w/api.urls" "$w/rm.urls"
 api=$(jq -r .api "$w/api.urls")
 apictl=$(jq -r .control "$w/api.urls")
 rm1=$(jq -r .rm1 "$w/rm.urls")

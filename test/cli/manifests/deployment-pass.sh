@@ -11,14 +11,6 @@
 . "$KILO_TOP/test/cli/manifests/manifests.inc"
 command -v jq >/dev/null 2>&1 || skip "no jq"
 
-wait_file() {
-	i=0
-	while [ ! -s "$1" ]; do
-		i=$((i + 1))
-		[ $i -lt 200 ] || fail "$1 did not appear"
-		sleep 0.05
-	done
-}
 jq '.metadata.annotations = {"yarn.hadoop.apache.org/node-id": "worker-1:8041"}' \
 	"$FIX/k8s/pod-nodemanager.json" >"$tmpdir/pod.json"
 python3 "$KILO_TOP/test/fake/fake_apiserver.py" --ignore-stdin --urls-file "$tmpdir/api.urls" \
@@ -29,8 +21,7 @@ echo '[{"id":"worker-1:8041","state":"RUNNING","memoryMB":8192,"vCores":8,"usedM
 python3 "$KILO_TOP/test/fake/fake_rm.py" --ignore-stdin --urls-file "$tmpdir/rm.urls" \
 	--nodes-file "$tmpdir/rm-nodes.json" >/dev/null &
 at_exit "kill $! 2>/dev/null"
-wait_file "$tmpdir/api.urls"
-wait_file "$tmpdir/rm.urls"
+wait_nonempty fakes "$tmpdir/api.urls" "$tmpdir/rm.urls"
 api=$(jq -r .api "$tmpdir/api.urls")
 cat >"$tmpdir/kubeconfig" <<EOF
 apiVersion: v1

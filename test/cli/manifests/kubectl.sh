@@ -34,12 +34,7 @@ python3 "$KILO_TOP/test/fake/fake_apiserver.py" --ignore-stdin --urls-file "$tmp
 	--client-ca "$tmpdir/ca.crt" --token unused-token >/dev/null &
 pid=$!
 at_exit "kill $pid 2>/dev/null"
-i=0
-while [ ! -s "$tmpdir/urls" ]; do
-	i=$((i + 1))
-	[ $i -lt 200 ] || fail "fake API server did not start"
-	sleep 0.05
-done
+wait_nonempty "fake API server" "$tmpdir/urls"
 cat >"$tmpdir/kubeconfig" <<EOF
 apiVersion: v1
 kind: Config
