@@ -169,8 +169,14 @@ static void absent(struct cgchange_item *it)
 	cgchange_preset(it, CGCHANGE_SKIPPED, "%s (no such cgroup)", it->reason);
 }
 
+void cgchange_note_cached(struct cgchange_item *it, int64_t age_ms)
+{
+	cgchange_preset(it, it->result, "%s (cached: read %lld s ago)", it->reason,
+			(long long)(age_ms / 1000));
+}
+
 static void apply_dir(struct cgchange_item *it, const struct cgroup_layout *l,
-		      const struct sysroot *s, int dry_run)
+		      const struct sysroot *s, int dry_run, struct cgcache *cache)
 {
 	int is_mkdir = it->cmp == CGCHANGE_MKDIR;
 	int exists = cgroup_exists(l, s, it->ctrl, it->cg);
@@ -187,6 +193,7 @@ static void apply_dir(struct cgchange_item *it, const struct cgroup_layout *l,
 		it->result = CGCHANGE_PLANNED;
 		return;
 	}
+	cgcache_forget(cache, it->ctrl, it->cg, NULL);
 	r = is_mkdir ? cgroup_mkdir(l, s, it->ctrl, it->cg, NULL, &e)
 		     : cgroup_rmdir(l, s, it->ctrl, it->cg, &e);
 	if (r == CGROUP_OK)
@@ -197,8 +204,44 @@ static void apply_dir(struct cgchange_item *it, const struct cgroup_layout *l,
 		fail(it, &e);
 }
 
+/* The value the file holds, from the cache or read into it->old: 1 to
+ * go on comparing, 0 when the item is decided (unsupported, absent,
+ * failed). */
+static int current_value(struct cgchange_item *it, const struct cgroup_layout *l,
+			 const struct sysroot *s, struct cgcache *cache)
+{
+	const char *cached = NULL;
+	struct err e = { 0 };
+	int64_t age = 0;
+	int r;
+
+	if (cgcache_get(cache, it->ctrl, it->cg, it->file, &cached, &age) &&
+	    (!cached || cgchange_equal(it->cmp, cached, it->value))) {
+		it->result = cached ? CGCHANGE_UNCHANGED : CGCHANGE_UNSUPPORTED;
+		it->old = cached ? xstrdup(cached) : NULL;
+		cgchange_note_cached(it, age);
+		return 0;
+	}
+	r = cgroup_read(l, s, it->ctrl, it->cg, it->file, &it->old, &e);
+	if (r == CGROUP_UNSUPPORTED) {
+		cgcache_put(cache, it->ctrl, it->cg, it->file, NULL);
+		it->result = CGCHANGE_UNSUPPORTED;
+		return 0;
+	}
+	if (r == CGROUP_ABSENT) {
+		absent(it);
+		return 0;
+	}
+	if (r != CGROUP_OK) {
+		fail(it, &e);
+		return 0;
+	}
+	cgcache_put(cache, it->ctrl, it->cg, it->file, it->old);
+	return 1;
+}
+
 static void apply_file(struct cgchange_plan *plan, size_t idx, const struct cgroup_layout *l,
-		       const struct sysroot *s, int dry_run)
+		       const struct sysroot *s, int dry_run, struct cgcache *cache)
 {
 	struct cgchange_item *it = &plan->items[idx];
 	struct err e = { 0 };
@@ -210,23 +253,10 @@ static void apply_file(struct cgchange_plan *plan, size_t idx, const struct cgro
 
 		if (dry_run)
 			prev = planned_value(plan, idx, it, &dir_planned);
-		if (prev) {
+		if (prev)
 			it->old = xstrdup(prev);
-		} else if (!dir_planned) {
-			r = cgroup_read(l, s, it->ctrl, it->cg, it->file, &it->old, &e);
-			if (r == CGROUP_UNSUPPORTED) {
-				it->result = CGCHANGE_UNSUPPORTED;
-				return;
-			}
-			if (r == CGROUP_ABSENT) {
-				absent(it);
-				return;
-			}
-			if (r != CGROUP_OK) {
-				fail(it, &e);
-				return;
-			}
-		}
+		else if (!dir_planned && !current_value(it, l, s, cache))
+			return;
 		if (it->old && cgchange_equal(it->cmp, it->old, it->value)) {
 			it->result = CGCHANGE_UNCHANGED;
 			return;
@@ -236,9 +266,12 @@ static void apply_file(struct cgchange_plan *plan, size_t idx, const struct cgro
 		it->result = CGCHANGE_PLANNED;
 		return;
 	}
+	cgcache_forget(cache, it->ctrl, it->cg, it->file);
 	r = cgroup_write(l, s, it->ctrl, it->cg, it->file, it->value, &e);
 	if (r == CGROUP_OK) {
 		it->result = CGCHANGE_WRITTEN;
+		if (it->cmp != CGCHANGE_ALWAYS)
+			cgcache_put(cache, it->ctrl, it->cg, it->file, it->value);
 	} else if (r == CGROUP_UNSUPPORTED) {
 		it->result = CGCHANGE_UNSUPPORTED;
 	} else if (r == CGROUP_ABSENT) {
@@ -254,7 +287,7 @@ static void apply_file(struct cgchange_plan *plan, size_t idx, const struct cgro
 }
 
 void cgchange_apply(struct cgchange_plan *plan, size_t first, const struct cgroup_layout *l,
-		    const struct sysroot *s, int dry_run)
+		    const struct sysroot *s, int dry_run, struct cgcache *cache)
 {
 	char *broken = xcalloc(plan->nchains ? (size_t)plan->nchains : 1, 1);
 
@@ -271,9 +304,9 @@ void cgchange_apply(struct cgchange_plan *plan, size_t first, const struct cgrou
 			continue;
 		}
 		if (it->cmp == CGCHANGE_MKDIR || it->cmp == CGCHANGE_RMDIR)
-			apply_dir(it, l, s, dry_run);
+			apply_dir(it, l, s, dry_run, cache);
 		else
-			apply_file(plan, i, l, s, dry_run);
+			apply_file(plan, i, l, s, dry_run, cache);
 		if (plan->items[i].result == CGCHANGE_FAILED)
 			broken[it->chain] = 1;
 	}
@@ -294,30 +327,21 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-json_t *cgchange_items_json(const struct cgchange_plan *plan, int changes_only)
+json_t *cgchange_item_json(const struct cgchange_item *it)
 {
-	json_t *a = json_array();
+	json_t *o = json_object();
 
-	for (size_t i = 0; i < plan->n; i++) {
-		const struct cgchange_item *it = &plan->items[i];
-		json_t *o;
-
-		if (changes_only && it->result == CGCHANGE_UNCHANGED)
-			continue;
-		o = json_object();
-		json_object_set_new_nocheck(o, "path", json_string(it->cg));
-		json_object_set_new_nocheck(o, "controller",
-					    json_string_nocheck(cgroup_ctrl_name(it->ctrl)));
-		json_object_set_new_nocheck(o, "file", str_or_null(it->file));
-		json_object_set_new_nocheck(o, "old", str_or_null(it->old));
-		json_object_set_new_nocheck(o, "new", str_or_null(it->value));
-		json_object_set_new_nocheck(o, "result",
-					    json_string_nocheck(cgchange_result_name(it->result)));
-		json_object_set_new_nocheck(o, "reason", json_string(it->reason));
-		json_object_set_new_nocheck(o, "error", str_or_null(it->error));
-		json_array_append_new(a, o);
-	}
-	return a;
+	json_object_set_new_nocheck(o, "path", json_string(it->cg));
+	json_object_set_new_nocheck(o, "controller",
+				    json_string_nocheck(cgroup_ctrl_name(it->ctrl)));
+	json_object_set_new_nocheck(o, "file", str_or_null(it->file));
+	json_object_set_new_nocheck(o, "old", str_or_null(it->old));
+	json_object_set_new_nocheck(o, "new", str_or_null(it->value));
+	json_object_set_new_nocheck(o, "result",
+				    json_string_nocheck(cgchange_result_name(it->result)));
+	json_object_set_new_nocheck(o, "reason", json_string(it->reason));
+	json_object_set_new_nocheck(o, "error", str_or_null(it->error));
+	return o;
 }
 
 json_t *cgchange_summary_json(const struct cgchange_plan *plan)

@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "cgcache.h"
 #include "cgroup.h"
 #include "err.h"
 #include "sysroot.h"
@@ -95,17 +96,25 @@ int cgchange_equal(enum cgchange_cmp cmp, const char *current, const char *wante
  * made it yet, or the container ended during the pass.
  * ESRCH on a cgroup.procs write (the process exited) is `skipped`, and a
  * write error equal to the item's unsupported_errno is `unsupported` (with
- * the error): neither is a failure.  Never fails as a whole: every error is in its item. */
+ * the error): neither is a failure.
+ * cache (NULL: none) answers for the files of the dirs entered in it: a
+ * value it holds that equals the wanted one is `unchanged` without a read
+ * (the reason says how old it is), a file it knows absent is `unsupported`;
+ * what is read or written is put into it, and a mkdir or rmdir drops the
+ * dir's entry.  Never fails as a whole: every error is in its item. */
 void cgchange_apply(struct cgchange_plan *plan, size_t first, const struct cgroup_layout *l,
-		    const struct sysroot *s, int dry_run);
+		    const struct sysroot *s, int dry_run, struct cgcache *cache);
+
+/* Mark it as decided from the cache: " (cached: read N s ago)" is added to
+ * its reason. */
+void cgchange_note_cached(struct cgchange_item *it, int64_t age_ms);
 
 /* Number of items with result r. */
 size_t cgchange_count(const struct cgchange_plan *plan, enum cgchange_result r);
 
-/* The items as CgroupChanges items: {"path","controller","file","old","new",
- * "result","reason","error"}; with changes_only, items whose result is
- * `unchanged` are left out.  New reference. */
-json_t *cgchange_items_json(const struct cgchange_plan *plan, int changes_only);
+/* One item as a CgroupChanges item: {"path","controller","file","old",
+ * "new","result","reason","error"}.  New reference. */
+json_t *cgchange_item_json(const struct cgchange_item *it);
 
 /* {"written":n,"unchanged":n,...}: the count of every result, zeros
  * included.  New reference. */

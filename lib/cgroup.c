@@ -993,8 +993,10 @@ int cgroup_list_containers(const struct cgroup_layout *l, const struct sysroot *
 				same = p;
 		if (same >= 0) { /* one mount, several controllers (v2, cpu,cpuacct) */
 			for (size_t i = 0; i < len; i++)
-				if (v[i].ctrls & (1u << same))
+				if (v[i].ctrls & (1u << same)) {
 					v[i].ctrls |= 1u << c;
+					v[i].ino[c] = v[i].ino[same];
+				}
 			continue;
 		}
 		d = sysroot_opendir(s, dir, &de);
@@ -1023,8 +1025,10 @@ int cgroup_list_containers(const struct cgroup_layout *l, const struct sysroot *
 				cap = cap ? cap * 2 : 64;
 				v = xrealloc(v, cap * sizeof(*v));
 			}
+			memset(&v[len], 0, sizeof(v[len]));
 			memcpy(v[len].id, ent->d_name, nl + 1);
 			v[len].ctrls = 1u << c;
+			v[len].ino[c] = ent->d_ino;
 			len++;
 		}
 	}
@@ -1032,10 +1036,13 @@ int cgroup_list_containers(const struct cgroup_layout *l, const struct sysroot *
 		return 0;
 	qsort(v, len, sizeof(*v), container_cmp);
 	for (size_t i = 0; i < len; i++) {
-		if (w > 0 && strcmp(v[w - 1].id, v[i].id) == 0)
+		if (w > 0 && strcmp(v[w - 1].id, v[i].id) == 0) {
 			v[w - 1].ctrls |= v[i].ctrls;
-		else
+			for (int c = 0; c < CGROUP_NCTRL; c++)
+				v[w - 1].ino[c] |= v[i].ino[c];
+		} else {
 			v[w++] = v[i];
+		}
 	}
 	*out = steal_ptr(&v);
 	*n = w;

@@ -273,11 +273,13 @@ int cgroup_start_time_ms(const struct cgroup_layout *l, const struct sysroot *s,
 struct cgroup_container {
 	char id[CONTAINERID_MAX + 1]; /* the dir name, a valid container id */
 	unsigned ctrls;               /* bit (1u << c) set when the dir exists in controller c */
+	uint64_t ino[CGROUP_NCTRL];   /* the dir's inode number in controller c (readdir d_ino) */
 };
 
 /* The container_* dirs directly under l->hadoop_yarn in every mounted
  * controller (each mount visited once), merged by name and sorted by
- * strcmp.  Names that are not valid container ids (containerid_valid) and
+ * strcmp, with each dir's inode number (a dir removed and made again gets a
+ * new one on cgroupfs).  Names that are not valid container ids (containerid_valid) and
  * non-dirs are ignored; a controller without the hadoop-yarn dir adds
  * nothing.  *out is a new array (caller frees; NULL when none).  Returns 0,
  * or -1 with e set (a dir that exists but cannot be read). */

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 
@@ -17,6 +18,10 @@ void cli_init(const char *prog)
 {
 	prog_name = prog;
 	signal(SIGPIPE, SIG_IGN);
+	/* Documents go to pipes and files in one piece at the end: 64 KiB
+	 * writes, not 4 KiB ones (a 300 KB report is 5 write(2)s, not 75). */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 }
 
 const char *cli_prog(void)

@@ -29,7 +29,8 @@ enum {
 
 /* Set the program name from a literal, once, first thing in main().  Also
  * ignores SIGPIPE, so that a closed pipe never kills a tool half-way through
- * applying changes: the write error is seen by cli_finish() instead. */
+ * applying changes: the write error is seen by cli_finish() instead; and
+ * gives stdout a 64 KiB buffer when it is not a terminal. */
 void cli_init(const char *prog);
 
 /* The name given to cli_init() ("kilo" before it). */

@@ -13,13 +13,14 @@
 static const char *field(const char **p, int minw, int64_t max, int64_t *out)
 {
 	const char *s = *p;
+	const int64_t lim = max / 10, last = max % 10; /* one division a field */
 	int64_t v = 0;
 	int n = 0;
 
 	for (; isdigit((unsigned char)s[n]); n++) {
 		int d = s[n] - '0';
 
-		if (v > (max - d) / 10)
+		if (v > lim || (v == lim && d > last))
 			return "value out of range";
 		v = v * 10 + d;
 	}

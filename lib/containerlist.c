@@ -26,8 +26,10 @@ enum cgroup_ctrl containerlist_procs_ctrl(unsigned ctrls)
 
 void containerlist_release(struct containerlist *cl)
 {
-	for (size_t i = 0; i < cl->n; i++)
+	for (size_t i = 0; i < cl->n; i++) {
 		free(cl->items[i].cg);
+		free(cl->items[i].pids);
+	}
 	free(cl->items);
 	memset(cl, 0, sizeof(*cl));
 }
@@ -74,19 +76,18 @@ static int64_t oldest_start(const struct sysroot *s, const pid_t *pids, size_t n
 static int read_item(const struct cgroup_layout *l, const struct sysroot *s,
 		     struct containerlist_item *it, int64_t *btime_s, struct containerlist *cl)
 {
-	cleanup_free pid_t *pids = NULL;
 	size_t n = 0;
 	struct cgroup_memory_stat ms;
 	struct err e = { 0 };
 	int r;
 
 	it->processes = it->start_ms = it->cpu_ns = it->memory_bytes = it->memory_current = -1;
-	r = cgroup_read_procs(l, s, containerlist_procs_ctrl(it->ctrls), it->cg, &pids, &n, &e);
+	r = cgroup_read_procs(l, s, containerlist_procs_ctrl(it->ctrls), it->cg, &it->pids, &n, &e);
 	if (r == CGROUP_ABSENT)
 		return 0;
 	if (noted(cl, r, &e)) {
 		it->processes = (int64_t)n;
-		it->start_ms = oldest_start(s, pids, n, btime_s, cl);
+		it->start_ms = oldest_start(s, it->pids, n, btime_s, cl);
 	}
 	if (noted(cl, cgroup_read_cpu_usage(l, s, it->cg, &it->cpu_ns, &e), &e) == 0)
 		it->cpu_ns = -1;
@@ -114,10 +115,13 @@ int containerlist_collect(const struct cgroup_layout *l, const struct sysroot *s
 		memcpy(it->id, dirs[i].id, sizeof(it->id));
 		it->ctrls = dirs[i].ctrls;
 		it->cg = cgroup_container_path(l, it->id);
-		if (read_item(l, s, it, &btime_s, out))
+		if (read_item(l, s, it, &btime_s, out)) {
 			out->n++;
-		else
+		} else {
 			free(it->cg);
+			free(it->pids);
+			it->pids = NULL;
+		}
 	}
 	return 0;
 }
@@ -148,6 +152,19 @@ static int64_t cpu_milli(const json_t *prev, const char *id, int64_t cpu_ns, int
 	if (dms <= 0 || dns < 0)
 		return -1;
 	return llround((double)dns / (double)dms / 1000.0);
+}
+
+/* The pids as a JSON array, null when cgroup.procs could not be read. */
+static json_t *pids_or_null(const struct containerlist_item *it)
+{
+	json_t *a;
+
+	if (it->processes < 0 || (it->processes > 0 && !it->pids))
+		return json_null();
+	a = json_array();
+	for (int64_t i = 0; i < it->processes; i++)
+		json_array_append_new(a, json_integer(it->pids[i]));
+	return a;
 }
 
 static json_t *item_doc(const struct containerlist_item *it, const struct containerlist_nm *nm,
@@ -182,6 +199,7 @@ static json_t *item_doc(const struct containerlist_item *it, const struct contai
 	json_object_set_new(doc, "requests", requests);
 	json_object_set_new(doc, "cgroup", json_string(it->cg));
 	json_object_set_new(doc, "processes", int_or_null(it->processes));
+	json_object_set_new(doc, "pids", pids_or_null(it));
 	json_object_set_new(doc, "startTime", time_or_null(it->start_ms));
 	json_object_set_new(doc, "usage", usage);
 	json_object_set_new(doc, "starting", json_boolean(starting));

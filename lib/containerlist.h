@@ -27,7 +27,8 @@ struct containerlist_item {
 	char id[CONTAINERID_MAX + 1];
 	char *cg;               /* cgroup path "<hadoop-yarn>/<id>" */
 	unsigned ctrls;         /* controllers holding the dir (1u << enum cgroup_ctrl) */
-	int64_t processes;      /* pids in cgroup.procs */
+	int64_t processes;      /* pids in cgroup.procs, -1 unknown */
+	pid_t *pids;            /* those pids (NULL when none or unknown) */
 	int64_t start_ms;       /* oldest process start, ms since the epoch */
 	int64_t cpu_ns;         /* cumulative CPU time (cpuacct.usage / cpu.stat usage_usec) */
 	int64_t memory_bytes;   /* anon + unevictable, without page cache */

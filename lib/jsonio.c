@@ -440,6 +440,9 @@ int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e)
 					esc = 1;
 				else if (c == '"')
 					in_str = 0;
+				else /* the plain run of a string, in one tight loop */
+					while (pos < len && b[pos] != '"' && b[pos] != '\\')
+						pos++;
 			} else if (c == '"') {
 				in_str = 1;
 			} else if (c == '{' || c == '[') {
@@ -485,12 +488,14 @@ static int is_kilo_kind(const char *kind)
 }
 
 long jsonio_collect(FILE *f, const char *name, const char *const *want, size_t nwant, json_t **got,
-		    struct err *e)
+		    const struct jsonio_filter *keep, struct err *e)
 {
 	struct jsonio_reader *r = jsonio_reader_new(f, name);
 	long count = 0;
 	int ret;
 
+	if (keep)
+		jsonio_reader_filter(r, keep);
 	for (size_t i = 0; i < nwant; i++)
 		got[i] = NULL;
 	for (;;) {
@@ -580,6 +585,13 @@ static void out_put(struct outbuf *b, const char *s, size_t n)
 	b->len += n;
 }
 
+/* Bytes a JSON string cannot hold as they are: controls, '"', '\\'; and
+ * non-ASCII, which this writer leaves to jansson. */
+static int out_special(unsigned char c)
+{
+	return c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
+}
+
 static int out_string(struct outbuf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -587,20 +599,26 @@ static int out_string(struct outbuf *b, const char *s, size_t n)
 
 	out_put(b, "\"", 1);
 	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-		const char *k = c ? strchr("\"\\\b\f\n\r\t", c) : NULL;
+		unsigned char c;
+		const char *k;
 
+		while (i < n && !out_special((unsigned char)s[i]))
+			i++;
+		if (i == n)
+			break;
+		c = (unsigned char)s[i];
 		if (c >= 0x80)
 			return -1;
-		if (c >= 0x20 && !k)
-			continue;
+		k = c ? strchr("\"\\\b\f\n\r\t", c) : NULL;
 		out_put(b, s + run, i - run);
 		run = i + 1;
 		if (k) {
-			esc[1] = "\"\\bfnrt"[k - "\"\\\b\f\n\r\t"];
+			char esc[2] = { '\\', "\"\\bfnrt"[k - "\"\\\b\f\n\r\t"] };
+
 			out_put(b, esc, 2);
 		} else {
+			char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
 			out_put(b, esc, 6);
 		}
 	}
@@ -683,17 +701,80 @@ char *jsonio_dump_fast(const json_t *doc, size_t *len)
 	return b.p;
 }
 
+/* The compact text of v with its newline (*len bytes; new), as
+ * jsonio_write() prints it, or NULL when out of memory. */
+static char *dump_compact(const json_t *v, size_t *len)
+{
+	char *text = jsonio_dump_fast(v, len), *slow;
+
+	if (text)
+		return text;
+	slow = json_dumps(v, JSON_REAL_PRECISION(15) | JSON_COMPACT);
+	if (!slow)
+		return NULL;
+	text = xasprintf("%s\n", slow);
+	free(slow);
+	*len = strlen(text);
+	return text;
+}
+
 int jsonio_write(FILE *f, const json_t *doc, int pretty, struct err *e)
 {
-	size_t flags = JSON_REAL_PRECISION(15) | (pretty ? JSON_INDENT(2) : JSON_COMPACT), len = 0;
-	cleanup_free char *text = pretty ? NULL : jsonio_dump_fast(doc, &len);
+	cleanup_free char *text = NULL;
+	size_t len = 0;
 
-	if (text) {
-		if (fwrite(text, 1, len, f) != len)
+	if (pretty) {
+		if (json_dumpf(doc, f, JSON_REAL_PRECISION(15) | JSON_INDENT(2)) != 0 ||
+		    fputc('\n', f) == EOF)
 			return err_set(e, ERR_SYSTEM, errno, "write output");
 		return 0;
 	}
-	if (json_dumpf(doc, f, flags) != 0 || fputc('\n', f) == EOF)
+	text = dump_compact(doc, &len);
+	if (!text || fwrite(text, 1, len, f) != len)
+		return err_set(e, ERR_SYSTEM, text ? errno : ENOMEM, "write output");
+	return 0;
+}
+
+int jsonio_write_items(FILE *f, json_t *doc, const char *key, size_t n,
+		       json_t *(*item)(size_t i, void *arg), void *arg, int pretty, struct err *e)
+{
+	cleanup_free char *head = NULL;
+	json_t *items = json_array();
+	size_t len = 0;
+	int first = 1, r;
+
+	json_object_set_new(doc, key, items);
+	if (pretty) {
+		for (size_t i = 0; i < n; i++) {
+			json_t *v = item(i, arg);
+
+			if (v)
+				json_array_append_new(items, v);
+		}
+		r = jsonio_write(f, doc, 1, e);
+		json_object_del(doc, key);
+		return r;
+	}
+	head = dump_compact(doc, &len);
+	json_object_del(doc, key);
+	/* key is the last member: the text ends with "[]}\n". */
+	if (!head || len < 4 || memcmp(head + len - 4, "[]}\n", 4) != 0)
+		return err_set(e, ERR_SYSTEM, ENOMEM, "write output");
+	if (fwrite(head, 1, len - 3, f) != len - 3)
+		return err_set(e, ERR_SYSTEM, errno, "write output");
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = item(i, arg);
+		cleanup_free char *text = v ? dump_compact(v, &len) : NULL;
+
+		json_decref(v);
+		if (!v)
+			continue;
+		if (!text || (!first && fputc(',', f) == EOF) ||
+		    fwrite(text, 1, len - 1, f) != len - 1)
+			return err_set(e, ERR_SYSTEM, text ? errno : ENOMEM, "write output");
+		first = 0;
+	}
+	if (fputs("]}\n", f) == EOF)
 		return err_set(e, ERR_SYSTEM, errno, "write output");
 	return 0;
 }

@@ -80,9 +80,11 @@ json_t *jsonio_parse(const char *text, const char *name, struct err *e);
  * "ContainerList", or foreign kinds like "PodList"); got[i] receives a new
  * reference to the last document whose kind equals want[i] (and, for kilo's
  * own kinds, whose apiVersion is kilo/v1), or NULL.  Other kinds are
- * ignored.  Returns the number of documents read, or -1 with e set. */
+ * ignored.  keep (NULL: everything) is a filter as for
+ * jsonio_reader_filter(); it must keep "kind" and "apiVersion".  Returns
+ * the number of documents read, or -1 with e set. */
 long jsonio_collect(FILE *f, const char *name, const char *const *want, size_t nwant, json_t **got,
-		    struct err *e);
+		    const struct jsonio_filter *keep, struct err *e);
 
 /* ERR_INPUT "missing required document of kind '<kind>' on <name>" when doc
  * is NULL; 0 otherwise. */
@@ -98,6 +100,15 @@ json_t *jsonio_metadata(const char *node, int64_t now_ms);
  * a newline.  Key order is insertion order.  Returns 0, or -1 with e set
  * (ERR_SYSTEM) on a write error. */
 int jsonio_write(FILE *f, const json_t *doc, int pretty, struct err *e);
+
+/* Write doc as jsonio_write() does with one more member, key (doc must not
+ * hold it yet), an array of item(i, arg) for i in 0..n-1 (a NULL result
+ * leaves i out).  Compact output is written an element at a time, so a
+ * report of thousands of items never holds them all as JSON; pretty output
+ * builds the array first.  doc is left as it was.  Returns 0, or -1 with e
+ * set (ERR_SYSTEM) on a write error. */
+int jsonio_write_items(FILE *f, json_t *doc, const char *key, size_t n,
+		       json_t *(*item)(size_t i, void *arg), void *arg, int pretty, struct err *e);
 
 /* The compact form jsonio_write() prints for doc (an object or array), with
  * its newline, in a new buffer of *len bytes; NULL when doc holds a real,

@@ -26,6 +26,8 @@ int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, 
 		o->policy = arg;
 		return NODECLI_MORE;
 	case NODECLI_STATE:
+		if (!*arg)
+			return cli_usage_error("invalid value for --state: ''");
 		o->state = arg;
 		return NODECLI_MORE;
 	case NODECLI_PRETTY:

@@ -197,8 +197,8 @@ size_t qos_cpuset_order(const struct qos_cpuset_dir *dirs, size_t n,
 	if (cgroup_cpuset_count(target) == 0)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		cpuset_union(&u, &dirs[i].old, target);
-		if (cgroup_cpuset_equal(&u, &dirs[i].old))
+		cpuset_union(&u, dirs[i].old, target);
+		if (cgroup_cpuset_equal(&u, dirs[i].old))
 			continue;
 		out[k].dir = i;
 		out[k++].set = u;
@@ -206,7 +206,7 @@ size_t qos_cpuset_order(const struct qos_cpuset_dir *dirs, size_t n,
 	/* Every dir now holds old ∪ target: still more than target unless old
 	 * was within it. */
 	for (size_t i = n; i-- > 0;) {
-		cpuset_union(&u, &dirs[i].old, target);
+		cpuset_union(&u, dirs[i].old, target);
 		if (cgroup_cpuset_equal(&u, target))
 			continue;
 		out[k].dir = i;

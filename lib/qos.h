@@ -101,7 +101,8 @@ int qos_cpuset_choose(const struct qos_cpu *topo, size_t ntopo,
  * the top. */
 struct qos_cpuset_dir {
 	int parent;
-	struct cgroup_cpuset old; /* its cpuset.cpus now */
+	const struct cgroup_cpuset *old; /* its cpuset.cpus now (borrowed: dirs
+					    holding the same set may share it) */
 };
 
 /* One cpuset.cpus write: dirs[dir] gets set. */

@@ -2,10 +2,13 @@
 /* qosapply - one qos-cgset pass (see qosapply.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cleanup.h"
+#include "cli.h"
 #include "containerid.h"
 #include "cputopo.h"
 #include "jsonio.h"
@@ -80,6 +83,35 @@ static int usage_inputs(const json_t *u, struct qosapply_inputs *in, struct err 
 	return 0;
 }
 
+/* it.pids into in->pids when given: 0, or -1 with e set. */
+static int item_pids(const json_t *it, const char *ctx, const char *id, struct qosapply_inputs *in,
+		     struct err *e)
+{
+	json_t *a = NULL, *v;
+	struct qosapply_pids *p;
+	size_t i;
+	int r = jsonio_get_arr(it, ctx, "pids", &a, e);
+
+	if (r <= 0)
+		return r;
+	json_array_foreach(
+		a, i, v) if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+			     json_integer_value(v) >
+				     INT_MAX) return jsonio_bad_value(e, ctx, "pids",
+								      "an array of process ids", a);
+	p = &in->pids[in->npids++]; /* sized for every item */
+	snprintf(p->id, sizeof(p->id), "%s", id);
+	p->n = json_array_size(a);
+	p->pids = xcalloc(p->n ? p->n : 1, sizeof(*p->pids));
+	json_array_foreach(a, i, v) p->pids[i] = (pid_t)json_integer_value(v);
+	return 0;
+}
+
+static int pids_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct qosapply_pids *)a)->id, ((const struct qosapply_pids *)b)->id);
+}
+
 static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct err *e)
 {
 	json_auto_t *seen = json_object();
@@ -95,6 +127,7 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 	    (!in->node && node_of(list, "ContainerList", &in->node, e) < 0))
 		return -1;
 	in->requests_known = reachable;
+	in->pids = xcalloc(json_array_size(items) + 1, sizeof(*in->pids));
 	json_array_foreach(items, i, it)
 	{
 		char ctx[64], rctx[80];
@@ -109,7 +142,8 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 			return jsonio_bad_value(e, "ContainerList.items", "", "an object", it);
 		if (containerid_get_unique(it, ctx, seen, &id, &cid, e) < 0 ||
 		    jsonio_get_str(it, ctx, "state", &state, e) < 0 ||
-		    jsonio_get_obj(it, ctx, "requests", &req, e) < 0)
+		    jsonio_get_obj(it, ctx, "requests", &req, e) < 0 ||
+		    item_pids(it, ctx, id, in, e) < 0)
 			return -1;
 		if (is_final(state))
 			continue;
@@ -125,15 +159,46 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 	return 0;
 }
 
+static const struct jsonio_filter node_field[] = { { "node" }, { NULL } };
+static const struct jsonio_filter reachable_field[] = { { "reachable" }, { NULL } };
+static const struct jsonio_filter item_fields[] = {
+	{ "id" }, { "state" }, { "requests" }, { "pids" }, { NULL },
+};
+
+/* What usage_inputs, list_inputs and node_of read; a field read there
+ * must be added here. */
+const struct jsonio_filter qosapply_input_fields[] = {
+	{ "kind" },
+	{ "apiVersion" },
+	{ "metadata", node_field },
+	{ "capacity" },
+	{ "system" },
+	{ "qos" },
+	{ "nodeManager", reachable_field },
+	{ "items", item_fields },
+	{ NULL },
+};
+
 int qosapply_inputs(const json_t *usage, const json_t *list, struct qosapply_inputs *in,
 		    struct err *e)
 {
 	*in = (struct qosapply_inputs){ .capacity_bytes = -1 };
 	if (list && list_inputs(list, in, e) < 0)
 		return -1;
+	if (in->npids)
+		qsort(in->pids, in->npids, sizeof(*in->pids), pids_cmp);
 	if (usage && usage_inputs(usage, in, e) < 0)
 		return -1;
 	return 0;
+}
+
+void qosapply_inputs_release(struct qosapply_inputs *in)
+{
+	for (size_t i = 0; i < in->npids; i++)
+		free(in->pids[i].pids);
+	free(in->pids);
+	in->pids = NULL;
+	in->npids = 0;
 }
 
 /* ---- Tree helpers ------------------------------------------------------- */
@@ -218,6 +283,45 @@ static int has_pid(const pid_t *pids, size_t n, pid_t p)
 	return 0;
 }
 
+/* cgroup_read() through o->cache: a status, the text in *out (new) when
+ * CGROUP_OK, *age_ms the cache's age of it or -1 when read now. */
+static int read_cached(const struct ctx *x, enum cgroup_ctrl c, const char *cg, const char *file,
+		       char **out, int64_t *age_ms)
+{
+	const char *v = NULL;
+	int r;
+
+	*out = NULL;
+	if (cgcache_get(x->o->cache, c, cg, file, &v, age_ms)) {
+		if (!v)
+			return CGROUP_UNSUPPORTED;
+		*out = xstrdup(v);
+		return CGROUP_OK;
+	}
+	*age_ms = -1;
+	r = cgroup_read(x->l, x->s, c, cg, file, out, NULL);
+	if (r == CGROUP_OK || r == CGROUP_UNSUPPORTED)
+		cgcache_put(x->o->cache, c, cg, file, *out);
+	return r;
+}
+
+/* An integer file of the cpu dir cg through the cache: 1 with *v, else 0. */
+static int read_cached_i64(const struct ctx *x, const char *cg, const char *file, int64_t *v)
+{
+	cleanup_free char *text = NULL;
+	int64_t age;
+
+	return read_cached(x, CGROUP_CPU, cg, file, &text, &age) == CGROUP_OK &&
+	       cli_parse_i64(text, file, INT64_MIN, INT64_MAX, v, NULL) == 0;
+}
+
+/* Every container dir found, entered in the cache for this pass. */
+static void enter_containers(const struct ctx *x)
+{
+	for (size_t k = 0; x->o->cache && k < x->ncontainers; k++)
+		cgcache_enter(x->o->cache, &x->containers[k]);
+}
+
 /* ---- Step 0: mirror the cpu tree into cpuset and memory (v1) ----------- */
 
 /* The cpuset.cpus and cpuset.mems a new cpuset child takes from src. */
@@ -272,9 +376,32 @@ static void mirror_dir(struct ctx *x, int chain, enum cgroup_ctrl c, const char 
 	}
 }
 
+/* 1 when the cache holds every one of pids as in c's dir cg. */
+static int pids_cached(const struct ctx *x, enum cgroup_ctrl c, const char *cg, const pid_t *pids,
+		       size_t n)
+{
+	cleanup_free pid_t *there = NULL;
+	const char *v = NULL;
+	size_t nthere = 0;
+	int64_t age;
+
+	if (!cgcache_get(x->o->cache, c, cg, "cgroup.procs", &v, &age) || !v ||
+	    cgroup_parse_pids(v, &there, &nthere, NULL) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!has_pid(there, nthere, pids[i]))
+			return 0;
+	return 1;
+}
+
+/* The items moving pids not in there into c's dir cg.  When none is
+ * missing, the pids go into the cache: a pid of the cpu dir later missing
+ * from them makes the next pass read the mirror's cgroup.procs again. */
 static void move_pids(struct ctx *x, int chain, enum cgroup_ctrl c, const char *cg,
 		      const pid_t *pids, size_t n, const pid_t *there, size_t nthere)
 {
+	size_t moves = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		char v[24];
 
@@ -283,6 +410,17 @@ static void move_pids(struct ctx *x, int chain, enum cgroup_ctrl c, const char *
 		snprintf(v, sizeof(v), "%d", (int)pids[i]);
 		cgchange_add(x->plan, chain, c, cg, "cgroup.procs", CGCHANGE_ALWAYS, v,
 			     "process of the container's cpu cgroup");
+		moves++;
+	}
+	if (moves == 0 && x->o->cache) {
+		size_t len = 0, cap = n * 12 + 1; /* "\n" and at most 10 digits a pid */
+		cleanup_free char *text = xmalloc(cap);
+
+		text[0] = '\0';
+		for (size_t i = 0; i < n; i++)
+			len += (size_t)snprintf(text + len, cap - len, "%s%d", i ? "\n" : "",
+						(int)pids[i]);
+		cgcache_put(x->o->cache, c, cg, "cgroup.procs", text);
 	}
 }
 
@@ -303,10 +441,41 @@ static void mirror_remove(struct ctx *x, enum cgroup_ctrl c, const char *cg)
 				n);
 }
 
+/* The pids ContainerList gave for id, or NULL. */
+static const struct qosapply_pids *listed_pids(const struct ctx *x, const char *id)
+{
+	struct qosapply_pids key;
+
+	if (!x->o->in->npids)
+		return NULL;
+	snprintf(key.id, sizeof(key.id), "%s", id);
+	return bsearch(&key, x->o->in->pids, x->o->in->npids, sizeof(key), pids_cmp);
+}
+
 static int mirrored(const struct cgroup_layout *l, enum cgroup_ctrl c)
 {
 	return l->mount[c] && l->ctrl_version[c] == 1 && l->mount[CGROUP_CPU] &&
 	       strcmp(l->mount[c], l->mount[CGROUP_CPU]) != 0;
+}
+
+/* 1 when ContainerList gave the container's pids and the cache vouches
+ * that every mirror holds them all: nothing to read.  The pids are only a
+ * hint: anything missing makes the pass read the cpu dir's own
+ * cgroup.procs, and only pids read there are ever moved.  A process forked
+ * later is in its parent's mirrors already; one placed later into the cpu
+ * dir (a relaunch) is in the next ContainerList. */
+static int mirrors_cached(const struct ctx *x, const struct cgroup_container *ct, const char *cg)
+{
+	static const enum cgroup_ctrl dsts[] = { CGROUP_CPUSET, CGROUP_MEMORY };
+	const struct qosapply_pids *p = x->o->cache ? listed_pids(x, ct->id) : NULL;
+
+	if (!p)
+		return 0;
+	for (int d = 0; d < 2; d++)
+		if (mirrored(x->l, dsts[d]) &&
+		    (!(ct->ctrls & (1u << dsts[d])) || !pids_cached(x, dsts[d], cg, p->pids, p->n)))
+			return 0;
+	return 1;
 }
 
 static void plan_mirror(struct ctx *x)
@@ -338,6 +507,8 @@ static void plan_mirror(struct ctx *x)
 		size_t n = 0;
 		int in_cpu = !!(ct->ctrls & (1u << CGROUP_CPU));
 
+		if (in_cpu && mirrors_cached(x, ct, cg))
+			continue;
 		if (in_cpu)
 			cgroup_read_procs(x->l, x->s, CGROUP_CPU, cg, &pids, &n, NULL);
 		for (int d = 0; d < 2; d++) {
@@ -359,6 +530,8 @@ static void plan_mirror(struct ctx *x)
 					   c == CGROUP_CPUSET ? cpuset_src_get(x, src_cg, &src)
 							      : &src,
 					   "mirror of the container's cpu cgroup");
+			else if (n && pids_cached(x, c, cg, pids, n))
+				continue;
 			else if (n)
 				cgroup_read_procs(x->l, x->s, c, cg, &there, &nthere, NULL);
 			move_pids(x, chain, c, cg, pids, n, there, nthere);
@@ -420,22 +593,56 @@ static void plan_shares(struct ctx *x)
 struct subtree {
 	struct qos_cpuset_dir *dirs;
 	char **cgs;
+	int64_t *age; /* ms since the cache read dirs[i].old, -1: read now */
 	size_t n, cap;
+	/* The distinct sets the dirs hold, with the text each was parsed
+	 * from: 500 container mirrors holding one set share it. */
+	struct cgroup_cpuset **sets;
+	char **texts;
+	size_t nsets;
 };
+
+/* The set text parses to, shared with the dirs holding the same text. */
+static const struct cgroup_cpuset *subtree_set(struct subtree *t, const char *text)
+{
+	struct cgroup_cpuset *set;
+
+	for (size_t i = t->nsets; i-- > 0;)
+		if (strcmp(t->texts[i], text) == 0)
+			return t->sets[i];
+	set = xcalloc(1, sizeof(*set));
+	cgroup_cpuset_parse(text, set, NULL); /* unreadable: empty, as before */
+	t->sets = xrealloc(t->sets, (t->nsets + 1) * sizeof(*t->sets));
+	t->texts = xrealloc(t->texts, (t->nsets + 1) * sizeof(*t->texts));
+	t->sets[t->nsets] = set;
+	t->texts[t->nsets++] = xstrdup(text);
+	return set;
+}
 
 static void subtree_add(struct subtree *t, const char *cg, int parent, const struct ctx *x)
 {
 	struct qos_cpuset_dir *d;
+	cleanup_free char *text = NULL;
 
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 16;
 		t->dirs = xrealloc(t->dirs, t->cap * sizeof(*t->dirs));
 		t->cgs = xrealloc(t->cgs, t->cap * sizeof(*t->cgs));
+		t->age = xrealloc(t->age, t->cap * sizeof(*t->age));
 	}
 	d = &t->dirs[t->n];
 	d->parent = parent;
-	memset(&d->old, 0, sizeof(d->old));
-	cgroup_read_cpuset(x->l, x->s, cg, &d->old, NULL);
+	t->age[t->n] = -1;
+	/* v2 dirs may take their parent's set (cpuset.cpus.effective). */
+	if (x->l->ctrl_version[CGROUP_CPUSET] == 2) {
+		struct cgroup_cpuset set = { 0 };
+
+		if (cgroup_read_cpuset(x->l, x->s, cg, &set, NULL) == CGROUP_OK)
+			text = cgroup_cpuset_format(&set);
+	} else {
+		read_cached(x, CGROUP_CPUSET, cg, "cpuset.cpus", &text, &t->age[t->n]);
+	}
+	d->old = subtree_set(t, text ? text : "");
 	t->cgs[t->n++] = xstrdup(cg);
 }
 
@@ -462,7 +669,12 @@ static void subtree_walk(struct subtree *t, const struct ctx *x, const char *cg,
 static void subtree_release(struct subtree *t)
 {
 	free_names(t->cgs, t->n);
+	free_names(t->texts, t->nsets);
+	for (size_t i = 0; i < t->nsets; i++)
+		free(t->sets[i]);
+	free(t->sets);
 	free(t->dirs);
+	free(t->age);
 }
 
 static int reserved_cpus(const struct policy *p, struct cgroup_cpuset *set)
@@ -470,19 +682,52 @@ static int reserved_cpus(const struct policy *p, struct cgroup_cpuset *set)
 	return cgroup_cpuset_parse(p->reserved_cpus, set, NULL);
 }
 
+/* The CPUs suppress keeps this round: qos_cpuset_step() from cur to
+ * wantn CPUs, then qos_cpuset_choose() over the sysfs topology (two files a
+ * CPU), memoized in the cache under everything it depends on: the online
+ * CPUs, the candidates and the count.  Returns 0 with *want, *count (CPUs
+ * in it) and *nlogical (online CPUs), or -1 with e set. */
+static int choose_cpus(const struct ctx *x, const struct cgroup_cpuset *cand, int cur, int wantn,
+		       struct cgroup_cpuset *want, int *count, int *nlogical, struct err *e)
+{
+	cleanup_free char *online = NULL, *cands = NULL, *key = NULL, *val = NULL;
+	cleanup_free struct qos_cpu *topo = NULL;
+	struct cgroup_cpuset on;
+	const char *memo = NULL;
+	size_t ntopo = 0;
+
+	if (sysroot_read_str(x->s, "sys/devices/system/cpu/online", &online, e) < 0 ||
+	    cgroup_cpuset_parse(online, &on, e) < 0)
+		return err_wrap(e, "online CPUs");
+	*nlogical = cgroup_cpuset_count(&on);
+	*count = qos_cpuset_step(cur, wantn, *nlogical);
+	cands = cgroup_cpuset_format(cand);
+	key = xasprintf("cpus online=%s candidates=%s count=%d", online, cands, *count);
+	if (cgcache_memo_get(x->o->cache, key, &memo) &&
+	    cgroup_cpuset_parse(memo, want, NULL) == 0) {
+		*count = cgroup_cpuset_count(want);
+		return 0;
+	}
+	if (cputopo_read(x->s, &topo, &ntopo, e) < 0)
+		return -1;
+	*count = qos_cpuset_choose(topo, ntopo, cand, *count, want);
+	val = cgroup_cpuset_format(want);
+	cgcache_memo_put(x->o->cache, key, val);
+	return 0;
+}
+
 static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int restore,
 			const char *why)
 {
 	const struct policy *p = x->o->policy;
 	cleanup_free char *parent = parent_of(target);
-	cleanup_free struct qos_cpu *topo = NULL;
 	cleanup_free struct qos_cpuset_write *writes = NULL;
 	cleanup_free char *val = NULL;
 	struct cgroup_cpuset cand, resv, want;
 	struct subtree t = { 0 };
 	struct err e = { 0 };
-	size_t ntopo = 0, nw;
-	int chain = cgchange_chain(x->plan), r, count = 0;
+	size_t nw;
+	int chain = cgchange_chain(x->plan), r, count = 0, nlogical = 0;
 	char detail[160];
 
 	r = cgroup_read_cpuset(x->l, x->s, parent, &cand, &e);
@@ -511,7 +756,8 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 		want = cand;
 		snprintf(detail, sizeof(detail), "%s: all %d candidate CPUs", why,
 			 cgroup_cpuset_count(&cand));
-	} else if (cputopo_read(x->s, &topo, &ntopo, &e) < 0) {
+	} else if (choose_cpus(x, &cand, cgroup_cpuset_count(t.dirs[0].old),
+			       qos_cpuset_want(allowed), &want, &count, &nlogical, &e) < 0) {
 		struct cgchange_item *it = cgchange_add(x->plan, chain, CGROUP_CPUSET, target,
 							"cpuset.cpus", CGCHANGE_CPUSET, NULL, "%s",
 							why);
@@ -521,15 +767,11 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 		subtree_release(&t);
 		return;
 	} else {
-		int cur = cgroup_cpuset_count(&t.dirs[0].old);
-		int wantn = qos_cpuset_want(allowed);
-
-		count = qos_cpuset_step(cur, wantn, (int)ntopo);
-		count = qos_cpuset_choose(topo, ntopo, &cand, count, &want);
 		snprintf(detail, sizeof(detail),
 			 "%s: %lld milli-cores allowed -> %d CPUs, %d this round (from %d, "
 			 "step %d)",
-			 why, (long long)allowed, wantn, count, cur, ((int)ntopo + 9) / 10);
+			 why, (long long)allowed, qos_cpuset_want(allowed), count,
+			 cgroup_cpuset_count(t.dirs[0].old), (nlogical + 9) / 10);
 	}
 	val = cgroup_cpuset_format(&want);
 	/* Suppress never goes below 2 CPUs; a restore never writes an empty set. */
@@ -564,6 +806,8 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 				  CGCHANGE_CPUSET, val, "%s", detail);
 		it->old = xstrdup(val);
 		it->result = CGCHANGE_UNCHANGED;
+		if (t.age[i] >= 0)
+			cgchange_note_cached(it, t.age[i]);
 	}
 	subtree_release(&t);
 }
@@ -619,11 +863,9 @@ static void plan_quota(struct ctx *x, const char *target, int64_t allowed, int u
 
 			/* The period matters only for a limited child (most are not). */
 			ch[i].quota_us = -1;
-			if (cgroup_read_i64(x->l, x->s, CGROUP_CPU, sub, "cpu.cfs_quota_us",
-					    &ch[i].quota_us, NULL) == CGROUP_OK &&
+			if (read_cached_i64(x, sub, "cpu.cfs_quota_us", &ch[i].quota_us) &&
 			    ch[i].quota_us >= 0)
-				cgroup_read_i64(x->l, x->s, CGROUP_CPU, sub, "cpu.cfs_period_us",
-						&ch[i].period_us, NULL);
+				read_cached_i64(x, sub, "cpu.cfs_period_us", &ch[i].period_us);
 		}
 		q = qos_cfs_quota_v1(q, period, ch, n, &raised);
 		if (raised >= 0) {
@@ -787,9 +1029,10 @@ void qosapply_run(const struct qosapply_opts *o, struct cgchange_plan *plan)
 		it->result = CGCHANGE_FAILED;
 		it->error = xstrdup(e.msg);
 	}
+	enter_containers(&x);
 	if (o->do_static)
 		plan_mirror(&x);
-	cgchange_apply(plan, 0, x.l, x.s, o->dry_run);
+	cgchange_apply(plan, 0, x.l, x.s, o->dry_run, o->cache);
 	first = plan->n;
 	if (o->do_static)
 		plan_shares(&x);
@@ -799,6 +1042,6 @@ void qosapply_run(const struct qosapply_opts *o, struct cgchange_plan *plan)
 		plan_group_identity(&x);
 		plan_memory(&x);
 	}
-	cgchange_apply(plan, first, x.l, x.s, o->dry_run);
+	cgchange_apply(plan, first, x.l, x.s, o->dry_run, o->cache);
 	free(x.containers);
 }

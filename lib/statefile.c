@@ -24,7 +24,7 @@ int statefile_load(const char *path, const char *kind, json_t **doc, struct err 
 			return 0;
 		return err_set(e, ERR_SYSTEM, errno, "open state '%s'", path);
 	}
-	if (jsonio_collect(f, path, &kind, 1, &got, e) < 0)
+	if (jsonio_collect(f, path, &kind, 1, &got, NULL, e) < 0)
 		return -1;
 	if (!got)
 		return err_set(e, ERR_INPUT, 0, "state '%s': no %s document", path, kind);

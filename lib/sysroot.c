@@ -233,8 +233,10 @@ static int short_read_ends(const char *rel)
 long sysroot_read_str(const struct sysroot *s, const char *rel, char **out, struct err *e)
 {
 	cleanup_close int fd = -1;
-	cleanup_free char *buf = NULL;
-	size_t len = 0, cap = 4096;
+	cleanup_free char *heap = NULL;
+	char stack[4096];
+	char *buf = stack;
+	size_t len = 0, cap = sizeof(stack) - 1;
 	int fe, ends;
 
 	rel = strip(rel);
@@ -246,7 +248,9 @@ long sysroot_read_str(const struct sysroot *s, const char *rel, char **out, stru
 	if (fd < 0)
 		return fail(s, "open", rel, errno, e);
 	ends = short_read_ends(rel);
-	buf = xmalloc(cap + 1);
+	/* Most files fit the stack buffer: the string returned is then
+	 * allocated at its own size, so hundreds of them kept by a caller
+	 * cost a few bytes each, not a page. */
 	for (;;) {
 		size_t want = cap - len;
 		ssize_t n = read(fd, buf + len, want);
@@ -262,14 +266,24 @@ long sysroot_read_str(const struct sysroot *s, const char *rel, char **out, stru
 		if (ends && (size_t)n + SHORT_RECORD < (want < 4096 ? want : 4096))
 			break;
 		if (len == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
+			cap = 2 * cap + 1;
+			if (!heap) {
+				heap = xmalloc(cap + 1);
+				memcpy(heap, stack, len);
+			} else {
+				heap = xrealloc(heap, cap + 1);
+			}
+			buf = heap;
 		}
 	}
 	if (len > 0 && buf[len - 1] == '\n')
 		len--;
 	buf[len] = '\0';
-	*out = steal_ptr(&buf);
+	if (!heap) {
+		heap = xmalloc(len + 1);
+		memcpy(heap, stack, len + 1);
+	}
+	*out = steal_ptr(&heap);
 	return (long)len;
 }
 

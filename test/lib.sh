@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 # lib.sh - sourced by the CLI test scripts: . "$KILO_TOP/test/lib.sh"
-# Gives: fail MSG, skip MSG, need_root_cgroup, tmpdir (removed at exit),
-# at_exit CMD (cleanup run at exit, last added first), assert_eq A B WHAT.
+# Gives: fail MSG, skip MSG, need_root_cgroup, private_cgroup, private_pid,
+# tmpdir (removed at exit), at_exit CMD (cleanup run at exit, last added
+# first), assert_eq A B WHAT, wait_nonempty.
 set -u
 KILO_TOP=${KILO_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 FIX=${FIX:-$KILO_TOP/test/fixtures}
 
 _kilo_cleanups=""
 _kilo_run_cleanups() {
+	set +e # every cleanup runs, whatever the script's own options
 	eval "$_kilo_cleanups"
 }
 trap '_kilo_run_cleanups' EXIT
@@ -56,4 +58,40 @@ need_root_cgroup() {
 		fail "real cgroup test required but $why"
 	fi
 	skip "$why"
+}
+
+# private_cgroup CONTROLLER...: need_root_cgroup, then a prefix of its own
+# for this test in each named v1 controller: PRIVATE_CG, e.g.
+# kilo-test-1234-9f3a0c1e (the caller makes /sys/fs/cgroup/<c>/$PRIVATE_CG
+# and below).  At exit every process in a cgroup.procs under the prefix, and
+# every pid given to private_pid (processes outside the tree too), is
+# killed, the pids are reaped, and the dirs are removed deepest first (a
+# dir whose last task is still leaving is tried again for up to 5 s); what
+# remains is reported on stderr.
+private_cgroup() {
+	need_root_cgroup "$@"
+	PRIVATE_CG=kilo-test-$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
+	_kilo_cg_ctrls="$*" _kilo_cg_pids=""
+	at_exit _kilo_cg_cleanup
+}
+private_pid() { _kilo_cg_pids="$_kilo_cg_pids $*"; }
+_kilo_cg_cleanup() {
+	for _c in $_kilo_cg_ctrls; do
+		[ -d "/sys/fs/cgroup/$_c/$PRIVATE_CG" ] || continue
+		find "/sys/fs/cgroup/$_c/$PRIVATE_CG" -name cgroup.procs -exec cat {} + 2>/dev/null |
+			while read -r _p; do kill -9 "$_p" 2>/dev/null; done
+	done
+	for _p in $_kilo_cg_pids; do kill -9 "$_p" 2>/dev/null; done
+	for _p in $_kilo_cg_pids; do wait "$_p" 2>/dev/null; done
+	for _c in $_kilo_cg_ctrls; do
+		_d=/sys/fs/cgroup/$_c/$PRIVATE_CG _n=0
+		while [ -d "$_d" ] && [ $_n -lt 50 ]; do
+			find "$_d" -depth -type d -exec rmdir {} + 2>/dev/null
+			[ -d "$_d" ] || break
+			_n=$((_n + 1))
+			sleep 0.1
+		done
+		[ ! -e "$_d" ] || echo "cleanup: $_d remains" >&2
+	done
+	return 0
 }

@@ -85,7 +85,7 @@ static int read_input(struct run *r, struct err *e)
 	static const char *const want[] = { "NodeUsage", "ContainerList", "PodList", "List" };
 	json_t *pods;
 
-	if (jsonio_collect(stdin, "stdin", want, 4, r->docs, e) < 0 ||
+	if (jsonio_collect(stdin, "stdin", want, 4, r->docs, NULL, e) < 0 ||
 	    jsonio_require(r->docs[0], "NodeUsage", "stdin", e) < 0 ||
 	    jsonio_require(r->docs[1], "ContainerList", "stdin", e) < 0 ||
 	    evict_parse_node_usage(r->docs[0], &r->in, e) < 0 ||

@@ -198,7 +198,7 @@ static json_t *read_plan(const char *from, struct err *e)
 
 	if (!f)
 		return err_set(e, ERR_USAGE, errno, "open '%s'", from), NULL;
-	n = jsonio_collect(f, f == stdin ? "stdin" : from, want, 1, &plan, e);
+	n = jsonio_collect(f, f == stdin ? "stdin" : from, want, 1, &plan, NULL, e);
 	if (f != stdin)
 		fclose(f);
 	if (n < 0 || jsonio_require(plan, "SyncPlan", f == stdin ? "stdin" : from, e) < 0)

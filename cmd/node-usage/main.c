@@ -98,8 +98,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return cli_usage_error("unexpected argument '%s'", argv[optind]);
 	if (o->common.state && o->interval_given)
 		return cli_usage_error("--interval and --state exclude each other");
-	if (o->common.state && !*o->common.state)
-		return cli_usage_error("invalid value for --state: ''");
 	return NODECLI_MORE;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgcache.h"
 #include "cgchange.h"
 #include "cgroup.h"
 #include "cli.h"
@@ -17,12 +18,14 @@
 #include "sysroot.h"
 
 struct opts {
-	struct nodecli_opts common; /* --policy, --sysroot, --cgroup-driver, --hierarchy, --pretty */
+	struct nodecli_opts common; /* --policy, --sysroot, --cgroup-driver, --hierarchy, --state,
+				       --pretty */
 	int scope_besteffort;
 	enum qos_weight_conv conv;
 	int do_static, do_suppress;
 	int dry_run;
 	int changes_only;
+	int64_t recheck_ms;
 };
 
 enum {
@@ -31,6 +34,7 @@ enum {
 	OPT_ONLY,
 	OPT_DRY_RUN,
 	OPT_CHANGES_ONLY,
+	OPT_RECHECK,
 };
 
 static const struct option longopts[] = {
@@ -38,6 +42,8 @@ static const struct option longopts[] = {
 	NODECLI_OPTION_SYSROOT,
 	NODECLI_OPTION_DRIVER,
 	NODECLI_OPTION_HIERARCHY,
+	NODECLI_OPTION_STATE,
+	{ "recheck", required_argument, NULL, OPT_RECHECK },
 	{ "scope", required_argument, NULL, OPT_SCOPE },
 	{ "weight-conversion", required_argument, NULL, OPT_WEIGHT },
 	{ "only", required_argument, NULL, OPT_ONLY },
@@ -60,6 +66,8 @@ static void usage(void)
 	      "     --sysroot <dir>              root for /sys and /proc\n"
 	      "     --cgroup-driver <name>       auto, cgroupfs or systemd (default auto)\n"
 	      "     --hierarchy <path>           the hadoop-yarn cgroup (yarn-site cgroups.hierarchy)\n"
+	      "     --state <file>               cache what the container dirs' files hold\n"
+	      "     --recheck <seconds>          trust the cache this long (default 60)\n"
 	      "     --scope <dir>                suppress hadoop-yarn (default) or besteffort\n"
 	      "     --weight-conversion <name>   v2 cpu.weight: linear (default) or nonlinear\n"
 	      "     --only <part>                static (steps 0, 1, 3, 4) or suppress (step 2)\n"
@@ -111,6 +119,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case OPT_CHANGES_ONLY:
 			o->changes_only = 1;
 			break;
+		case OPT_RECHECK:
+			if (cli_parse_i64(optarg, "--recheck", 1, 86400, &o->recheck_ms, &e) < 0)
+				return cli_usage_error("%s", e.msg);
+			o->recheck_ms *= 1000;
+			break;
 		default:
 			r = nodecli_option(&o->common, &tool, c, optarg);
 			if (r != NODECLI_MORE)
@@ -119,6 +132,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc)
 		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->recheck_ms && !o->common.state)
+		return cli_usage_error("--recheck needs --state");
+	if (!o->recheck_ms)
+		o->recheck_ms = 60000;
 	return NODECLI_MORE;
 }
 
@@ -133,7 +150,7 @@ static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
-	if (jsonio_collect(stdin, "stdin", kinds, 2, docs, &e) < 0 ||
+	if (jsonio_collect(stdin, "stdin", kinds, 2, docs, qosapply_input_fields, &e) < 0 ||
 	    (o->do_suppress && jsonio_require(docs[0], kinds[0], "stdin", &e) < 0) ||
 	    (o->do_static && jsonio_require(docs[1], kinds[1], "stdin", &e) < 0) ||
 	    qosapply_inputs(docs[0], docs[1], in, &e) < 0) {
@@ -143,15 +160,63 @@ static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
 	return 0;
 }
 
+/* The cache of --state (none in a dry run: it reads everything); a state
+ * file that cannot be used is warned about and the pass reads everything. */
+static struct cgcache *load_cache(const struct opts *o, const struct cgroup_layout *l)
+{
+	struct cgcache *c;
+	struct err e = { 0 };
+
+	if (!o->common.state || o->dry_run)
+		return NULL;
+	c = cgcache_new(l->hadoop_yarn, clock_now_ms(), o->recheck_ms);
+	if (cgcache_load(c, o->common.state, &e) < 0)
+		cli_warn("%s; reading every file", e.msg);
+	return c;
+}
+
+/* After a failed write nothing is trusted: the next pass reads everything.
+ * A state that cannot be saved costs the next pass its reads, not this
+ * pass its result: a warning. */
+static void save_cache(const struct opts *o, struct cgcache *c, size_t failed)
+{
+	struct err e = { 0 };
+
+	if (!c)
+		return;
+	if (failed)
+		cgcache_clear(c);
+	if (cgcache_save(c, o->common.state, &e) < 0)
+		cli_warn("%s", e.msg);
+}
+
+struct report {
+	const struct cgchange_plan *plan;
+	int changes_only;
+};
+
+/* Item i of the report, or NULL when --changes-only leaves it out. */
+static json_t *report_item(size_t i, void *arg)
+{
+	const struct report *r = arg;
+	const struct cgchange_item *it = &r->plan->items[i];
+
+	if (r->changes_only && it->result == CGCHANGE_UNCHANGED)
+		return NULL;
+	return cgchange_item_json(it);
+}
+
 static int run(const struct opts *o)
 {
 	struct sysroot s = { 0 };
 	struct cgroup_layout l = { 0 };
 	struct cgchange_plan plan = { 0 };
 	struct policy p;
-	struct qosapply_inputs in;
+	struct qosapply_inputs in = { 0 };
 	json_t *docs[2] = { NULL, NULL };
 	json_auto_t *out = NULL;
+	struct cgcache *cache = NULL;
+	struct report report;
 	struct err e = { 0 };
 	size_t failed;
 	int code;
@@ -161,6 +226,8 @@ static int run(const struct opts *o)
 		cli_print_err(&e);
 		code = err_exit_code(&e);
 	}
+	if (code == 0)
+		cache = load_cache(o, &l);
 	if (code == 0) {
 		struct qosapply_opts qo = {
 			.layout = &l,
@@ -173,6 +240,7 @@ static int run(const struct opts *o)
 			.do_suppress = o->do_suppress,
 			.dry_run = o->dry_run,
 			.page_size = sysconf(_SC_PAGESIZE),
+			.cache = cache,
 		};
 
 		qosapply_run(&qo, &plan);
@@ -180,20 +248,25 @@ static int run(const struct opts *o)
 		json_object_set_new(out, "dryRun", json_boolean(o->dry_run));
 		json_object_set_new(out, "metadata", jsonio_metadata(in.node, clock_now_ms()));
 		json_object_set_new(out, "summary", cgchange_summary_json(&plan));
-		json_object_set_new(out, "items", cgchange_items_json(&plan, o->changes_only));
 		failed = cgchange_count(&plan, CGCHANGE_FAILED);
 		code = cli_exit_for_items(plan.n, failed);
+		save_cache(o, cache, failed);
 		for (size_t i = 0; i < plan.n;
 		     i++) /* one line per failed write; the report has all */
 			if (plan.items[i].result == CGCHANGE_FAILED)
 				cli_warn("%s", plan.items[i].error ? plan.items[i].error
 								   : "write failed");
-		if (jsonio_write(stdout, out, o->common.pretty, &e) < 0) {
+		report.plan = &plan;
+		report.changes_only = o->changes_only;
+		if (jsonio_write_items(stdout, out, "items", plan.n, report_item, &report,
+				       o->common.pretty, &e) < 0) {
 			cli_print_err(&e);
 			code = KILO_EXIT_FAIL;
 		}
 	}
 	cgchange_release(&plan);
+	cgcache_free(cache);
+	qosapply_inputs_release(&in);
 	cgroup_layout_release(&l);
 	sysroot_release(&s);
 	json_decref(docs[0]);

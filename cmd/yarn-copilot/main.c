@@ -390,7 +390,7 @@ static int kill_items(const struct opts *o, struct killer_item **items, size_t *
 			return cli_usage_error("%s", e.msg);
 		return 0;
 	}
-	if (jsonio_collect(stdin, "stdin", want, 1, &plan, &e) < 0 ||
+	if (jsonio_collect(stdin, "stdin", want, 1, &plan, NULL, &e) < 0 ||
 	    jsonio_require(plan, "KillPlan", "stdin", &e) < 0 ||
 	    killer_plan_parse(plan, items, n, &plan_grace, &e) < 0) {
 		cli_print_err(&e);

@@ -35,7 +35,7 @@ static int decide_once(const struct policy *p, const char *buf, size_t len, int6
 	int ret = 0;
 
 	evict_state_init(&st);
-	if (!in || jsonio_collect(in, "input", want, 2, docs, &e) < 0)
+	if (!in || jsonio_collect(in, "input", want, 2, docs, NULL, &e) < 0)
 		ret = -1;
 	if (in)
 		fclose(in);

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	evict_state_init(&st);
 	policy_defaults(&p);
-	ok = jsonio_collect(f, "stdin", want, 5, docs, &e) >= 0 && docs[0] && docs[1] &&
+	ok = jsonio_collect(f, "stdin", want, 5, docs, NULL, &e) >= 0 && docs[0] && docs[1] &&
 	     evict_parse_node_usage(docs[0], &in, &e) == 0 &&
 	     evict_parse_container_list(docs[1], &in, &e) == 0 &&
 	     (!(docs[2] || docs[3]) ||

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	jsonio_reader_free(r);
 	rewind(f);
 	err_clear(&e);
-	if (jsonio_collect(f, "stdin", want, 4, got, &e) < 0)
+	if (jsonio_collect(f, "stdin", want, 4, got, NULL, &e) < 0)
 		fuzz_check_err(&e);
 	for (int i = 0; i < 4; i++)
 		json_decref(got[i]);

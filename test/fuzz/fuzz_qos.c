@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const kinds[] = { "NodeUsage", "ContainerList" };
 	struct err e = { 0 };
-	struct qosapply_inputs in;
+	struct qosapply_inputs in = { 0 };
 	json_t *docs[2] = { 0 };
 	FILE *f;
 
@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fmemopen((void *)data, size, "r");
 	if (!f)
 		return 0;
-	if (jsonio_collect(f, "stdin", kinds, 2, docs, &e) < 0) {
+	if (jsonio_collect(f, "stdin", kinds, 2, docs, qosapply_input_fields, &e) < 0) {
 		fuzz_check_err(&e);
 	} else if (qosapply_inputs(docs[0], docs[1], &in, &e) < 0) {
 		fuzz_check_err(&e);
@@ -31,6 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (in.usage_known)
 			(void)qos_suppress_milli(&in.usage, 65, -1);
 	}
+	qosapply_inputs_release(&in);
 	json_decref(docs[0]);
 	json_decref(docs[1]);
 	fclose(f);

@@ -102,7 +102,7 @@ START_TEST(test_cgchange_write_only_what_differs)
 		     "Anolis only");
 	cgchange_add(&p, cgchange_chain(&p), CGROUP_CPU, Y "/gone", "cpu.shares", CGCHANGE_INT, "2",
 		     "a dir");
-	cgchange_apply(&p, 0, &lay, &sr, 0);
+	cgchange_apply(&p, 0, &lay, &sr, 0, NULL);
 	ck_assert_int_eq(p.items[0].result, CGCHANGE_WRITTEN);
 	ck_assert_str_eq(p.items[0].old, "1024");
 	ck_assert_int_eq(p.items[1].result, CGCHANGE_UNCHANGED);
@@ -131,7 +131,7 @@ START_TEST(test_cgchange_failed_write_skips_the_rest_of_its_chain)
 	cgchange_add(&p, a, CGROUP_CPUSET, Y, "cpuset.cpus", CGCHANGE_CPUSET, "0-1", "parent");
 	cgchange_add(&p, a, CGROUP_CPUSET, C, "cpuset.cpus", CGCHANGE_CPUSET, "0-1", "child");
 	cgchange_add(&p, b, CGROUP_CPU, Y, "cpu.shares", CGCHANGE_INT, "2048", "other chain");
-	cgchange_apply(&p, 0, &lay, &sr, 0);
+	cgchange_apply(&p, 0, &lay, &sr, 0, NULL);
 	ck_assert_int_eq(p.items[0].result, CGCHANGE_FAILED);
 	ck_assert_ptr_nonnull(strstr(p.items[0].error, "Device or resource busy"));
 	ck_assert_int_eq(p.items[1].result, CGCHANGE_SKIPPED);
@@ -154,7 +154,7 @@ START_TEST(test_cgchange_unsupported_errno_and_exited_process)
 		->unsupported_errno = EINVAL;
 	cgchange_add(&p, a, CGROUP_CPUSET, C, "cgroup.procs", CGCHANGE_ALWAYS, "4242", "move");
 	cgchange_add(&p, a, CGROUP_CPU, Y, "cpu.shares", CGCHANGE_INT, "2048", "after");
-	cgchange_apply(&p, 0, &lay, &sr, 0);
+	cgchange_apply(&p, 0, &lay, &sr, 0, NULL);
 	ck_assert_int_eq(p.items[0].result, CGCHANGE_UNSUPPORTED);
 	ck_assert_ptr_nonnull(strstr(p.items[0].error, "Invalid argument"));
 	ck_assert_int_eq(p.items[1].result, CGCHANGE_SKIPPED);
@@ -176,7 +176,7 @@ START_TEST(test_cgchange_dry_run_follows_its_own_plan)
 	cgchange_add(&p, a, CGROUP_CPUSET, Y "/new", NULL, CGCHANGE_MKDIR, "directory", "mirror");
 	cgchange_add(&p, a, CGROUP_CPUSET, Y "/new", "cpuset.cpus", CGCHANGE_CPUSET, "4-7", "set");
 	cgchange_add(&p, a, CGROUP_CPU, Y, "cpu.shares", CGCHANGE_INT, "1024", "same");
-	cgchange_apply(&p, 0, &lay, &sr, 1);
+	cgchange_apply(&p, 0, &lay, &sr, 1, NULL);
 	ck_assert_int_eq(p.items[0].result, CGCHANGE_PLANNED);
 	ck_assert_str_eq(p.items[0].old, "0-3");
 	ck_assert_int_eq(p.items[1].result, CGCHANGE_PLANNED);
@@ -190,8 +190,10 @@ START_TEST(test_cgchange_dry_run_follows_its_own_plan)
 	free(s);
 	ck_assert_ptr_null(file("sys/fs/cgroup/cpuset" Y "/new/cpuset.cpus"));
 
-	items = cgchange_items_json(&p, 1);
-	ck_assert_uint_eq(json_array_size(items), 4);
+	items = json_array();
+	for (size_t i = 0; i < p.n; i++)
+		json_array_append_new(items, cgchange_item_json(&p.items[i]));
+	ck_assert_uint_eq(json_array_size(items), 5);
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(items, 2), "new")),
 			 "directory");
 	ck_assert(json_is_null(json_object_get(json_array_get(items, 2), "file")));
@@ -204,6 +206,82 @@ START_TEST(test_cgchange_dry_run_follows_its_own_plan)
 	json_decref(items);
 	json_decref(sum);
 	cgchange_release(&p);
+}
+END_TEST
+
+/* The cache answers for an entered container dir without a read: a file
+ * changed behind its back is left as it is until the entry is stale; a
+ * wanted value it does not hold is read and written as usual, and what is
+ * read or written goes into it. */
+START_TEST(test_cgchange_with_cache)
+{
+	struct cgroup_container ct = { .id = "container_e17_1410901177871_0001_01_000002",
+				       .ctrls = 1u << CGROUP_CPUSET };
+	struct cgcache *cache = cgcache_new(Y, 1000000, 60000);
+	struct cgchange_plan p = { 0 };
+	const char *v = NULL;
+	int64_t age = 0;
+	char *s;
+
+	cgcache_enter(cache, &ct);
+	cgcache_put(cache, CGROUP_CPUSET, C, "cpuset.cpus", "0-3");
+	cgcache_put(cache, CGROUP_CPUSET, C, "cpuset.mems", NULL);
+	testlib_write(root, "sys/fs/cgroup/cpuset" C "/cpuset.cpus", "1\n"); /* drift */
+	testlib_write(root, "sys/fs/cgroup/cpuset" C "/cpuset.mems", "0\n");
+	cgchange_add(&p, cgchange_chain(&p), CGROUP_CPUSET, C, "cpuset.cpus", CGCHANGE_CPUSET,
+		     "0,1,2,3", "same set as cached");
+	cgchange_add(&p, cgchange_chain(&p), CGROUP_CPUSET, C, "cpuset.mems", CGCHANGE_CPUSET, "0",
+		     "cached as absent");
+	cgchange_add(&p, cgchange_chain(&p), CGROUP_CPU, Y, "cpu.shares", CGCHANGE_INT, "1024",
+		     "hadoop-yarn: always read");
+	cgchange_apply(&p, 0, &lay, &sr, 0, cache);
+	ck_assert_int_eq(p.items[0].result, CGCHANGE_UNCHANGED);
+	ck_assert_str_eq(p.items[0].old, "0-3");
+	ck_assert_str_eq(p.items[0].reason, "same set as cached (cached: read 0 s ago)");
+	ck_assert_int_eq(p.items[1].result, CGCHANGE_UNSUPPORTED);
+	ck_assert_ptr_null(p.items[1].old);
+	ck_assert_int_eq(p.items[2].result, CGCHANGE_UNCHANGED);
+	ck_assert_str_eq(p.items[2].reason, "hadoop-yarn: always read");
+	s = file("sys/fs/cgroup/cpuset" C "/cpuset.cpus");
+	ck_assert_str_eq(s, "1\n"); /* neither read nor written */
+	free(s);
+	cgchange_release(&p);
+
+	/* A value the cache does not hold: read ("1"), written, cached. */
+	cgchange_add(&p, cgchange_chain(&p), CGROUP_CPUSET, C, "cpuset.cpus", CGCHANGE_CPUSET,
+		     "2-3", "new set");
+	cgchange_apply(&p, 0, &lay, &sr, 0, cache);
+	ck_assert_int_eq(p.items[0].result, CGCHANGE_WRITTEN);
+	ck_assert_str_eq(p.items[0].old, "1");
+	ck_assert(cgcache_get(cache, CGROUP_CPUSET, C, "cpuset.cpus", &v, &age));
+	ck_assert_str_eq(v, "2-3");
+	cgchange_release(&p);
+
+	/* A failed write leaves nothing cached for the file. */
+	sysroot_fault_add(SYSROOT_WRITE, "cpuset.cpus", EBUSY, 1);
+	cgchange_add(&p, cgchange_chain(&p), CGROUP_CPUSET, C, "cpuset.cpus", CGCHANGE_CPUSET, "0",
+		     "busy");
+	cgchange_apply(&p, 0, &lay, &sr, 0, cache);
+	ck_assert_int_eq(p.items[0].result, CGCHANGE_FAILED);
+	ck_assert(!cgcache_get(cache, CGROUP_CPUSET, C, "cpuset.cpus", &v, &age));
+	cgchange_release(&p);
+
+	/* A mkdir (a dir made again) drops the container's entry. */
+	ct.ino[CGROUP_CPUSET] = 7;
+	snprintf(ct.id, sizeof(ct.id), "%s", "container_e17_1410901177871_0001_01_000003");
+	cgcache_enter(cache, &ct);
+	cgcache_put(cache, CGROUP_CPUSET, Y "/container_e17_1410901177871_0001_01_000003",
+		    "cpuset.cpus", "0-3");
+	cgchange_add(&p, cgchange_chain(&p), CGROUP_CPUSET,
+		     Y "/container_e17_1410901177871_0001_01_000003", NULL, CGCHANGE_MKDIR,
+		     "directory", "mirror");
+	cgchange_apply(&p, 0, &lay, &sr, 0, cache);
+	ck_assert_int_eq(p.items[0].result, CGCHANGE_WRITTEN);
+	ck_assert(!cgcache_get(cache, CGROUP_CPUSET,
+			       Y "/container_e17_1410901177871_0001_01_000003", "cpuset.cpus", &v,
+			       &age));
+	cgchange_release(&p);
+	cgcache_free(cache);
 }
 END_TEST
 
@@ -295,6 +373,7 @@ START_TEST(test_qosapply_inputs_rejects_bad_and_duplicate_ids)
 		ck_assert_int_eq(qosapply_inputs(u, l, &in, &e), -1);
 		ck_assert_int_eq(e.kind, ERR_INPUT);
 		ck_assert_str_eq(e.msg, lists[i][1]);
+		qosapply_inputs_release(&in);
 		json_decref(l);
 	}
 	json_decref(u);
@@ -329,6 +408,8 @@ START_TEST(test_qosapply_inputs)
 	ck_assert_int_eq(in.requests_known, 1);
 	ck_assert_int_eq(in.cpu_milli_sum, 3500);
 	ck_assert_uint_eq(in.nlive, 2);
+	ck_assert_uint_eq(in.npids, 0); /* no "pids": nothing to go on */
+	qosapply_inputs_release(&in);
 	json_decref(l);
 
 	/* NM unreachable: requests null, shares unknown */
@@ -337,6 +418,7 @@ START_TEST(test_qosapply_inputs)
 	ck_assert_int_eq(qosapply_inputs(u, l, &in, &e), 0);
 	ck_assert_int_eq(in.requests_known, 0);
 	ck_assert_uint_eq(in.nlive, 1);
+	qosapply_inputs_release(&in);
 	json_decref(l);
 
 	/* a wrong type names the field and the value */
@@ -346,6 +428,7 @@ START_TEST(test_qosapply_inputs)
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 	ck_assert_str_eq(e.msg, "ContainerList.items[0].requests.cpuMilli: expected an integer "
 				"0..1099511627776, got -5");
+	qosapply_inputs_release(&in);
 	json_decref(l);
 	json_decref(u);
 
@@ -356,7 +439,100 @@ START_TEST(test_qosapply_inputs)
 	ck_assert_int_eq(qosapply_inputs(u, NULL, &in, &e), 0);
 	ck_assert_int_eq(in.usage_known, 0);
 	ck_assert_int_eq(in.capacity_bytes, -1);
+	qosapply_inputs_release(&in);
 	json_decref(u);
+}
+END_TEST
+
+/* An item's "pids" (what yarn-copilot list read from the container's
+ * cgroup) is kept, sorted by id, for the mirror step; null is unknown. */
+START_TEST(test_qosapply_inputs_pids)
+{
+	json_t *l = doc("{\"kind\":\"ContainerList\",\"items\":["
+			"{\"id\":\"container_1_0001_01_000003\",\"pids\":[7,9]},"
+			"{\"id\":\"container_1_0001_01_000002\",\"pids\":[]},"
+			"{\"id\":\"container_1_0001_01_000004\",\"pids\":null}]}");
+	struct qosapply_inputs in;
+	struct err e = { 0 };
+
+	ck_assert_msg(qosapply_inputs(NULL, l, &in, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(in.npids, 2);
+	ck_assert_str_eq(in.pids[0].id, "container_1_0001_01_000002");
+	ck_assert_uint_eq(in.pids[0].n, 0);
+	ck_assert_str_eq(in.pids[1].id, "container_1_0001_01_000003");
+	ck_assert_uint_eq(in.pids[1].n, 2);
+	ck_assert_int_eq(in.pids[1].pids[0], 7);
+	ck_assert_int_eq(in.pids[1].pids[1], 9);
+	qosapply_inputs_release(&in);
+	json_decref(l);
+
+	l = doc("{\"kind\":\"ContainerList\",\"items\":["
+		"{\"id\":\"container_1_0001_01_000003\",\"pids\":[7,0]}]}");
+	ck_assert_int_eq(qosapply_inputs(NULL, l, &in, &e), -1);
+	ck_assert_str_eq(e.msg, "ContainerList.items[0].pids: expected an array of process ids, "
+				"got [7,0]");
+	qosapply_inputs_release(&in);
+	json_decref(l);
+	l = doc("{\"kind\":\"ContainerList\",\"items\":["
+		"{\"id\":\"container_1_0001_01_000003\",\"pids\":\"7\"}]}");
+	ck_assert_int_eq(qosapply_inputs(NULL, l, &in, &e), -1);
+	ck_assert_str_eq(e.msg, "ContainerList.items[0].pids: expected an array, got \"7\"");
+	qosapply_inputs_release(&in);
+	json_decref(l);
+}
+END_TEST
+
+/* qos-cgset reads its input through qosapply_input_fields: the inputs (and
+ * every error) must be those of the whole documents. */
+START_TEST(test_qosapply_input_fields_keep_what_is_read)
+{
+	static const char *const kinds[] = { "NodeUsage", "ContainerList" };
+	static const char *const texts[] = {
+		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"NodeUsage\",\"metadata\":{\"node\":\"n1\","
+		"\"timestamp\":\"x\"},\"windowMs\":1000,\"capacity\":{\"cpuMilli\":64000,"
+		"\"memoryBytes\":1024},\"system\":{\"cpuMilli\":2000},\"node\":{\"cpuMilli\":1},"
+		"\"qos\":{\"guaranteed\":{\"cpuMilli\":9000},\"burstable\":{\"cpuMilli\":6000}}}\n"
+		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"ContainerList\",\"metadata\":{\"node\":\"n1\"},"
+		"\"nodeManager\":{\"url\":\"u\",\"reachable\":true,\"error\":null},\"items\":["
+		"{\"id\":\"container_1_0001_01_000001\",\"am\":true,\"state\":\"RUNNING\","
+		"\"requests\":{\"cpuMilli\":2000,\"memoryBytes\":1},\"cgroup\":\"/x\","
+		"\"processes\":2,\"pids\":[5,6],\"usage\":{\"cpuMilli\":null}}]}\n",
+		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"ContainerList\",\"nodeManager\":"
+		"{\"reachable\":\"yes\"},\"items\":[]}\n",
+		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"NodeUsage\",\"system\":{\"cpuMilli\":-1}}\n",
+	};
+	const struct jsonio_filter *filters[] = { NULL, qosapply_input_fields };
+	char got[2][400];
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		for (int f = 0; f < 2; f++) {
+			FILE *in = fmemopen((void *)texts[i], strlen(texts[i]), "r");
+			json_t *docs[2] = { NULL, NULL };
+			struct qosapply_inputs q = { 0 };
+			struct err e = { 0 };
+
+			if (jsonio_collect(in, "stdin", kinds, 2, docs, filters[f], &e) < 0 ||
+			    qosapply_inputs(docs[0], docs[1], &q, &e) < 0)
+				snprintf(got[f], sizeof(got[f]), "error %.300s", e.msg);
+			else
+				snprintf(got[f], sizeof(got[f]),
+					 "%s %d %lld %lld %lld %lld %d %lld %zu %zu %d",
+					 q.node ? q.node : "-", q.usage_known,
+					 (long long)q.usage.capacity_milli,
+					 (long long)q.usage.nonbe_milli,
+					 (long long)q.usage.system_milli,
+					 (long long)q.capacity_bytes, q.requests_known,
+					 (long long)q.cpu_milli_sum, q.nlive, q.npids,
+					 q.npids ? (int)q.pids[0].pids[1] : 0);
+			qosapply_inputs_release(&q);
+			json_decref(docs[0]);
+			json_decref(docs[1]);
+			fclose(in);
+		}
+		ck_assert_str_eq(got[1], got[0]);
+	}
+	ck_assert_str_eq(got[0], "error NodeUsage.system.cpuMilli: expected an integer "
+				 "0..9223372036854775807, got -1");
 }
 END_TEST
 
@@ -374,11 +550,14 @@ static Suite *cgchange_suite(void)
 	tcase_add_test(tc, test_cgchange_failed_write_skips_the_rest_of_its_chain);
 	tcase_add_test(tc, test_cgchange_unsupported_errno_and_exited_process);
 	tcase_add_test(tc, test_cgchange_dry_run_follows_its_own_plan);
+	tcase_add_test(tc, test_cgchange_with_cache);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("inputs");
 	tcase_add_test(tc, test_cputopo_two_nodes);
 	tcase_add_test(tc, test_qosapply_inputs);
 	tcase_add_test(tc, test_qosapply_inputs_rejects_bad_and_duplicate_ids);
+	tcase_add_test(tc, test_qosapply_inputs_pids);
+	tcase_add_test(tc, test_qosapply_input_fields_keep_what_is_read);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,10 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cgroup.h"
 #include "procfs.h"
 #include "testlib.h"
+#include "xalloc.h"
 
 /* ---- mountinfo ------------------------------------------------------- */
 
@@ -360,6 +362,16 @@ static void tree_teardown(void)
 #define C1 "container_e17_1410901177871_0001_01_000002"
 #define C2 "container_1410901177871_0001_01_000001"
 
+static uint64_t ino_of(const char *rel)
+{
+	char *path = xasprintf("%s/%s", root, rel);
+	struct stat st;
+
+	ck_assert_int_eq(stat(path, &st), 0);
+	free(path);
+	return st.st_ino;
+}
+
 static void v1_combined_tree(void)
 {
 	testlib_write(root, "proc/self/mountinfo",
@@ -518,6 +530,13 @@ START_TEST(test_cgroup_list_containers)
 	ck_assert_uint_eq(v[0].ctrls, cpu);
 	ck_assert_str_eq(v[1].id, C1);
 	ck_assert_uint_eq(v[1].ctrls, cpu | 1u << CGROUP_MEMORY);
+	/* each dir's inode number, the co-mounted cpuacct sharing cpu's */
+	ck_assert_uint_eq(v[1].ino[CGROUP_CPU], ino_of(CPU BE "hadoop-yarn/" C1));
+	ck_assert_uint_eq(v[1].ino[CGROUP_CPUACCT], v[1].ino[CGROUP_CPU]);
+	ck_assert_uint_eq(v[1].ino[CGROUP_MEMORY],
+			  ino_of("sys/fs/cgroup/memory/" BE "hadoop-yarn/" C1));
+	ck_assert_uint_ne(v[1].ino[CGROUP_MEMORY], v[1].ino[CGROUP_CPU]);
+	ck_assert_uint_eq(v[1].ino[CGROUP_CPUSET], 0);
 	free(v);
 
 	/* a hierarchy that exists nowhere: empty, not an error */

@@ -40,7 +40,9 @@ static char *dump(const json_t *v)
 
 START_TEST(test_containerlist_flags)
 {
+	static pid_t pids[] = { 100, 101, 102 };
 	struct containerlist_item it = { .id = ID,
+					 .pids = pids,
 					 .cg = (char *)"/hy/" ID,
 					 .start_ms = -1,
 					 .cpu_ns = -1,
@@ -76,9 +78,11 @@ END_TEST
 
 START_TEST(test_containerlist_fields)
 {
+	static pid_t pids[] = { 100, 101, 102 };
 	struct containerlist_item it = { .id = ID,
 					 .cg = (char *)"/kubepods/besteffort/hadoop-yarn/" ID,
 					 .processes = 3,
+					 .pids = pids,
 					 .start_ms = 1795966800000LL,
 					 .cpu_ns = 123456789000LL,
 					 .memory_bytes = 1073741824,
@@ -112,7 +116,8 @@ START_TEST(test_containerlist_fields)
 		"\"am\":false,\"state\":\"RUNNING\",\"user\":\"alice\",\"requests\":{\"cpuMilli\":2000,"
 		"\"memoryBytes\":4294967296},\"cgroup\":\"/kubepods/besteffort/hadoop-yarn/" ID
 		"\","
-		"\"processes\":3,\"startTime\":\"2026-11-29T15:40:00Z\",\"usage\":{\"cpuNanos\":123456789000,"
+		"\"processes\":3,\"pids\":[100,101,102],\"startTime\":\"2026-11-29T15:40:00Z\","
+		"\"usage\":{\"cpuNanos\":123456789000,"
 		"\"cpuMilli\":1800,\"memoryBytes\":1073741824,\"memoryCurrentBytes\":1610612736},"
 		"\"starting\":false,\"stale\":false,\"terminating\":false}]}");
 	free(text);

@@ -143,12 +143,16 @@ START_TEST(test_qos_cpuset_choose)
 }
 END_TEST
 
-/* A subtree hadoop-yarn -> two containers, all holding old. */
+/* A subtree hadoop-yarn -> two containers, all holding old (one shared
+ * set, as qosapply passes them). */
 static size_t tree(struct qos_cpuset_dir *d, const char *old)
 {
-	d[0] = (struct qos_cpuset_dir){ .parent = -1, .old = set_of(old) };
-	d[1] = (struct qos_cpuset_dir){ .parent = 0, .old = set_of(old) };
-	d[2] = (struct qos_cpuset_dir){ .parent = 0, .old = set_of(old) };
+	static struct cgroup_cpuset set;
+
+	set = set_of(old);
+	d[0] = (struct qos_cpuset_dir){ .parent = -1, .old = &set };
+	d[1] = (struct qos_cpuset_dir){ .parent = 0, .old = &set };
+	d[2] = (struct qos_cpuset_dir){ .parent = 0, .old = &set };
 	return 3;
 }
 
@@ -190,10 +194,11 @@ END_TEST
 START_TEST(test_qos_cpuset_order_mixed_children)
 {
 	/* One child already narrower than the target: it only widens. */
+	struct cgroup_cpuset all = set_of("0-7"), two = set_of("0-1");
 	struct qos_cpuset_dir d[3] = {
-		{ -1, set_of("0-7") },
-		{ 0, set_of("0-1") },
-		{ 0, set_of("0-7") },
+		{ -1, &all },
+		{ 0, &two },
+		{ 0, &all },
 	};
 	struct qos_cpuset_write w[6];
 	struct cgroup_cpuset target = set_of("0-3");

@@ -11,9 +11,9 @@
 # `yarn-copilot kill`, exactly those processes are gone and the report matches.
 . "$KILO_TOP/test/lib.sh"
 . "$KILO_TOP/test/fake/fake-nm.sh"
-need_root_cgroup cpu cpuacct memory
+private_cgroup cpu cpuacct memory
 
-top=kilo-test-$$-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+top=$PRIVATE_CG
 hy=$top/hadoop-yarn
 app=$(printf '%04d' $(($$ % 10000)))
 id() { printf 'container_1795910400000_%s_01_%06d' "$app" "$1"; }
@@ -21,20 +21,6 @@ AM=$(id 1) C2=$(id 2) C3=$(id 3) C4=$(id 4) C5=$(id 5) C6=$(id 6)
 all="$AM $C2 $C3 $C4 $C5 $C6"
 ctrls="cpu cpuacct memory"
 
-cleanup_tree() {
-	for c in $ctrls; do
-		for p in $(cat /sys/fs/cgroup/$c/$hy/*/cgroup.procs 2>/dev/null); do
-			kill -9 "$p" 2>/dev/null
-		done
-	done
-	sleep 0.2
-	for c in $ctrls; do
-		for d in /sys/fs/cgroup/$c/$hy/*/; do [ -d "$d" ] && rmdir "$d"; done
-		rmdir "/sys/fs/cgroup/$c/$hy" "/sys/fs/cgroup/$c/$top" 2>/dev/null
-		[ ! -e "/sys/fs/cgroup/$c/$top" ] || echo "cleanup: /sys/fs/cgroup/$c/$top remains" >&2
-	done
-}
-at_exit cleanup_tree
 for c in $ctrls; do
 	for i in $all; do
 		mkdir -p "/sys/fs/cgroup/$c/$hy/$i" || fail "mkdir $c/$hy/$i"

@@ -27,6 +27,11 @@ grep -q '"kind":"CgroupChanges"' "$tmpdir/state/last/static.json" || fail "stati
 grep -q '"kind":"ResctrlReport"' "$tmpdir/state/last/resctrl.json" || fail "resctrl document"
 [ -s "$tmpdir/tf/yarn-copilot.prom" ] || fail "no metrics textfile"
 [ -s "$tmpdir/state/evictor.json" ] || fail "evictor state not kept"
+# qos-cgset gets --state in STATE_DIR and --recheck QOS_RECHECK (an
+# invalid one is refused by name)
+PASSES=1 run_loop env QOS_RECHECK=0 2>"$tmpdir/log1" || fail "loop exit $?"
+grep -q "step suppress failed with exit 2: qos-cgset: invalid value for --recheck: '0'" \
+	"$tmpdir/log1" || fail "QOS_RECHECK not passed: $(cat "$tmpdir/log1")"
 ! grep -q 'failed with exit' "$tmpdir/log" || fail "a step failed"
 [ -f "$tmpdir/hb" ] || fail "no heartbeat"
 

@@ -8,26 +8,15 @@
 # yarn-copilot kill ends a container; without DAC_OVERRIDE the write is
 # refused (EACCES), without KILL the signal (the kill fails).
 . "$KILO_TOP/test/lib.sh"
-need_root_cgroup cpu cpuset memory
+private_cgroup cpu cpuset memory
 command -v setpriv >/dev/null 2>&1 || skip "no setpriv"
 id nobody >/dev/null 2>&1 || skip "no user nobody"
 
 CG=/sys/fs/cgroup
-P=kilo-test-$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
+P=$PRIVATE_CG
 Y=$P/kubepods/besteffort/hadoop-yarn
 C2=container_e17_1410901177871_0002_01_000002
 C3=container_e17_1410901177871_0002_01_000003
-pids=""
-
-# shellcheck disable=SC2317 # run by at_exit
-cleanup() {
-	for p in $pids; do kill -9 "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
-	for c in cpu cpuset memory; do
-		[ -d "$CG/$c/$P" ] && find "$CG/$c/$P" -depth -type d -exec rmdir {} \;
-	done
-}
-at_exit cleanup
 
 # as in the DaemonSet: uid 0, every capability dropped but the named ones
 with_caps() {
@@ -49,7 +38,7 @@ setpriv --reuid nobody --regid nogroup --clear-groups sleep 600 &
 pid2=$!
 setpriv --reuid nobody --regid nogroup --clear-groups sleep 600 &
 pid3=$!
-pids="$pid2 $pid3"
+private_pid "$pid2" "$pid3"
 echo "$pid2" >"$CG/cpu/$Y/$C2/cgroup.procs"
 echo "$pid3" >"$CG/cpu/$Y/$C3/cgroup.procs"
 i=0

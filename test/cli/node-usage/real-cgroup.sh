@@ -4,27 +4,14 @@
 # node-usage's hadoop-yarn figures must match what the kernel's own files
 # said around the calls; the tree is removed at exit, even on failure.
 . "$KILO_TOP/test/lib.sh"
-need_root_cgroup cpu cpuacct cpuset memory
+private_cgroup cpu cpuacct cpuset memory
 unset KILO_NOW # rates need the real wall clock
 
 ctrls="cpu cpuacct cpuset memory"
-prefix="kilo-test-$$-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
+prefix=$PRIVATE_CG
 yarn="$prefix/hadoop-yarn"
 c1=container_e01_1795968000000_0001_01_000001
 c2=container_e01_1795968000000_0001_01_000002
-pids=""
-
-cleanup() {
-	for p in $pids; do kill -KILL "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
-	for c in $ctrls; do
-		for d in "$yarn/$c1" "$yarn/$c2" "$yarn" "$prefix"; do
-			[ -d "/sys/fs/cgroup/$c/$d" ] && rmdir "/sys/fs/cgroup/$c/$d"
-		done
-	done
-	return 0
-}
-at_exit cleanup
 
 for c in $ctrls; do
 	for d in "$prefix" "$yarn" "$yarn/$c1" "$yarn/$c2"; do
@@ -43,9 +30,9 @@ echo 150000 >"/sys/fs/cgroup/cpu/$yarn/cpu.cfs_quota_us" || fail "set cfs quota"
 # shellcheck disable=SC2016 # expanded by the child shell
 join='for c in cpu cpuacct cpuset memory; do echo $$ >"/sys/fs/cgroup/$c/$CG/cgroup.procs" || exit 1; done'
 CG="$yarn/$c1" sh -c "$join; while :; do :; done" &
-pids="$pids $!"
+private_pid "$!"
 CG="$yarn/$c2" sh -c "$join; exec python3 -c 'import time; b = b\"k\" * (96 << 20); time.sleep(300)'" &
-pids="$pids $!"
+private_pid "$!"
 
 memfile="/sys/fs/cgroup/memory/$yarn/memory.stat"
 kv() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }

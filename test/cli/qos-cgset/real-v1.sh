@@ -6,24 +6,13 @@
 # own EBUSY and EACCES for the wrong orders), a second run writes nothing,
 # mirrors of a gone container are removed.
 . "$KILO_TOP/test/lib.sh"
-need_root_cgroup cpu cpuset memory
+private_cgroup cpu cpuset memory
 
 CG=/sys/fs/cgroup
-P=kilo-test-$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
+P=$PRIVATE_CG
 Y=$P/kubepods/besteffort/hadoop-yarn
 C2=container_e17_1410901177871_0001_01_000002
 C3=container_e17_1410901177871_0001_01_000003
-pids=""
-
-# shellcheck disable=SC2317 # run by at_exit
-cleanup() {
-	for p in $pids; do kill -9 "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
-	for c in cpu cpuset memory; do
-		[ -d "$CG/$c/$P" ] && find "$CG/$c/$P" -depth -type d -exec rmdir {} \;
-	done
-}
-at_exit cleanup
 
 # The kubelet's part: the besteffort dir in every controller (a v1 cpuset
 # dir needs CPUs and memory nodes); the NodeManager's part: container dirs
@@ -50,7 +39,7 @@ sleep 600 &
 pid2=$!
 sleep 600 &
 pid3=$!
-pids="$pid2 $pid3"
+private_pid "$pid2" "$pid3"
 echo "$pid2" >"$CG/cpu/$Y/$C2/cgroup.procs"
 echo "$pid3" >"$CG/cpu/$Y/$C3/cgroup.procs"
 
@@ -141,7 +130,52 @@ assert_eq "$(run unidle --only static)" 0 "unidle exit"
 assert_eq "$(written unidle | tr '\n' ';')" "cpu cpu.idle Y;cpu cpu.shares Y;" "unidle writes"
 assert_eq "$(cat "$CG/cpu/$Y/cpu.shares")" 7168 "cpu.shares after idle"
 
-# 7. A container gone from cpu: its mirrors are removed.
+# 7. --state, with the pids yarn-copilot list gives: the first pass fills
+#    the cache; a cpuset narrowed by hand is left until the recheck period
+#    is over (nothing read, nothing written), then fixed.  A process put
+#    into a container's cpu dir is moved into its mirrors once the list
+#    names it.
+listed() { # PIDS_OF_C2: the input with each container's pids
+	jq -c --argjson p2 "$1" --argjson p3 "[$pid3]" 'if .kind == "ContainerList" then .items |= map(.pids =
+		(if .id | endswith("02") then $p2 elif .id | endswith("03") then $p3 else null end))
+		else . end' "$tmpdir/in.json" >"$tmpdir/listed.json"
+}
+cached() { # NAME [options]: a pass with --state on the listed input
+	n=$1
+	shift
+	qos-cgset --hierarchy "$Y" --state "$tmpdir/qstate.json" "$@" <"$tmpdir/listed.json" \
+		>"$tmpdir/$n.json"
+	echo $?
+}
+listed "[$pid2]"
+assert_eq "$(cached fill)" 0 "fill the cache"
+echo "$A" >"$CG/cpuset/$Y/$C2/cpuset.cpus"
+assert_eq "$(KILO_NOW=2026-11-29T16:00:59Z cached within)" 0 "within the recheck period"
+assert_eq "$(written within)" "" "within: nothing written"
+assert_eq "$(jq '[.items[] | select(.reason | test("cached: read 59 s ago"))] | length' \
+	"$tmpdir/within.json")" 2 "within: both container cpusets from the cache"
+assert_eq "$(cat "$CG/cpuset/$Y/$C2/cpuset.cpus")" "$A" "the narrowed cpuset left"
+assert_eq "$(KILO_NOW=2026-11-29T16:01:00Z cached after)" 0 "after the recheck period"
+assert_eq "$(written after)" "cpuset cpuset.cpus Y/$C2" "after: the narrowed cpuset fixed"
+assert_eq "$(cat "$CG/cpuset/$Y/$C2/cpuset.cpus")" "$AB" "cpuset restored"
+sleep 600 &
+pid4=$!
+private_pid "$pid4"
+echo "$pid4" >"$CG/cpu/$Y/$C2/cgroup.procs"
+assert_eq "$(KILO_NOW=2026-11-29T16:01:00Z cached unlisted)" 0 "a pid the list does not name"
+assert_eq "$(written unlisted)" "" "unlisted pid: nothing read, nothing moved"
+grep -q "cpuset:/$Y/$C2\$" "/proc/$pid4/cgroup" && fail "unlisted pid moved"
+listed "[$pid2, $pid4]"
+assert_eq "$(KILO_NOW=2026-11-29T16:01:00Z cached relisted)" 0 "the list names it"
+assert_eq "$(written relisted | tr '\n' ';')" \
+	"cpuset cgroup.procs Y/$C2;memory cgroup.procs Y/$C2;" "listed pid moved"
+for c in cpuset memory; do
+	grep -q ":$c:/$Y/$C2\$" "/proc/$pid4/cgroup" || fail "$c of $pid4: $(cat "/proc/$pid4/cgroup")"
+done
+assert_eq "$(KILO_NOW=2026-11-29T16:01:00Z cached settled)" 0 "after the move"
+assert_eq "$(written settled)" "" "after the move: nothing to do"
+
+# 8. A container gone from cpu: its mirrors are removed.
 kill -9 "$pid3"
 wait "$pid3" 2>/dev/null
 rmdir "$CG/cpu/$Y/$C3" || fail "rmdir cpu $C3"

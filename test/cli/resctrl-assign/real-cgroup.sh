@@ -6,29 +6,13 @@
 # then a process carrying the NodeManager's main class (mode nm-pid).  The
 # fake BE/tasks must receive exactly the kernel's thread ids.
 . "$KILO_TOP/test/lib.sh"
-need_root_cgroup cpu
+private_cgroup cpu
 
-prefix="kilo-test-$$-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
+prefix=$PRIVATE_CG
 yarn="$prefix/hadoop-yarn"
 c1="$yarn/container_e01_1795968000000_0001_01_000001"
 nested="$c1/attempt"
 cpu=/sys/fs/cgroup/cpu
-pids=""
-
-cleanup() {
-	for p in $pids; do kill -KILL "$p" 2>/dev/null; done
-	for p in $pids; do wait "$p" 2>/dev/null; done
-	for d in "$nested" "$c1" "$yarn" "$prefix"; do
-		n=0 # the last threads of a killed process may take a moment to leave
-		while [ -d "$cpu/$d" ] && ! rmdir "$cpu/$d" 2>/dev/null && [ $n -lt 50 ]; do
-			n=$((n + 1))
-			sleep 0.1
-		done
-		[ ! -d "$cpu/$d" ] || echo "cannot remove $cpu/$d" >&2
-	done
-	return 0
-}
-at_exit cleanup
 
 for d in "$prefix" "$yarn" "$c1" "$nested"; do
 	mkdir "$cpu/$d" || fail "mkdir $cpu/$d"
@@ -48,10 +32,10 @@ time.sleep(300)'
 # shellcheck disable=SC2016 # expanded by the child shell
 CG="$cpu/$c1" sh -c 'echo $$ >"$CG/cgroup.procs" && exec python3 -c "$1"' sh "$threads" &
 py=$!
-pids="$pids $py"
+private_pid "$py"
 # shellcheck disable=SC2016
 CG="$cpu/$nested" sh -c 'echo $$ >"$CG/cgroup.procs" && exec sleep 300' &
-pids="$pids $!"
+private_pid "$!"
 # python3 may be a wrapper that forks helpers before it execs the
 # interpreter: wait for the interpreter's own 4 threads, then for the helpers
 # to have left.
@@ -81,7 +65,7 @@ assert_eq "$(tr '\n' ' ' <"$tasks")" "$want" "BE/tasks after mode tasks"
 
 python3 -c "$threads" org.apache.hadoop.yarn.server.nodemanager.NodeManager &
 nm=$!
-pids="$pids $nm"
+private_pid "$nm"
 wait_threads "$nm" 4
 want=$(find "/proc/$nm/task" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -n | tr '\n' ' ')
 : >"$tasks"

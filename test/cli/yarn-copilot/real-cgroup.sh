@@ -9,9 +9,9 @@
 # and a process outside the tree whose pid is put into a plan stays alive.
 . "$KILO_TOP/test/lib.sh"
 . "$KILO_TOP/test/fake/fake-nm.sh"
-need_root_cgroup cpu cpuacct memory
+private_cgroup cpu cpuacct memory
 
-top=kilo-test-$$-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+top=$PRIVATE_CG
 hy=$top/hadoop-yarn
 app=$(printf '%04d' $(($$ % 10000)))
 A=container_1795910400000_${app}_01_000002
@@ -19,24 +19,6 @@ B=container_1795910400000_${app}_01_000003
 C=container_1795910400000_${app}_01_000004
 D=container_1795910400000_${app}_01_000005
 ctrls="cpu cpuacct memory"
-
-cleanup_tree() {
-	for c in $ctrls; do
-		for p in $(cat /sys/fs/cgroup/$c/$hy/*/cgroup.procs 2>/dev/null); do
-			kill -9 "$p" 2>/dev/null
-		done
-	done
-	[ -z "${outside:-}" ] || kill -9 "$outside" 2>/dev/null
-	sleep 0.1
-	for c in $ctrls; do
-		for d in /sys/fs/cgroup/$c/$hy/*/; do [ -d "$d" ] && rmdir "$d"; done
-		rmdir "/sys/fs/cgroup/$c/$hy" "/sys/fs/cgroup/$c/$top" 2>/dev/null
-	done
-	for c in $ctrls; do
-		[ ! -e "/sys/fs/cgroup/$c/$top" ] || echo "cleanup: /sys/fs/cgroup/$c/$top remains" >&2
-	done
-}
-at_exit cleanup_tree
 for c in $ctrls; do
 	mkdir -p "/sys/fs/cgroup/$c/$hy/$A" "/sys/fs/cgroup/$c/$hy/$B" "/sys/fs/cgroup/$c/$hy/$C" \
 		"/sys/fs/cgroup/$c/$hy/$D" || fail "mkdir in $c"
@@ -53,9 +35,10 @@ spawn() {
 a=$(spawn "$A" 'exec python3 -c "import time; sum(range(3000000)); b = b\"x\" * (32 << 20); time.sleep(1000)"')
 b=$(spawn "$B" 'trap "" TERM; exec sleep 1000')
 c=$(spawn "$C" 'sleep 1000 & sleep 1000 & wait')
-d=$(spawn "$D" 'exit 0')
+spawn "$D" 'exit 0' >/dev/null
 sleep 1000 >/dev/null 2>&1 &
 outside=$!
+private_pid "$outside"
 # wait until A has burnt its CPU and holds 32 MiB, and C has both children
 i=0
 while [ "$(wc -l </sys/fs/cgroup/cpu/$hy/$C/cgroup.procs)" -lt 3 ] ||
@@ -81,6 +64,8 @@ assert_eq "$(jq -r '.hadoopYarn | "\(.cgroupVersion) \(.path)"' "$tmpdir/list")"
 assert_eq "$(jq -r '[.items[].id] | join(" ")' "$tmpdir/list")" "$A $B $C $D" ids
 assert_eq "$(field "$A" .processes) $(field "$B" .processes) $(field "$C" .processes) $(field "$D" .processes)" \
 	"1 1 3 0" processes
+assert_eq "$(field "$A" '.pids | join(" ")')|$(field "$C" '.pids | sort | join(" ")')|$(field "$D" '.pids | length')" \
+	"$a|$(echo "$c $kids" | tr ' ' '\n' | grep . | sort -n | tr '\n' ' ' | sed 's/ $//')|0" "pids"
 assert_eq "$(field "$A" '.usage.cpuNanos')" "$(cat /sys/fs/cgroup/cpuacct/$hy/$A/cpuacct.usage)" "A cpuacct.usage"
 [ "$(field "$A" '.usage.cpuNanos')" -gt 1000000 ] || fail "A burnt no CPU: $(field "$A" .usage.cpuNanos)"
 # memory: anon + unevictable and the whole charge, as the kernel's files say
