@@ -35,7 +35,12 @@ int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode
 	cleanup_close int fd = -1;
 	cleanup_close int dfd = -1;
 	const char *dir = dirname(d);
+	struct stat st;
 
+	/* A device, FIFO, dir or symlink at path was not made by us: replacing
+	 * it (as root: /dev/null) would do harm that no write error shows. */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return err_set(e, ERR_INPUT, 0, "'%s' is not a regular file: not replaced", path);
 	tmp = xasprintf("%s/.%s.%ld.tmp", dir, basename(b), (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
 	if (fd < 0)

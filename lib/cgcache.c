@@ -20,6 +20,7 @@ struct cgcache {
 	size_t kept;  /* entries of prev carried into next unchanged */
 	json_t *memo; /* the fresh entries of "memo", and those put in this pass */
 	int dirty;    /* next differs from prev in more than that */
+	size_t hits;  /* values found by the gets */
 	int64_t now_ms, recheck_ms;
 };
 
@@ -46,10 +47,12 @@ void cgcache_free(struct cgcache *c)
 	free(c);
 }
 
-/* An entry read or put at at (ms) is fresh now. */
+/* An entry read or put at at (ms) is fresh now: not in the future, less
+ * than recheck_ms old.  Written so that no value of at, however absurd,
+ * overflows (now_ms is a sane time, recheck_ms at most a day). */
 static int fresh_at(const struct cgcache *c, int64_t at)
 {
-	return c->now_ms >= at && c->now_ms - at < c->recheck_ms;
+	return at <= c->now_ms && at > c->now_ms - c->recheck_ms;
 }
 
 int cgcache_load(struct cgcache *c, const char *path, struct err *e)
@@ -106,9 +109,11 @@ int cgcache_save(const struct cgcache *c, const char *path, struct err *e)
 	doc = jsonio_new_doc(KIND);
 	json_object_set_new(doc, "hadoopYarn", json_string(c->hadoop_yarn));
 	containers = json_object();
-	json_object_foreach(c->next, key,
-			    entry) if (json_object_size(json_object_get(entry, "files")))
-		json_object_set(containers, key, entry);
+	json_object_foreach(c->next, key, entry)
+	{
+		if (json_object_size(json_object_get(entry, "files")))
+			json_object_set(containers, key, entry);
+	}
 	json_object_set_new(doc, "containers", containers);
 	json_object_set(doc, "memo", c->memo);
 	return statefile_save(path, doc, e) < 0 ? -1 : 1;
@@ -211,7 +216,7 @@ static json_t *entry_of(const struct cgcache *c, enum cgroup_ctrl ctrl, const ch
 
 #define NAME_MAX_LEN 128
 
-int cgcache_get(const struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg, const char *file,
+int cgcache_get(struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg, const char *file,
 		const char **value, int64_t *age_ms)
 {
 	char name[NAME_MAX_LEN];
@@ -223,6 +228,7 @@ int cgcache_get(const struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg, 
 		return 0;
 	*value = json_string_value(v);
 	*age_ms = c->now_ms - json_integer_value(json_object_get(entry, "readAtMs"));
+	c->hits++;
 	return 1;
 }
 
@@ -256,12 +262,18 @@ void cgcache_forget(struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg, co
 		c->dirty |= json_object_del(json_object_get(entry, "files"), name) == 0;
 }
 
-int cgcache_memo_get(const struct cgcache *c, const char *key, const char **value)
+int cgcache_memo_get(struct cgcache *c, const char *key, const char **value)
 {
 	if (!c)
 		return 0;
 	*value = json_string_value(json_object_get(json_object_get(c->memo, key), "value"));
+	c->hits += *value != NULL;
 	return *value != NULL;
+}
+
+size_t cgcache_hits(const struct cgcache *c)
+{
+	return c ? c->hits : 0;
 }
 
 void cgcache_memo_put(struct cgcache *c, const char *key, const char *value)

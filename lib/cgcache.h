@@ -86,8 +86,8 @@ void cgcache_enter(struct cgcache *c, const struct cgroup_container *ct);
  * controller ctrl held, when the entry has it.  Returns 1 with *value
  * (borrowed until the next call that changes the cache; NULL when the
  * kernel lacks the file) and *age_ms (how long ago the dir was read), or
- * 0. */
-int cgcache_get(const struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg, const char *file,
+ * 0.  A value found counts as a hit. */
+int cgcache_get(struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg, const char *file,
 		const char **value, int64_t *age_ms);
 
 /* Record that file of the dir cg of controller ctrl holds value (NULL: the
@@ -98,7 +98,11 @@ void cgcache_put(struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg, const
 /* The value memoized under key, fresh: 1 with *value (borrowed until the
  * next call that changes the cache), else 0.  Fresh memos are saved again
  * whether used or not (a --only static pass keeps suppress's). */
-int cgcache_memo_get(const struct cgcache *c, const char *key, const char **value);
+int cgcache_memo_get(struct cgcache *c, const char *key, const char **value);
+
+/* How many times cgcache_get() and cgcache_memo_get() found a value: the
+ * files (and topologies) this pass did not read. */
+size_t cgcache_hits(const struct cgcache *c);
 
 /* Memoize value under key (both copied); it is saved with this pass. */
 void cgcache_memo_put(struct cgcache *c, const char *key, const char *value);

@@ -171,8 +171,18 @@ static void absent(struct cgchange_item *it)
 
 void cgchange_note_cached(struct cgchange_item *it, int64_t age_ms)
 {
+	it->cached = 1;
 	cgchange_preset(it, it->result, "%s (cached: read %lld s ago)", it->reason,
 			(long long)(age_ms / 1000));
+}
+
+size_t cgchange_count_cached(const struct cgchange_plan *plan)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n; i++)
+		n += plan->items[i].cached;
+	return n;
 }
 
 static void apply_dir(struct cgchange_item *it, const struct cgroup_layout *l,

@@ -57,6 +57,7 @@ struct cgchange_item {
 	char *error;
 	int chain;
 	int unsupported_errno; /* a write error meaning "the kernel lacks this", or 0 */
+	int cached;            /* decided from the cache, without a read */
 	enum cgchange_result result;
 };
 
@@ -108,6 +109,9 @@ void cgchange_apply(struct cgchange_plan *plan, size_t first, const struct cgrou
 /* Mark it as decided from the cache: " (cached: read N s ago)" is added to
  * its reason. */
 void cgchange_note_cached(struct cgchange_item *it, int64_t age_ms);
+
+/* Number of items decided from the cache. */
+size_t cgchange_count_cached(const struct cgchange_plan *plan);
 
 /* Number of items with result r. */
 size_t cgchange_count(const struct cgchange_plan *plan, enum cgchange_result r);

@@ -3,7 +3,8 @@
  *
  * KILO_NOW (read with secure_getenv, so ignored when setuid) pins the wall
  * clock for golden tests and demos: an RFC 3339 UTC time or milliseconds
- * since the epoch.  Nothing else in the library reads the wall clock.
+ * since the epoch; anything else is warned about once on stderr and the
+ * real clock used.  Nothing else in the library reads the wall clock.
  */
 #ifndef KILO_CLOCK_H
 #define KILO_CLOCK_H

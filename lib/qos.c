@@ -188,6 +188,22 @@ static void cpuset_union(struct cgroup_cpuset *dst, const struct cgroup_cpuset *
 		dst->bits[i] = a->bits[i] | b->bits[i];
 }
 
+int qos_cpuset_choice_valid(const struct cgroup_cpuset *chosen,
+			    const struct cgroup_cpuset *candidates,
+			    const struct cgroup_cpuset *online, int count)
+{
+	struct cgroup_cpuset avail;
+	int n;
+
+	for (size_t i = 0; i < sizeof(avail.bits) / sizeof(avail.bits[0]); i++) {
+		avail.bits[i] = candidates->bits[i] & online->bits[i];
+		if (chosen->bits[i] & ~avail.bits[i])
+			return 0;
+	}
+	n = cgroup_cpuset_count(&avail);
+	return cgroup_cpuset_count(chosen) == (count < n ? count : n);
+}
+
 size_t qos_cpuset_order(const struct qos_cpuset_dir *dirs, size_t n,
 			const struct cgroup_cpuset *target, struct qos_cpuset_write *out)
 {

@@ -96,6 +96,14 @@ struct qos_cpu {
 int qos_cpuset_choose(const struct qos_cpu *topo, size_t ntopo,
 		      const struct cgroup_cpuset *candidates, int count, struct cgroup_cpuset *out);
 
+/* 1 when chosen could be what qos_cpuset_choose() gives for candidates and
+ * count over the online CPUs: within both, and exactly min(count, number
+ * of online candidates) CPUs; else 0.  Checks a remembered choice (the
+ * qos-cgset cache) before it is written. */
+int qos_cpuset_choice_valid(const struct cgroup_cpuset *chosen,
+			    const struct cgroup_cpuset *candidates,
+			    const struct cgroup_cpuset *online, int count);
+
 /* A cgroup of a cpuset subtree, in pre-order (each parent before its
  * children); parent is the index of its parent in the same array, -1 for
  * the top. */

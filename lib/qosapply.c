@@ -94,16 +94,24 @@ static int item_pids(const json_t *it, const char *ctx, const char *id, struct q
 
 	if (r <= 0)
 		return r;
-	json_array_foreach(
-		a, i, v) if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-			     json_integer_value(v) >
-				     INT_MAX) return jsonio_bad_value(e, ctx, "pids",
-								      "an array of process ids", a);
+	json_array_foreach(a, i, v)
+	{
+		char ectx[96];
+
+		if (json_is_integer(v) && json_integer_value(v) >= 1 &&
+		    json_integer_value(v) <= INT_MAX)
+			continue;
+		snprintf(ectx, sizeof(ectx), "%s.pids[%zu]", ctx, i);
+		return jsonio_bad_value(e, ectx, NULL, "a process id 1..2147483647", v);
+	}
 	p = &in->pids[in->npids++]; /* sized for every item */
 	snprintf(p->id, sizeof(p->id), "%s", id);
 	p->n = json_array_size(a);
 	p->pids = xcalloc(p->n ? p->n : 1, sizeof(*p->pids));
-	json_array_foreach(a, i, v) p->pids[i] = (pid_t)json_integer_value(v);
+	json_array_foreach(a, i, v)
+	{
+		p->pids[i] = (pid_t)json_integer_value(v);
+	}
 	return 0;
 }
 
@@ -478,6 +486,26 @@ static int mirrors_cached(const struct ctx *x, const struct cgroup_container *ct
 	return 1;
 }
 
+/* The pids of the container's cpu dir: 1, or 0 when there is nothing to
+ * mirror: the dir is gone (the container ended meanwhile) or could not be
+ * read (a failed item names it; its mirrors are left as they are). */
+static int cpu_procs(struct ctx *x, const char *cg, pid_t **pids, size_t *n)
+{
+	struct err e = { 0 };
+	int r = cgroup_read_procs(x->l, x->s, CGROUP_CPU, cg, pids, n, &e);
+	struct cgchange_item *it;
+
+	if (r == CGROUP_OK)
+		return 1;
+	if (r != CGROUP_ABSENT) {
+		it = cgchange_add(x->plan, cgchange_chain(x->plan), CGROUP_CPU, cg, "cgroup.procs",
+				  CGCHANGE_TEXT, NULL, "the container's processes, to mirror");
+		it->result = CGCHANGE_FAILED;
+		it->error = xstrdup(e.msg);
+	}
+	return 0;
+}
+
 static void plan_mirror(struct ctx *x)
 {
 	static const enum cgroup_ctrl dsts[] = { CGROUP_CPUSET, CGROUP_MEMORY };
@@ -509,8 +537,8 @@ static void plan_mirror(struct ctx *x)
 
 		if (in_cpu && mirrors_cached(x, ct, cg))
 			continue;
-		if (in_cpu)
-			cgroup_read_procs(x->l, x->s, CGROUP_CPU, cg, &pids, &n, NULL);
+		if (in_cpu && !cpu_procs(x, cg, &pids, &n))
+			continue;
 		for (int d = 0; d < 2; d++) {
 			enum cgroup_ctrl c = dsts[d];
 			cleanup_free pid_t *there = NULL;
@@ -567,17 +595,21 @@ static void plan_shares(struct ctx *x)
 			 (long long)(in->cpu_milli_sum % 1000));
 	else
 		snprintf(vcores, sizeof(vcores), "%lld", (long long)(in->cpu_milli_sum / 1000));
+	/* Unknown requests: no value is wanted, so none is shown. */
+	if (!in->requests_known)
+		val[0] = '\0';
 	if (x->l->version == 2)
 		it = cgchange_add(x->plan, chain, CGROUP_CPU, yarn, cgroup_cpu_weight_file(x->l),
-				  CGCHANGE_INT, val,
-				  "sum of %s vCores x 1024 = %lld shares (%zu containers), %s "
+				  CGCHANGE_INT, *val ? val : NULL,
+				  "sum of %s vCores x 1024 = %lld shares (%zu container%s), %s "
 				  "weight conversion",
-				  vcores, (long long)shares, in->nlive,
+				  vcores, (long long)shares, in->nlive, in->nlive == 1 ? "" : "s",
 				  qos_weight_conv_name(x->o->conv));
 	else
 		it = cgchange_add(x->plan, chain, CGROUP_CPU, yarn, cgroup_cpu_weight_file(x->l),
-				  CGCHANGE_INT, val, "sum of %s vCores x 1024 (%zu containers)",
-				  vcores, in->nlive);
+				  CGCHANGE_INT, *val ? val : NULL,
+				  "sum of %s vCores x 1024 (%zu container%s)", vcores, in->nlive,
+				  in->nlive == 1 ? "" : "s");
 	if (idle)
 		cgchange_preset(it, CGCHANGE_SKIPPED,
 				"idle: the kernel refuses shares on an idle "
@@ -703,8 +735,11 @@ static int choose_cpus(const struct ctx *x, const struct cgroup_cpuset *cand, in
 	*count = qos_cpuset_step(cur, wantn, *nlogical);
 	cands = cgroup_cpuset_format(cand);
 	key = xasprintf("cpus online=%s candidates=%s count=%d", online, cands, *count);
+	/* A remembered choice is used only if it could be this one (the state
+	 * file may have been edited): else it is made again. */
 	if (cgcache_memo_get(x->o->cache, key, &memo) &&
-	    cgroup_cpuset_parse(memo, want, NULL) == 0) {
+	    cgroup_cpuset_parse(memo, want, NULL) == 0 &&
+	    qos_cpuset_choice_valid(want, cand, &on, *count)) {
 		*count = cgroup_cpuset_count(want);
 		return 0;
 	}
@@ -768,8 +803,8 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 		return;
 	} else {
 		snprintf(detail, sizeof(detail),
-			 "%s: %lld milli-cores allowed -> %d CPUs, %d this round (from %d, "
-			 "step %d)",
+			 "%s: %lld milli-cores allowed -> %d CPUs, %d this round (from %d; "
+			 "growth at most %d a pass)",
 			 why, (long long)allowed, qos_cpuset_want(allowed), count,
 			 cgroup_cpuset_count(t.dirs[0].old), (nlogical + 9) / 10);
 	}

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atomicfile.h"
@@ -15,19 +16,46 @@
 
 int statefile_load(const char *path, const char *kind, json_t **doc, struct err *e)
 {
-	cleanup_fclose FILE *f = fopen(path, "re");
+	/* O_NONBLOCK: a FIFO given by mistake must not hang the tool. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	cleanup_fclose FILE *f = NULL;
 	json_t *got = NULL;
+	const char *api;
+	struct stat st;
 
 	*doc = NULL;
-	if (!f) {
+	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
+		return err_set(e, ERR_SYSTEM, errno, "open state '%s'", path);
+	}
+	if (fstat(fd, &st) < 0) {
+		int errnum = errno;
+
+		close(fd);
+		return err_set(e, ERR_SYSTEM, errnum, "stat state '%s'", path);
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > STATEFILE_MAX_BYTES) {
+		close(fd);
+		return err_set(e, ERR_INPUT, 0, "state '%s': %s", path,
+			       S_ISREG(st.st_mode) ? "larger than 64 MiB" : "not a regular file");
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
 		return err_set(e, ERR_SYSTEM, errno, "open state '%s'", path);
 	}
 	if (jsonio_collect(f, path, &kind, 1, &got, NULL, e) < 0)
 		return -1;
 	if (!got)
 		return err_set(e, ERR_INPUT, 0, "state '%s': no %s document", path, kind);
+	api = json_string_value(json_object_get(got, "apiVersion"));
+	if (!api || strcmp(api, KILO_API_VERSION) != 0) {
+		err_set(e, ERR_INPUT, 0, "state '%s': apiVersion '%.40s', expected '%s'", path,
+			api ? api : "(none)", KILO_API_VERSION);
+		json_decref(got); /* after the message: api points into it */
+		return -1;
+	}
 	*doc = got;
 	return 1;
 }
@@ -40,7 +68,10 @@ int statefile_save(const char *path, const json_t *doc, struct err *e)
 	if (!text)
 		return err_set(e, ERR_SYSTEM, ENOMEM, "encode state '%s'", path);
 	line = xasprintf("%s\n", text);
-	if (atomicfile_write(path, line, strlen(line), 0644, e) < 0)
+	if (atomicfile_write(path, line, strlen(line), 0644, e) < 0) {
+		if (e && e->kind == ERR_INPUT) /* not a regular file: atomicfile says so */
+			return err_wrap(e, "write state");
 		return err_set(e, ERR_SYSTEM, e ? e->errnum : 0, "write state '%s'", path);
+	}
 	return 0;
 }

@@ -10,15 +10,21 @@
 
 #include "err.h"
 
+/* State files are a few hundred KiB at most (qos-cgset: ~300 bytes a
+ * container); a larger one is refused rather than read into memory. */
+#define STATEFILE_MAX_BYTES (64L << 20)
+
 /* Load the document of kind kind (apiVersion kilo/v1) from path.  Returns 1
  * and a new reference in *doc; 0 and *doc NULL when the file does not exist
  * (a first run); -1 with e set: ERR_SYSTEM when it cannot be read, ERR_INPUT
- * when it is not such a document (callers usually warn and start afresh). */
+ * when it is not such a document, not a regular file (a FIFO or a device
+ * given by mistake: never read) or larger than STATEFILE_MAX_BYTES (callers
+ * usually warn and start afresh). */
 int statefile_load(const char *path, const char *kind, json_t **doc, struct err *e);
 
 /* Write doc to path atomically with atomicfile_write() (a temporary file
- * beside it, fsync, rename).  Returns 0, or -1 with e set (ERR_SYSTEM; the
- * temporary file is removed). */
+ * beside it, fsync, rename; never over anything but a regular file).
+ * Returns 0, or -1 with e set (ERR_SYSTEM; the temporary file is removed). */
 int statefile_save(const char *path, const json_t *doc, struct err *e);
 
 #endif

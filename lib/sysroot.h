@@ -13,7 +13,8 @@
  * given errno, to imitate what a plain file cannot: EBUSY, EINVAL, ESRCH,
  * ENOSPC, a dir vanishing mid-walk.  KILO_FAULTS is a comma-separated list of
  * OP:NAME:ERRNO[:COUNT], OP one of read, write, mkdir, rmdir, open, NAME
- * matched against the end of the relative path, ERRNO a name such as EBUSY,
+ * the last whole components of the relative path ("cpuset.cpus",
+ * "hadoop-yarn/cpuset.cpus"; not "set.cpus"), ERRNO a name such as EBUSY,
  * COUNT how many operations fail (default 1, 0 = always).
  */
 #ifndef KILO_SYSROOT_H

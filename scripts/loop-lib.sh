@@ -3,8 +3,9 @@
 #
 # Gives: log MSG (one timestamped line on stderr), loop_lock FILE (flock, or
 # exit 1 when another loop holds it), loop_sleep SECONDS (interruptible by
-# SIGTERM/SIGINT), jittered SECONDS PERCENT, heartbeat FILE, and the
-# variable stop (set to 1 by SIGTERM/SIGINT: finish the pass, then exit 0).
+# SIGTERM/SIGINT), jittered SECONDS PERCENT, heartbeat FILE, need_uint NAME
+# MIN MAX (exit 2 unless $NAME is an integer in MIN..MAX), and the variable
+# stop (set to 1 by SIGTERM/SIGINT: finish the pass, then exit 0).
 
 prog=${prog:-kilo-loop}
 stop=0
@@ -36,6 +37,16 @@ loop_sleep() {
 	sleeper=$!
 	wait "$sleeper" 2>/dev/null || :
 	sleeper=""
+}
+
+need_uint() {
+	_v=$(eval "printf '%s' \"\${$1}\"")
+	case $_v in
+	'' | *[!0-9]*) ;;
+	*) [ "$_v" -ge "$2" ] && [ "$_v" -le "$3" ] && return 0 ;;
+	esac
+	echo "$prog: invalid $1: '$_v' (expected an integer $2..$3)" >&2
+	exit 2
 }
 
 heartbeat() {

@@ -160,14 +160,15 @@ static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
 	return 0;
 }
 
-/* The cache of --state (none in a dry run: it reads everything); a state
- * file that cannot be used is warned about and the pass reads everything. */
+/* The cache of --state (a dry run uses it too, so that it shows what the
+ * same command would do, but never saves it); a state file that cannot be
+ * used is warned about and the pass reads everything. */
 static struct cgcache *load_cache(const struct opts *o, const struct cgroup_layout *l)
 {
 	struct cgcache *c;
 	struct err e = { 0 };
 
-	if (!o->common.state || o->dry_run)
+	if (!o->common.state)
 		return NULL;
 	c = cgcache_new(l->hadoop_yarn, clock_now_ms(), o->recheck_ms);
 	if (cgcache_load(c, o->common.state, &e) < 0)
@@ -177,17 +178,24 @@ static struct cgcache *load_cache(const struct opts *o, const struct cgroup_layo
 
 /* After a failed write nothing is trusted: the next pass reads everything.
  * A state that cannot be saved costs the next pass its reads, not this
- * pass its result: a warning. */
-static void save_cache(const struct opts *o, struct cgcache *c, size_t failed)
+ * pass its result: a warning.  Returns the report's "cache" member. */
+static json_t *save_cache(const struct opts *o, struct cgcache *c, const struct cgchange_plan *plan)
 {
 	struct err e = { 0 };
+	int saved = 0;
 
 	if (!c)
-		return;
-	if (failed)
-		cgcache_clear(c);
-	if (cgcache_save(c, o->common.state, &e) < 0)
-		cli_warn("%s", e.msg);
+		return json_null();
+	if (!o->dry_run) {
+		if (cgchange_count(plan, CGCHANGE_FAILED))
+			cgcache_clear(c);
+		saved = cgcache_save(c, o->common.state, &e);
+		if (saved < 0)
+			cli_warn("%s", e.msg);
+	}
+	return json_pack("{s:s,s:I,s:I,s:b}", "file", o->common.state, "items",
+			 (json_int_t)cgchange_count_cached(plan), "hits",
+			 (json_int_t)cgcache_hits(c), "saved", saved > 0);
 }
 
 struct report {
@@ -250,7 +258,7 @@ static int run(const struct opts *o)
 		json_object_set_new(out, "summary", cgchange_summary_json(&plan));
 		failed = cgchange_count(&plan, CGCHANGE_FAILED);
 		code = cli_exit_for_items(plan.n, failed);
-		save_cache(o, cache, failed);
+		json_object_set_new(out, "cache", save_cache(o, cache, &plan));
 		for (size_t i = 0; i < plan.n;
 		     i++) /* one line per failed write; the report has all */
 			if (plan.items[i].result == CGCHANGE_FAILED)

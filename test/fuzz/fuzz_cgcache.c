@@ -50,8 +50,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cgcache_put(c, CGROUP_CPUSET, cg, "cpuset.cpus", "0-3");
 			cgcache_forget(c, CGROUP_MEMORY, cg, "cgroup.procs");
 		}
-		json_object_foreach(json_object_get(doc, "memo"), key, entry)(void)
-			cgcache_memo_get(c, key, &v);
+		json_object_foreach(json_object_get(doc, "memo"), key, entry)
+		{
+			(void)cgcache_memo_get(c, key, &v);
+		}
 	}
 	cgcache_free(c);
 	json_decref(doc);

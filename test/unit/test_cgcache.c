@@ -54,8 +54,7 @@ static struct cgcache *pass(int64_t now)
 }
 
 /* The value of file of dir (ctrl, cg), or "(none)" / "(absent)". */
-static const char *get(const struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg,
-		       const char *file)
+static const char *get(struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg, const char *file)
 {
 	const char *v = NULL;
 	int64_t age = -1;
@@ -118,6 +117,36 @@ static const struct {
 	{ "clock stepped back", 1000000 - 1, 100 },
 	{ "cpuset dir made again", 1000000 + 1, 999 },
 };
+
+/* A time no clock gives (a state file edited or corrupted) never makes an
+ * entry fresh, and never overflows. */
+START_TEST(test_cgcache_absurd_times_are_stale)
+{
+	static const char *const times[] = { "-9223372036854775807", "-9223372036854775808",
+					     "9223372036854775807", "-1" };
+	struct cgroup_container a = ct(ID2, 100);
+
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		char *text = xasprintf(
+			"{\"apiVersion\":\"kilo/v1\",\"kind\":\"QosCgsetState\",\"hadoopYarn\":\"" Y
+			"\",\"containers\":{\"" ID2 "\":{\"ino\":{\"cpuset\":100,\"memory\":101},"
+			"\"readAtMs\":%s,\"files\":{\"cpuset/cpuset.cpus\":\"0-3\"}}},"
+			"\"memo\":{\"k\":{\"value\":\"0-3\",\"atMs\":%s}}}",
+			times[i], times[i]);
+		struct cgcache *c;
+		const char *v = NULL;
+
+		testlib_write(dir, "state.json", text);
+		free(text);
+		c = pass(1000000);
+		cgcache_enter(c, &a);
+		ck_assert_msg(strcmp(get(c, CGROUP_CPUSET, C2, "cpuset.cpus"), "(none)") == 0, "%s",
+			      times[i]);
+		ck_assert_msg(!cgcache_memo_get(c, "k", &v), "memo at %s", times[i]);
+		cgcache_free(c);
+	}
+}
+END_TEST
 
 START_TEST(test_cgcache_stale_entries_are_read_again)
 {
@@ -321,6 +350,7 @@ static Suite *cgcache_suite(void)
 	tcase_add_test(tc, test_cgcache_round_trip_and_no_rewrite);
 	tcase_add_loop_test(tc, test_cgcache_stale_entries_are_read_again, 0,
 			    sizeof(stale_cases) / sizeof(stale_cases[0]));
+	tcase_add_test(tc, test_cgcache_absurd_times_are_stale);
 	tcase_add_test(tc, test_cgcache_scope_and_ended_containers);
 	tcase_add_test(tc, test_cgcache_forget_and_clear);
 	tcase_add_test(tc, test_cgcache_memo);

@@ -469,8 +469,9 @@ START_TEST(test_qosapply_inputs_pids)
 	l = doc("{\"kind\":\"ContainerList\",\"items\":["
 		"{\"id\":\"container_1_0001_01_000003\",\"pids\":[7,0]}]}");
 	ck_assert_int_eq(qosapply_inputs(NULL, l, &in, &e), -1);
-	ck_assert_str_eq(e.msg, "ContainerList.items[0].pids: expected an array of process ids, "
-				"got [7,0]");
+	ck_assert_str_eq(e.msg,
+			 "ContainerList.items[0].pids[1]: expected a process id 1..2147483647, "
+			 "got 0");
 	qosapply_inputs_release(&in);
 	json_decref(l);
 	l = doc("{\"kind\":\"ContainerList\",\"items\":["

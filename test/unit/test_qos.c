@@ -212,6 +212,30 @@ START_TEST(test_qos_cpuset_order_mixed_children)
 }
 END_TEST
 
+START_TEST(test_qos_cpuset_choice_valid)
+{
+	struct cgroup_cpuset cand = set_of("0-7"), online = set_of("0-5");
+	static const struct {
+		const char *chosen;
+		int count, valid;
+	} cases[] = {
+		{ "0-3", 4, 1 },     { "0-1,4-5", 4, 1 }, /* any 4 online candidates */
+		{ "0-5", 8, 1 },                          /* capped at the 6 online */
+		{ "0-4", 4, 0 },     { "0-2", 4, 0 },     /* not the count */
+		{ "0-2,6", 4, 0 },                        /* 6 is offline */
+		{ "0-2,100", 4, 0 }, { "", 4, 0 },        /* not a candidate; none */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cgroup_cpuset c = set_of(cases[i].chosen);
+
+		ck_assert_msg(qos_cpuset_choice_valid(&c, &cand, &online, cases[i].count) ==
+				      cases[i].valid,
+			      "%s of %d", cases[i].chosen, cases[i].count);
+	}
+}
+END_TEST
+
 START_TEST(test_qos_cfs_quota)
 {
 	ck_assert_int_eq(qos_cfs_quota(24600, 100000), 2460000);
@@ -320,6 +344,7 @@ static Suite *qos_suite(void)
 	tcase_add_loop_test(tc, test_qos_cpuset_order, 0,
 			    sizeof(order_cases) / sizeof(order_cases[0]));
 	tcase_add_test(tc, test_qos_cpuset_order_mixed_children);
+	tcase_add_test(tc, test_qos_cpuset_choice_valid);
 	tcase_add_test(tc, test_qos_cfs_quota);
 	tcase_add_test(tc, test_qos_cfs_quota_round);
 	tcase_add_test(tc, test_qos_cfs_quota_v1_strict_children);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /* test_statefile - JSON state files: first run, round trip, atomic replace */
 #include <dirent.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "statefile.h"
 #include "testlib.h"
@@ -39,12 +42,13 @@ START_TEST(test_statefile_round_trip_replaces_atomically)
 {
 	char *dir = testlib_tmpdir(), *path = xasprintf("%s/s.json", dir), *text;
 	struct err e = { 0 };
-	json_t *doc = json_pack("{s:s,s:i}", "kind", "T", "a", 1), *back = NULL;
+	json_t *doc = json_pack("{s:s,s:s,s:i}", "apiVersion", "kilo/v1", "kind", "T", "a", 1),
+	       *back = NULL;
 
 	testlib_write(dir, "s.json", "{\"old\":true}\n");
 	ck_assert_msg(statefile_save(path, doc, &e) == 0, "%s", e.msg);
 	text = testlib_read(dir, "s.json");
-	ck_assert_str_eq(text, "{\"kind\":\"T\",\"a\":1}\n");
+	ck_assert_str_eq(text, "{\"apiVersion\":\"kilo/v1\",\"kind\":\"T\",\"a\":1}\n");
 	ck_assert_int_eq(entries(dir), 1); /* no temporary file left */
 	ck_assert_int_eq(statefile_load(path, "T", &back, &e), 1);
 	ck_assert(json_equal(doc, back));
@@ -87,6 +91,64 @@ START_TEST(test_statefile_errors)
 }
 END_TEST
 
+/* A state path given by mistake: a FIFO is never opened for a blocking
+ * read (the tool would hang), and neither it, a symlink nor a directory is
+ * ever replaced; a document of another apiVersion and a huge file are
+ * refused. */
+START_TEST(test_statefile_not_a_regular_file)
+{
+	char *dir = testlib_tmpdir(), *fifo = xasprintf("%s/fifo", dir);
+	char *link = xasprintf("%s/link", dir), *big = xasprintf("%s/big", dir);
+	char *path = xasprintf("%s/s.json", dir), *text;
+	struct err e = { 0 };
+	json_t *doc = json_pack("{s:s,s:s}", "apiVersion", "kilo/v1", "kind", "T"), *back = NULL;
+	struct stat st;
+	int fd;
+
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(statefile_load(fifo, "T", &back, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_ptr_nonnull(strstr(e.msg, "not a regular file"));
+	ck_assert_int_eq(statefile_save(fifo, doc, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "is not a regular file: not replaced"));
+	ck_assert_int_eq(lstat(fifo, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+
+	testlib_write(dir, "target", "keep\n");
+	ck_assert_int_eq(symlink("target", link), 0);
+	ck_assert_int_eq(statefile_save(link, doc, &e), -1);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	text = testlib_read(dir, "target");
+	ck_assert_str_eq(text, "keep\n");
+	free(text);
+	ck_assert_int_eq(statefile_save(dir, doc, &e), -1); /* a directory */
+
+	testlib_write(dir, "s.json", "{\"apiVersion\":\"kilo/v2\",\"kind\":\"T\"}");
+	ck_assert_int_eq(statefile_load(path, "T", &back, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_ptr_nonnull(strstr(e.msg, "apiVersion 'kilo/v2', expected 'kilo/v1'"));
+	testlib_write(dir, "s.json", "{\"kind\":\"T\"}");
+	ck_assert_int_eq(statefile_load(path, "T", &back, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "apiVersion '(none)'"));
+
+	fd = open(big, O_WRONLY | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, STATEFILE_MAX_BYTES + 1), 0); /* sparse */
+	close(fd);
+	ck_assert_int_eq(statefile_load(big, "T", &back, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "larger than 64 MiB"));
+	ck_assert_ptr_null(back);
+	json_decref(doc);
+	testlib_rmtree(dir);
+	free(fifo);
+	free(link);
+	free(big);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 static Suite *statefile_suite(void)
 {
 	Suite *s = suite_create("statefile");
@@ -95,6 +157,7 @@ static Suite *statefile_suite(void)
 	tcase_add_test(tc, test_statefile_missing_is_first_run);
 	tcase_add_test(tc, test_statefile_round_trip_replaces_atomically);
 	tcase_add_test(tc, test_statefile_errors);
+	tcase_add_test(tc, test_statefile_not_a_regular_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

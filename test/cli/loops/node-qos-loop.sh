@@ -27,11 +27,19 @@ grep -q '"kind":"CgroupChanges"' "$tmpdir/state/last/static.json" || fail "stati
 grep -q '"kind":"ResctrlReport"' "$tmpdir/state/last/resctrl.json" || fail "resctrl document"
 [ -s "$tmpdir/tf/yarn-copilot.prom" ] || fail "no metrics textfile"
 [ -s "$tmpdir/state/evictor.json" ] || fail "evictor state not kept"
-# qos-cgset gets --state in STATE_DIR and --recheck QOS_RECHECK (an
-# invalid one is refused by name)
+# qos-cgset gets --state STATE_DIR/qos-cgset.json (here a directory: it
+# warns, and a step's warning is logged once until it changes), none with
+# QOS_RECHECK=0; a bad QOS_RECHECK stops the loop at once
+mkdir "$tmpdir/state/qos-cgset.json"
+PASSES=2 run_loop env 2>"$tmpdir/log1" || fail "loop exit $?"
+assert_eq "$(grep -c 'step suppress warned: qos-cgset: warning: .*qos-cgset.json' "$tmpdir/log1")" 1 \
+	"the state warning, logged once: $(cat "$tmpdir/log1")"
 PASSES=1 run_loop env QOS_RECHECK=0 2>"$tmpdir/log1" || fail "loop exit $?"
-grep -q "step suppress failed with exit 2: qos-cgset: invalid value for --recheck: '0'" \
-	"$tmpdir/log1" || fail "QOS_RECHECK not passed: $(cat "$tmpdir/log1")"
+! grep -q 'warned' "$tmpdir/log1" || fail "QOS_RECHECK=0 still passed --state: $(cat "$tmpdir/log1")"
+rmdir "$tmpdir/state/qos-cgset.json"
+assert_eq "$(QOS_RECHECK=1m sh "$loop" 2>&1; echo "exit $?")" \
+	"node-qos-loop: invalid QOS_RECHECK: '1m' (expected an integer 0..86400)
+exit 2" "a bad QOS_RECHECK"
 ! grep -q 'failed with exit' "$tmpdir/log" || fail "a step failed"
 [ -f "$tmpdir/hb" ] || fail "no heartbeat"
 

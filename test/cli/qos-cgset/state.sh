@@ -50,9 +50,12 @@ before=$(stamp)
 assert_eq "$(q second)" 0 "second pass"
 assert_eq "$(jq -r '.summary.written' "$tmpdir/second.json")" 0 "second pass writes"
 assert_eq "$(cached second)" 4 "items from the cache"
+# hits: the 4 items, both mirrors' pids of both containers, the CPU choice
+assert_eq "$(jq -c .cache "$tmpdir/second.json")" \
+	"{\"file\":\"$st\",\"items\":4,\"hits\":9,\"saved\":false}" "the report's cache member"
 assert_eq "$(jq -r ".items[] | select(.path == \"/$Y/$C1\" and .file == \"cpuset.cpus\") | .reason" \
 	"$tmpdir/second.json")" \
-	"cpuset policy: 3700 milli-cores allowed -> 4 CPUs, 4 this round (from 4, step 1) (cached: read 0 s ago)" \
+	"cpuset policy: 3700 milli-cores allowed -> 4 CPUs, 4 this round (from 4; growth at most 1 a pass) (cached: read 0 s ago)" \
 	"cached reason"
 assert_eq "$(stamp)" "$before" "state file rewritten by a pass that changed nothing"
 
@@ -114,12 +117,28 @@ assert_eq "$(KILO_NOW=2026-11-29T16:02:01Z q memo2 --only suppress)" 0 "suppress
 assert_eq "$(jq -r '.items[] | select(.path == "/'$Y'" and .result == "written") | .new' \
 	"$tmpdir/memo2.json" | tail -n 1)" "0-1,4-5" "the new topology's choice"
 
-# 6. --dry-run reads everything and leaves the state alone.
+# a remembered choice the state file was edited to hold (CPUs offline, not
+# candidates, too many) is not used: the choice is made again
+jq -c '.memo[].value = "0-5,100-101"' "$st" >"$tmpdir/edited" && cp "$tmpdir/edited" "$st"
+assert_eq "$(KILO_NOW=2026-11-29T16:02:01Z q edited --only suppress)" 0 "edited memo"
+assert_eq "$(results edited)" "" "an edited memo is never written"
+assert_eq "$(jq -r '.memo[].value' "$st")" "0-1,4-5" "the edited memo made again"
+
+# 6. --dry-run with --state shows what the same command would do (the
+# cache is used) and leaves the state file alone; without --state it reads
+# every file.  (The suppress pass above cached cpusets only: a whole pass
+# first adds the memory files to the entries.)
+assert_eq "$(KILO_NOW=2026-11-29T16:02:02Z q whole)" 0 "a whole pass"
 echo 0 >"$cg/memory/$Y/$C1/memory.oom.group"
 before=$(stamp)
-assert_eq "$(KILO_NOW=2026-11-29T16:02:02Z q dry --dry-run)" 0 "dry run"
-assert_eq "$(results dry)" "planned memory.oom.group Y/$C1" "dry run sees the change"
+assert_eq "$(KILO_NOW=2026-11-29T16:02:03Z q dry --dry-run)" 0 "dry run"
+assert_eq "$(results dry)" "" "dry run with the cache: what the real pass would do"
+assert_eq "$(jq -c '[.cache.items, .cache.saved]' "$tmpdir/dry.json")" "[4,false]" \
+	"dry run: cache use reported, nothing saved"
 assert_eq "$(stamp)" "$before" "dry run left the state file"
+qos-cgset --sysroot "$t" --dry-run <"$tmpdir/in.json" >"$tmpdir/dry2.json"
+assert_eq "$(results dry2)" "planned memory.oom.group Y/$C1" "dry run without --state sees the change"
+assert_eq "$(jq -c .cache "$tmpdir/dry2.json")" null "no cache member without --state"
 
 # 7. After a failed write the next pass trusts nothing.
 assert_eq "$(KILO_FAULTS=write:memory.oom.group:EBUSY KILO_NOW=2026-11-29T16:03:10Z q failed)" 3 \
@@ -127,6 +146,14 @@ assert_eq "$(KILO_FAULTS=write:memory.oom.group:EBUSY KILO_NOW=2026-11-29T16:03:
 assert_eq "$(jq -c '.containers' "$st")" '{}' "state emptied after a failed write"
 assert_eq "$(KILO_NOW=2026-11-29T16:03:11Z q retry)" 0 "retry"
 assert_eq "$(results retry)" "written memory.oom.group Y/$C1" "retry reads and fixes"
+
+# 7b. A cpu dir whose cgroup.procs cannot be read: a failed item, exit 3,
+# nothing cached.
+assert_eq "$(KILO_FAULTS=read:cpu/$Y/$C1/cgroup.procs:EIO:0 KILO_NOW=2026-11-29T16:04:30Z \
+	IN=$tmpdir/in2.json q eio --only static)" 3 "unreadable cpu cgroup.procs"
+assert_eq "$(jq -r '.items[] | select(.result == "failed") | "\(.file) \(.error | test("Input/output error"))"' \
+	"$tmpdir/eio.json")" "cgroup.procs true" "the failed read is an item"
+assert_eq "$(jq -c '.containers' "$st")" '{}' "nothing cached after a failed read"
 
 # 8. A state file qos-cgset cannot use: a warning, every file read, the
 # file replaced; options.
