@@ -1010,7 +1010,8 @@ int cgroup_list_containers(const struct cgroup_layout *l, const struct sysroot *
 		while ((ent = readdir(d))) {
 			size_t nl = strlen(ent->d_name);
 
-			if (nl > CONTAINERID_MAX || !containerid_valid(ent->d_name))
+			/* the grammar is checked once a name, after the merge */
+			if (nl > CONTAINERID_MAX || strncmp(ent->d_name, "container_", 10) != 0)
 				continue;
 			if (ent->d_type != DT_DIR) {
 				cleanup_free char *sub = NULL;
@@ -1040,10 +1041,16 @@ int cgroup_list_containers(const struct cgroup_layout *l, const struct sysroot *
 			v[w - 1].ctrls |= v[i].ctrls;
 			for (int c = 0; c < CGROUP_NCTRL; c++)
 				v[w - 1].ino[c] |= v[i].ino[c];
+		} else if (w > 0 && !containerid_valid(v[w - 1].id)) {
+			v[w - 1] = v[i]; /* not a container: overwritten */
 		} else {
 			v[w++] = v[i];
 		}
 	}
+	if (w > 0 && !containerid_valid(v[w - 1].id))
+		w--;
+	if (w == 0)
+		return 0;
 	*out = steal_ptr(&v);
 	*n = w;
 	return 0;

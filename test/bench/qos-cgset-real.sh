@@ -3,7 +3,8 @@
 # qos-cgset-real.sh - qos-cgset on the real cgroup v1 hierarchy (kernfs,
 # where each file costs more than on a fake tree): a private hadoop-yarn
 # tree with 500 containers, each holding a real process in its cpu dir
-# only, as YARN leaves them.  CPU time (user + system, mean of 20 runs) of
+# only, as YARN leaves them.  CPU time (user + system, median of 20 runs
+# after 3 uncounted ones; runcpu.py) of
 # the first pass (1000 mirror dirs made, 1000 processes moved), then of a
 # no-change pass with --state as the node loop runs it, and without --state
 # (every file read).  Skipped where cgroup v1 is not writable.
@@ -46,31 +47,24 @@ print(json.dumps({"apiVersion": "kilo/v1", "kind": "ContainerList", "metadata": 
                   "items": items}))
 PY
 python3 - "$tmpdir" "$runs" "$KILO_BIN/qos-cgset" "$Y" <<'PY'
-import json, os, resource, subprocess, sys
+import json, os, sys
+sys.path.insert(0, os.environ["KILO_TOP"] + "/test/bench")
+import runcpu
 tmp, runs, tool, y = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 base = [tool, "--hierarchy", "/" + y]
 state = ["--state", tmp + "/state.json"]
-def run(opts):
-    with open(tmp + "/in.json") as f:
-        return json.loads(subprocess.run(base + opts, stdin=f, capture_output=True,
-                                         check=True).stdout)["summary"]
-def cpu(opts, n):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    sums = [run(opts) for _ in range(n)]
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    ms = ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000 / n
-    return ms, sums
-ms, sums = cpu([], 1)
-print("qos-cgset-real-500-first-pass %.2f ms %d-writes info" % (ms, sums[0]["written"]))
-if sums[0]["failed"] or sums[0]["written"] < 2000:
-    sys.exit("first pass: %s" % sums[0])
-run(state)  # fill the state
+ms, outs = runcpu.measure(base, tmp + "/in.json", 1, warm=0)
+first = json.loads(outs[0])["summary"]
+print("qos-cgset-real-500-first-pass %.2f ms %d-writes info" % (ms, first["written"]))
+if first["failed"] or first["written"] < 2000:
+    sys.exit("first pass: %s" % first)
+runcpu.measure(base + state, tmp + "/in.json", 1, warm=0)  # fill the state
 writes = 0
 for name, opts, target in [("qos-cgset-real-500-no-change", state, "<=10"),
                            ("qos-cgset-real-500-no-change-no-state", [], "info")]:
-    run(opts)
-    ms, sums = cpu(opts, runs)
-    writes += sum(s["written"] + s["failed"] for s in sums)
+    ms, outs = runcpu.measure(base + opts, tmp + "/in.json", runs)
+    writes += sum(json.loads(o)["summary"]["written"] + json.loads(o)["summary"]["failed"]
+                  for o in outs)
     print("%s %.2f ms %s" % (name, ms, target))
 print("qos-cgset-real-500-writes %d items 0" % writes)
 sys.exit(1 if writes else 0)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # qos-cgset.sh - a no-change qos-cgset pass over 500 containers: CPU time
-# (user + system, mean of 20 runs) of the whole pass with its full report,
+# (user + system, median of 20 runs after 3 uncounted ones; runcpu.py) of the whole pass with its full report,
 # with --changes-only, and of the static and suppress parts alone (the node
 # loop runs suppress every second, static every 10 s), as the loop runs
 # them: with --state, after a first pass has filled it, and the ContainerList
@@ -79,7 +79,9 @@ PY
 # passes change nothing.
 "$KILO_BIN/qos-cgset" --sysroot "$dir" --state "$dir/state.json" <"$dir/in.json" >/dev/null
 python3 - "$dir" "$runs" "$KILO_BIN/qos-cgset" <<'PY'
-import json, os, resource, subprocess, sys
+import json, os, sys
+sys.path.insert(0, os.environ["KILO_TOP"] + "/test/bench")
+import runcpu
 root, runs, tool = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 state = ["--state", root + "/state.json"]
 variants = [("qos-cgset-no-change-500", state, "<=10"),
@@ -89,21 +91,12 @@ variants = [("qos-cgset-no-change-500", state, "<=10"),
             ("qos-cgset-no-change-500-no-state", [], "info")]
 writes = 0
 stamp = os.stat(root + "/state.json").st_mtime_ns
-def run(opts):
-    with open(root + "/in.json") as f:
-        return subprocess.run([tool, "--sysroot", root] + opts, stdin=f,
-                              capture_output=True, check=True).stdout
 for name, opts, target in variants:
-    run(opts)  # warm the dentry and page caches for this variant
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    outs = [run(opts) for _ in range(runs)]
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    ms, outs = runcpu.measure([tool, "--sysroot", root] + opts, root + "/in.json", runs)
     for out in outs:
         s = json.loads(out)["summary"]
         writes += s["written"] + s["failed"] + s["planned"]
-    user = (after.ru_utime - before.ru_utime) * 1000 / runs
-    sys_ = (after.ru_stime - before.ru_stime) * 1000 / runs
-    print("%s %.2f ms %s" % (name, user + sys_, target))
+    print("%s %.2f ms %s" % (name, ms, target))
 rewrites = int(os.stat(root + "/state.json").st_mtime_ns != stamp)
 print("qos-cgset-no-change-500-writes %d items 0" % writes)
 print("qos-cgset-no-change-500-state-rewrites %d files 0" % rewrites)
