@@ -29,18 +29,32 @@ static int write_all(int fd, const char *buf, size_t len)
 
 int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode, struct err *e)
 {
-	cleanup_free char *d = xstrdup(path);
-	cleanup_free char *b = xstrdup(path);
+	cleanup_free char *real = NULL;
+	cleanup_free char *d = NULL;
+	cleanup_free char *b = NULL;
 	cleanup_free char *tmp = NULL;
 	cleanup_close int fd = -1;
 	cleanup_close int dfd = -1;
-	const char *dir = dirname(d);
+	const char *dir;
 	struct stat st;
 
-	/* A device, FIFO, dir or symlink at path was not made by us: replacing
-	 * it (as root: /dev/null) would do harm that no write error shows. */
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return err_set(e, ERR_INPUT, 0, "'%s' is not a regular file: not replaced", path);
+	/* A symlink is written through (the file it leads to is replaced); a
+	 * device, FIFO or dir at path was not made by us: replacing it (as
+	 * root: /dev/null) would do harm that no write error shows. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		real = realpath(path, NULL);
+		if (!real || stat(real, &st) < 0 || !S_ISREG(st.st_mode))
+			return err_set(e, ERR_SYSTEM, 0,
+				       "'%s' is a symlink that does not lead to a regular file: "
+				       "not replaced",
+				       path);
+		path = real;
+	} else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		return err_set(e, ERR_SYSTEM, 0, "'%s' is not a regular file: not replaced", path);
+	}
+	d = xstrdup(path);
+	b = xstrdup(path);
+	dir = dirname(d);
 	tmp = xasprintf("%s/.%s.%ld.tmp", dir, basename(b), (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
 	if (fd < 0)

@@ -13,11 +13,12 @@
 /* Write len bytes of data to path: a temporary file in the same dir named
  * ".<base>.<pid>.tmp" (so a textfile collector, which reads only "*.prom",
  * never sees it), mode, fsync, rename(2) onto path, fsync of the dir.  A
- * path that exists and is not a regular file (a device, FIFO, dir or
- * symlink) is never replaced: ERR_INPUT.  On failure the temporary file is
- * removed and path is left as it was.  Returns 0, or -1 with e set
- * (ERR_INPUT as said, else ERR_SYSTEM naming the path; errnum ENOSPC,
- * EACCES...). */
+ * symlink at path is written through (the regular file it leads to is
+ * replaced); anything else that is not a regular file (a device, FIFO, dir,
+ * a symlink to one, a dangling symlink) is never replaced: ERR_SYSTEM with
+ * errnum 0.  On failure the temporary file is removed and path is left as
+ * it was.  Returns 0, or -1 with e set (ERR_SYSTEM naming the path; errnum
+ * ENOSPC, EACCES...). */
 int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode, struct err *e);
 
 #endif

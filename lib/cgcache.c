@@ -2,9 +2,11 @@
 /* cgcache - cached values of container cgroup files (see cgcache.h). */
 #include "cgcache.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cleanup.h"
 #include "jsonio.h"
@@ -15,6 +17,7 @@
 
 struct cgcache {
 	char *hadoop_yarn;
+	char *loaded; /* the regular file the state was loaded from, until withdrawn */
 	json_t *prev; /* "containers" of the loaded state (NULL: none) */
 	json_t *next; /* entries of the containers entered in this pass */
 	size_t kept;  /* entries of prev carried into next unchanged */
@@ -41,6 +44,7 @@ void cgcache_free(struct cgcache *c)
 	if (!c)
 		return;
 	free(c->hadoop_yarn);
+	free(c->loaded);
 	json_decref(c->prev);
 	json_decref(c->next);
 	json_decref(c->memo);
@@ -65,7 +69,21 @@ int cgcache_load(struct cgcache *c, const char *path, struct err *e)
 	r = statefile_load(path, KIND, &doc, e);
 	if (r <= 0)
 		return r;
-	return cgcache_use(c, doc, path, e) < 0 ? -1 : 1;
+	if (cgcache_use(c, doc, path, e) < 0)
+		return -1;
+	free(c->loaded);
+	c->loaded = realpath(path, NULL); /* loaded: a regular file */
+	return 1;
+}
+
+void cgcache_withdraw(struct cgcache *c)
+{
+	if (!c || !c->loaded)
+		return;
+	unlink(c->loaded);
+	free(c->loaded);
+	c->loaded = NULL;
+	c->dirty = 1;
 }
 
 int cgcache_use(struct cgcache *c, const json_t *doc, const char *name, struct err *e)

@@ -60,6 +60,13 @@ void cgcache_free(struct cgcache *c);
  * then empty, which only costs reads. */
 int cgcache_load(struct cgcache *c, const char *path, struct err *e);
 
+/* Before the first change this pass makes to the tree: remove the state
+ * file loaded (the file a symlink leads to), so that a pass that is killed
+ * or cannot save leaves nothing for the next pass to trust: it reads
+ * everything.  The save writes it again.  Once a pass; nothing without a
+ * loaded file. */
+void cgcache_withdraw(struct cgcache *c);
+
 /* Take the entries of doc, a QosCgsetState document (what cgcache_load()
  * does once the file is read; name is used in messages).  Returns 0, or -1
  * with e set (ERR_INPUT, "state '<name>': <field>: expected ...").  A state

@@ -203,6 +203,7 @@ static void apply_dir(struct cgchange_item *it, const struct cgroup_layout *l,
 		it->result = CGCHANGE_PLANNED;
 		return;
 	}
+	cgcache_withdraw(cache);
 	cgcache_forget(cache, it->ctrl, it->cg, NULL);
 	r = is_mkdir ? cgroup_mkdir(l, s, it->ctrl, it->cg, NULL, &e)
 		     : cgroup_rmdir(l, s, it->ctrl, it->cg, &e);
@@ -276,6 +277,7 @@ static void apply_file(struct cgchange_plan *plan, size_t idx, const struct cgro
 		it->result = CGCHANGE_PLANNED;
 		return;
 	}
+	cgcache_withdraw(cache);
 	cgcache_forget(cache, it->ctrl, it->cg, it->file);
 	r = cgroup_write(l, s, it->ctrl, it->cg, it->file, it->value, &e);
 	if (r == CGROUP_OK) {

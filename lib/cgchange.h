@@ -101,8 +101,10 @@ int cgchange_equal(enum cgchange_cmp cmp, const char *current, const char *wante
  * cache (NULL: none) answers for the files of the dirs entered in it: a
  * value it holds that equals the wanted one is `unchanged` without a read
  * (the reason says how old it is), a file it knows absent is `unsupported`;
- * what is read or written is put into it, and a mkdir or rmdir drops the
- * dir's entry.  Never fails as a whole: every error is in its item. */
+ * what is read or written is put into it, a mkdir or rmdir drops the
+ * dir's entry, and the cache's state file is withdrawn before the first
+ * change (cgcache_withdraw).  Never fails as a whole: every error is in its
+ * item. */
 void cgchange_apply(struct cgchange_plan *plan, size_t first, const struct cgroup_layout *l,
 		    const struct sysroot *s, int dry_run, struct cgcache *cache);
 

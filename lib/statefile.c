@@ -38,7 +38,7 @@ int statefile_load(const char *path, const char *kind, json_t **doc, struct err 
 	if (!S_ISREG(st.st_mode) || st.st_size > STATEFILE_MAX_BYTES) {
 		close(fd);
 		return err_set(e, ERR_INPUT, 0, "state '%s': %s", path,
-			       S_ISREG(st.st_mode) ? "larger than 64 MiB" : "not a regular file");
+			       S_ISREG(st.st_mode) ? "larger than 8 MiB" : "not a regular file");
 	}
 	f = fdopen(fd, "r");
 	if (!f) {
@@ -69,7 +69,7 @@ int statefile_save(const char *path, const json_t *doc, struct err *e)
 		return err_set(e, ERR_SYSTEM, ENOMEM, "encode state '%s'", path);
 	line = xasprintf("%s\n", text);
 	if (atomicfile_write(path, line, strlen(line), 0644, e) < 0) {
-		if (e && e->kind == ERR_INPUT) /* not a regular file: atomicfile says so */
+		if (e && e->errnum == 0) /* not a regular file: atomicfile says so */
 			return err_wrap(e, "write state");
 		return err_set(e, ERR_SYSTEM, e ? e->errnum : 0, "write state '%s'", path);
 	}

@@ -40,9 +40,12 @@ loop_sleep() {
 }
 
 need_uint() {
-	_v=$(eval "printf '%s' \"\${$1}\"")
+	_v=""
+	eval "_v=\${$1}"
+	# digits only (no sign, space or newline), no leading zero (the shell
+	# would read 010 as octal), at most 10 of them (no overflow in [ ])
 	case $_v in
-	'' | *[!0-9]*) ;;
+	'' | *[!0-9]* | 0?* | ???????????*) ;;
 	*) [ "$_v" -ge "$2" ] && [ "$_v" -le "$3" ] && return 0 ;;
 	esac
 	echo "$prog: invalid $1: '$_v' (expected an integer $2..$3)" >&2

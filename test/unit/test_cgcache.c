@@ -341,6 +341,51 @@ START_TEST(test_cgcache_missing_file_and_null_cache)
 }
 END_TEST
 
+/* A pass that changes the tree first withdraws the state it loaded: if it
+ * dies or cannot save, the next pass finds no state and reads everything. */
+START_TEST(test_cgcache_withdraw_before_a_change)
+{
+	struct cgroup_container a = ct(ID2, 100);
+	struct cgcache *c = pass(1000000);
+	char *link = xasprintf("%s/link.json", dir), *text;
+
+	cgcache_withdraw(c); /* nothing loaded: nothing to do */
+	cgcache_enter(c, &a);
+	cgcache_put(c, CGROUP_CPUSET, C2, "cpuset.cpus", "0-3");
+	ck_assert_int_eq(save(c), 1);
+	cgcache_free(c);
+
+	c = pass(1000001);
+	cgcache_enter(c, &a);
+	cgcache_withdraw(c);
+	ck_assert_ptr_null(testlib_read(NULL, path)); /* gone before the change */
+	cgcache_withdraw(c);                          /* once a pass */
+	ck_assert_str_eq(get(c, CGROUP_CPUSET, C2, "cpuset.cpus"), "0-3"); /* still in memory */
+	cgcache_free(c); /* killed before the save */
+	c = pass(1000002);
+	cgcache_enter(c, &a);
+	ck_assert_str_eq(get(c, CGROUP_CPUSET, C2, "cpuset.cpus"), "(none)");
+	cgcache_put(c, CGROUP_CPUSET, C2, "cpuset.cpus", "0-3");
+	ck_assert_int_eq(save(c), 1);
+	cgcache_free(c);
+
+	/* through a symlink: the file it leads to is withdrawn, the link stays */
+	ck_assert_int_eq(symlink("state.json", link), 0);
+	c = cgcache_new(Y, 1000003, MIN);
+	{
+		struct err e = { 0 };
+
+		ck_assert_int_eq(cgcache_load(c, link, &e), 1);
+	}
+	cgcache_withdraw(c);
+	ck_assert_ptr_null(testlib_read(NULL, path));
+	text = testlib_read(NULL, link);
+	ck_assert_ptr_null(text);
+	cgcache_free(c);
+	free(link);
+}
+END_TEST
+
 static Suite *cgcache_suite(void)
 {
 	Suite *s = suite_create("cgcache");
@@ -354,6 +399,7 @@ static Suite *cgcache_suite(void)
 	tcase_add_test(tc, test_cgcache_scope_and_ended_containers);
 	tcase_add_test(tc, test_cgcache_forget_and_clear);
 	tcase_add_test(tc, test_cgcache_memo);
+	tcase_add_test(tc, test_cgcache_withdraw_before_a_change);
 	tcase_add_loop_test(tc, test_cgcache_load_bad_files, 0,
 			    sizeof(load_cases) / sizeof(load_cases[0]));
 	tcase_add_test(tc, test_cgcache_missing_file_and_null_cache);

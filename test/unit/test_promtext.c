@@ -78,7 +78,7 @@ START_TEST(test_promtext_textfile)
 	 * replaced, and no temporary is left */
 	testlib_write(dir, "busy.prom/x", "");
 	ck_assert_int_eq(promtext_write_textfile(p, dir, "busy.prom", &e), -1);
-	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_int_eq(e.kind, ERR_SYSTEM);
 	ck_assert_ptr_nonnull(strstr(e.msg, "busy.prom' is not a regular file: not replaced"));
 	ck_assert_int_eq(count_entries(dir), 2);
 

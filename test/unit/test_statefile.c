@@ -92,9 +92,9 @@ START_TEST(test_statefile_errors)
 END_TEST
 
 /* A state path given by mistake: a FIFO is never opened for a blocking
- * read (the tool would hang), and neither it, a symlink nor a directory is
- * ever replaced; a document of another apiVersion and a huge file are
- * refused. */
+ * read (the tool would hang), and neither it nor a directory is ever
+ * replaced; a symlink is written through when it leads to a regular file;
+ * a document of another apiVersion and a huge file are refused. */
 START_TEST(test_statefile_not_a_regular_file)
 {
 	char *dir = testlib_tmpdir(), *fifo = xasprintf("%s/fifo", dir);
@@ -110,19 +110,36 @@ START_TEST(test_statefile_not_a_regular_file)
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 	ck_assert_ptr_nonnull(strstr(e.msg, "not a regular file"));
 	ck_assert_int_eq(statefile_save(fifo, doc, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_SYSTEM); /* a state that cannot be written: exit 1 */
 	ck_assert_ptr_nonnull(strstr(e.msg, "is not a regular file: not replaced"));
 	ck_assert_int_eq(lstat(fifo, &st), 0);
 	ck_assert(S_ISFIFO(st.st_mode));
 
-	testlib_write(dir, "target", "keep\n");
+	/* a symlink is written through: the link stays, its file is replaced */
+	testlib_write(dir, "target", "old\n");
 	ck_assert_int_eq(symlink("target", link), 0);
-	ck_assert_int_eq(statefile_save(link, doc, &e), -1);
+	ck_assert_msg(statefile_save(link, doc, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(lstat(link, &st), 0);
 	ck_assert(S_ISLNK(st.st_mode));
 	text = testlib_read(dir, "target");
-	ck_assert_str_eq(text, "keep\n");
+	ck_assert_str_eq(text, "{\"apiVersion\":\"kilo/v1\",\"kind\":\"T\"}\n");
 	free(text);
+	ck_assert_int_eq(statefile_load(link, "T", &back, &e), 1);
+	json_decref(back);
+	back = NULL;
+	/* a dangling one, or one to a FIFO, is not replaced */
+	ck_assert_int_eq(unlink(link), 0);
+	ck_assert_int_eq(symlink("fifo", link), 0);
+	ck_assert_int_eq(statefile_save(link, doc, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_SYSTEM);
+	ck_assert_ptr_nonnull(strstr(e.msg, "is a symlink that does not lead to a regular file"));
+	ck_assert_int_eq(unlink(link), 0);
+	ck_assert_int_eq(symlink("nowhere", link), 0);
+	ck_assert_int_eq(statefile_save(link, doc, &e), -1);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
 	ck_assert_int_eq(statefile_save(dir, doc, &e), -1); /* a directory */
+	ck_assert_int_eq(e.kind, ERR_SYSTEM);
 
 	testlib_write(dir, "s.json", "{\"apiVersion\":\"kilo/v2\",\"kind\":\"T\"}");
 	ck_assert_int_eq(statefile_load(path, "T", &back, &e), -1);
@@ -137,7 +154,7 @@ START_TEST(test_statefile_not_a_regular_file)
 	ck_assert_int_eq(ftruncate(fd, STATEFILE_MAX_BYTES + 1), 0); /* sparse */
 	close(fd);
 	ck_assert_int_eq(statefile_load(big, "T", &back, &e), -1);
-	ck_assert_ptr_nonnull(strstr(e.msg, "larger than 64 MiB"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "larger than 8 MiB"));
 	ck_assert_ptr_null(back);
 	json_decref(doc);
 	testlib_rmtree(dir);

@@ -103,4 +103,13 @@ grep -qx 'kilo_node_cgroup_writes_total{part="suppress",result="written"} 4' "$t
 	fail "suppress writes"
 grep -qx 'kilo_node_cgroup_writes_total{part="static",result="written"} 8' "$tf/kilo-node.prom" ||
 	fail "static writes"
+# a FIFO where the textfile goes is never replaced (nor read: mv, not cat)
+mkdir "$tmpdir/tf2"
+mkfifo "$tmpdir/tf2/kilo-node.prom"
+mkdir -p "$tmpdir/st2/last"
+sh "$metrics" "$tmpdir/st2" "$tmpdir/tf2" usage=0 2>"$tmpdir/fifo.err" && fail "a FIFO textfile replaced"
+[ -p "$tmpdir/tf2/kilo-node.prom" ] || fail "the FIFO is gone"
+grep -q "kilo-node.prom' is not a regular file: not replaced" "$tmpdir/fifo.err" ||
+	fail "no message: $(cat "$tmpdir/fifo.err")"
+[ "$(find "$tmpdir/tf2" -name '.kilo-node*' | wc -l)" = 0 ] || fail "a temporary file left"
 exit 0

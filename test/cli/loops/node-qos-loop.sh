@@ -40,6 +40,10 @@ rmdir "$tmpdir/state/qos-cgset.json"
 assert_eq "$(QOS_RECHECK=1m sh "$loop" 2>&1; echo "exit $?")" \
 	"node-qos-loop: invalid QOS_RECHECK: '1m' (expected an integer 0..86400)
 exit 2" "a bad QOS_RECHECK"
+# a leading zero would be octal to the shell's arithmetic later on
+assert_eq "$(INTERVAL=08 sh "$loop" 2>&1; echo "exit $?")" \
+	"node-qos-loop: invalid INTERVAL: '08' (expected an integer 1..86400)
+exit 2" "INTERVAL with a leading zero"
 ! grep -q 'failed with exit' "$tmpdir/log" || fail "a step failed"
 [ -f "$tmpdir/hb" ] || fail "no heartbeat"
 
