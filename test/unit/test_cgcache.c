@@ -73,6 +73,17 @@ static int save(const struct cgcache *c)
 	return r;
 }
 
+/* A pass at now that caches cpuset.cpus "0-3" for a and saves. */
+static void fill(int64_t now, const struct cgroup_container *a)
+{
+	struct cgcache *c = pass(now);
+
+	cgcache_enter(c, a);
+	cgcache_put(c, CGROUP_CPUSET, C2, "cpuset.cpus", "0-3");
+	ck_assert_int_eq(save(c), 1);
+	cgcache_free(c);
+}
+
 /* The first pass fills the cache; the next, within the recheck period,
  * finds every value without reading and leaves the file alone. */
 START_TEST(test_cgcache_round_trip_and_no_rewrite)
@@ -227,11 +238,7 @@ START_TEST(test_cgcache_forget_and_clear)
 	ck_assert_str_eq(get(c, CGROUP_CPUSET, C2, "cpuset.cpus"), "(none)");
 	cgcache_free(c);
 
-	c = pass(1000000);
-	cgcache_enter(c, &a);
-	cgcache_put(c, CGROUP_CPUSET, C2, "cpuset.cpus", "0-3");
-	ck_assert_int_eq(save(c), 1);
-	cgcache_free(c);
+	fill(1000000, &a);
 	c = pass(1000001);
 	cgcache_enter(c, &a);
 	cgcache_clear(c); /* a failed write: nothing is trusted next pass */
@@ -350,11 +357,8 @@ START_TEST(test_cgcache_withdraw_before_a_change)
 	char *link = xasprintf("%s/link.json", dir), *text;
 
 	cgcache_withdraw(c); /* nothing loaded: nothing to do */
-	cgcache_enter(c, &a);
-	cgcache_put(c, CGROUP_CPUSET, C2, "cpuset.cpus", "0-3");
-	ck_assert_int_eq(save(c), 1);
 	cgcache_free(c);
-
+	fill(1000000, &a);
 	c = pass(1000001);
 	cgcache_enter(c, &a);
 	cgcache_withdraw(c);
@@ -365,9 +369,8 @@ START_TEST(test_cgcache_withdraw_before_a_change)
 	c = pass(1000002);
 	cgcache_enter(c, &a);
 	ck_assert_str_eq(get(c, CGROUP_CPUSET, C2, "cpuset.cpus"), "(none)");
-	cgcache_put(c, CGROUP_CPUSET, C2, "cpuset.cpus", "0-3");
-	ck_assert_int_eq(save(c), 1);
 	cgcache_free(c);
+	fill(1000002, &a);
 
 	/* through a symlink: the file it leads to is withdrawn, the link stays */
 	ck_assert_int_eq(symlink("state.json", link), 0);
