@@ -356,6 +356,25 @@ json_t *cgchange_item_json(const struct cgchange_item *it)
 	return o;
 }
 
+int cgchange_item_text(const struct cgchange_item *it, struct jsonio_buf *b)
+{
+	static const char *const keys[] = { "path", "controller", "file",   "old",
+					    "new",  "result",     "reason", "error" };
+	const char *values[] = {
+		it->cg,    cgroup_ctrl_name(it->ctrl),       it->file,   it->old,
+		it->value, cgchange_result_name(it->result), it->reason, it->error
+	};
+	json_t *v;
+	int r;
+
+	if (jsonio_record(b, keys, values, sizeof(keys) / sizeof(keys[0])) == 0)
+		return 0;
+	v = cgchange_item_json(it);
+	r = v ? jsonio_buf_put_json(b, v) : -1;
+	json_decref(v);
+	return r;
+}
+
 json_t *cgchange_summary_json(const struct cgchange_plan *plan)
 {
 	size_t count[CGCHANGE_NRESULTS] = { 0 };

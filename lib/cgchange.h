@@ -21,6 +21,7 @@
 #include "cgcache.h"
 #include "cgroup.h"
 #include "err.h"
+#include "jsonio.h"
 #include "sysroot.h"
 
 /* How a current value is compared with the wanted one. */
@@ -121,6 +122,11 @@ size_t cgchange_count(const struct cgchange_plan *plan, enum cgchange_result r);
 /* One item as a CgroupChanges item: {"path","controller","file","old",
  * "new","result","reason","error"}.  New reference. */
 json_t *cgchange_item_json(const struct cgchange_item *it);
+
+/* The same item appended to b as compact JSON text, without building it
+ * with jansson when its strings are ASCII (jsonio_record).  Returns 0, or
+ * -1 when it cannot be encoded. */
+int cgchange_item_text(const struct cgchange_item *it, struct jsonio_buf *b);
 
 /* {"written":n,"unchanged":n,...}: the count of every result, zeros
  * included.  New reference. */

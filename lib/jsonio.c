@@ -569,12 +569,7 @@ json_t *jsonio_metadata(const char *node, int64_t now_ms)
  * false, null.  Appends doc to *buf; returns -1 (buf partly filled) for
  * anything else (reals, non-ASCII text, deep nesting), which jansson then
  * writes. */
-struct outbuf {
-	char *p;
-	size_t len, cap;
-};
-
-static void out_put(struct outbuf *b, const char *s, size_t n)
+static void out_put(struct jsonio_buf *b, const char *s, size_t n)
 {
 	if (b->cap - b->len < n) {
 		while (b->cap - b->len < n)
@@ -595,7 +590,7 @@ static const unsigned char out_special[256] = {
 	[0x80 ... 0xff] = 1,
 };
 
-static int out_string(struct outbuf *b, const char *s, size_t n)
+static int out_string(struct jsonio_buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t run = 0;
@@ -630,7 +625,7 @@ static int out_string(struct outbuf *b, const char *s, size_t n)
 	return 0;
 }
 
-static int out_value(struct outbuf *b, const json_t *v, int depth)
+static int out_value(struct jsonio_buf *b, const json_t *v, int depth)
 {
 	char num[24];
 	const char *key;
@@ -691,7 +686,7 @@ static int out_value(struct outbuf *b, const json_t *v, int depth)
 
 char *jsonio_dump_fast(const json_t *doc, size_t *len)
 {
-	struct outbuf b = { 0 };
+	struct jsonio_buf b = { 0 };
 
 	if (!json_is_object(doc) && !json_is_array(doc))
 		return NULL;
@@ -738,48 +733,95 @@ int jsonio_write(FILE *f, const json_t *doc, int pretty, struct err *e)
 	return 0;
 }
 
+int jsonio_record(struct jsonio_buf *b, const char *const *keys, const char *const *values,
+		  size_t n)
+{
+	size_t start = b->len;
+
+	out_put(b, "{", 1);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			out_put(b, ",", 1);
+		if (out_string(b, keys[i], strlen(keys[i])) < 0)
+			goto jansson;
+		out_put(b, ":", 1);
+		if (!values[i])
+			out_put(b, "null", 4);
+		else if (out_string(b, values[i], strlen(values[i])) < 0)
+			goto jansson;
+	}
+	out_put(b, "}", 1);
+	return 0;
+jansson:
+	b->len = start;
+	return -1;
+}
+
+int jsonio_buf_put_json(struct jsonio_buf *b, const json_t *v)
+{
+	size_t len = 0;
+	cleanup_free char *text = dump_compact(v, &len);
+
+	if (!text)
+		return -1;
+	out_put(b, text, len - 1); /* without the newline */
+	return 0;
+}
+
+void jsonio_buf_release(struct jsonio_buf *b)
+{
+	free(b->p);
+	*b = (struct jsonio_buf){ 0 };
+}
+
 int jsonio_write_items(FILE *f, json_t *doc, const char *key, size_t n,
-		       json_t *(*item)(size_t i, void *arg), void *arg, int pretty, struct err *e)
+		       int (*item)(size_t i, void *arg, struct jsonio_buf *b), void *arg,
+		       int pretty, struct err *e)
 {
 	cleanup_free char *head = NULL;
+	struct jsonio_buf b = { 0 };
 	json_t *items = json_array();
 	size_t len = 0;
-	int first = 1, r;
+	int first = 1, r = 0;
 
 	json_object_set_new(doc, key, items);
-	if (pretty) {
-		for (size_t i = 0; i < n; i++) {
-			json_t *v = item(i, arg);
+	if (!pretty) {
+		head = dump_compact(doc, &len);
+		json_object_del(doc, key);
+		/* key is the last member: the text ends with "[]}\n". */
+		if (!head || len < 4 || memcmp(head + len - 4, "[]}\n", 4) != 0 ||
+		    fwrite(head, 1, len - 3, f) != len - 3)
+			return err_set(e, ERR_SYSTEM, head ? errno : ENOMEM, "write output");
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		int got;
 
-			if (v)
-				json_array_append_new(items, v);
+		b.len = 0;
+		got = item(i, arg, &b);
+		if (got < 0) {
+			r = err_set(e, ERR_SYSTEM, EINVAL,
+				    "write output: item %zu cannot be encoded", i);
+		} else if (got == 0) {
+			continue;
+		} else if (pretty) { /* people read this: the text goes back through jansson */
+			if (json_array_append_new(items, json_loadb(b.p, b.len, 0, NULL)) < 0)
+				r = err_set(e, ERR_SYSTEM, EINVAL,
+					    "write output: item %zu is not JSON", i);
+		} else if ((!first && fputc(',', f) == EOF) || fwrite(b.p, 1, b.len, f) != b.len) {
+			r = err_set(e, ERR_SYSTEM, errno, "write output");
 		}
-		r = jsonio_write(f, doc, 1, e);
+		first = 0;
+	}
+	jsonio_buf_release(&b);
+	if (pretty) {
+		if (r == 0)
+			r = jsonio_write(f, doc, 1, e);
 		json_object_del(doc, key);
 		return r;
 	}
-	head = dump_compact(doc, &len);
-	json_object_del(doc, key);
-	/* key is the last member: the text ends with "[]}\n". */
-	if (!head || len < 4 || memcmp(head + len - 4, "[]}\n", 4) != 0)
-		return err_set(e, ERR_SYSTEM, ENOMEM, "write output");
-	if (fwrite(head, 1, len - 3, f) != len - 3)
-		return err_set(e, ERR_SYSTEM, errno, "write output");
-	for (size_t i = 0; i < n; i++) {
-		json_t *v = item(i, arg);
-		cleanup_free char *text = v ? dump_compact(v, &len) : NULL;
-
-		json_decref(v);
-		if (!v)
-			continue;
-		if (!text || (!first && fputc(',', f) == EOF) ||
-		    fwrite(text, 1, len - 1, f) != len - 1)
-			return err_set(e, ERR_SYSTEM, text ? errno : ENOMEM, "write output");
-		first = 0;
-	}
-	if (fputs("]}\n", f) == EOF)
-		return err_set(e, ERR_SYSTEM, errno, "write output");
-	return 0;
+	if (r == 0 && fputs("]}\n", f) == EOF)
+		r = err_set(e, ERR_SYSTEM, errno, "write output");
+	return r;
 }
 
 int jsonio_bad_value(struct err *e, const char *ctx, const char *key, const char *what,

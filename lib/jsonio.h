@@ -101,14 +101,37 @@ json_t *jsonio_metadata(const char *node, int64_t now_ms);
  * (ERR_SYSTEM) on a write error. */
 int jsonio_write(FILE *f, const json_t *doc, int pretty, struct err *e);
 
+/* A growing text buffer (zero it to start; jsonio_buf_release() frees it). */
+struct jsonio_buf {
+	char *p;
+	size_t len, cap;
+};
+
+void jsonio_buf_release(struct jsonio_buf *b);
+
+/* Append to b the compact JSON object {keys[0]:values[0], ...} (n members,
+ * a NULL value is null): the bytes json_dumps(JSON_COMPACT) gives for a
+ * jansson object with those members, without building one, for records
+ * written by the thousand (qos-cgset's report items).  Returns 0, or -1
+ * with b as it was when a key or value is not ASCII: build that record
+ * with jansson (jsonio_buf_put_json) instead. */
+int jsonio_record(struct jsonio_buf *b, const char *const *keys, const char *const *values,
+		  size_t n);
+
+/* Append the compact text of v (no newline) to b.  Returns 0, or -1 when
+ * jansson cannot encode it. */
+int jsonio_buf_put_json(struct jsonio_buf *b, const json_t *v);
+
 /* Write doc as jsonio_write() does with one more member, key (doc must not
- * hold it yet), an array of item(i, arg) for i in 0..n-1 (a NULL result
- * leaves i out).  Compact output is written an element at a time, so a
- * report of thousands of items never holds them all as JSON; pretty output
- * builds the array first.  doc is left as it was.  Returns 0, or -1 with e
- * set (ERR_SYSTEM) on a write error. */
+ * hold it yet), an array of the n elements item(i, arg, b) appends to b as
+ * compact JSON text (it returns 1; 0 leaves i out; -1 fails the write).  Compact output is
+ * written an element at a time, so a report of thousands of items never
+ * holds them all; pretty output parses them back into an array first.  doc
+ * is left as it was.  Returns 0, or -1 with e set (ERR_SYSTEM) on a write
+ * error. */
 int jsonio_write_items(FILE *f, json_t *doc, const char *key, size_t n,
-		       json_t *(*item)(size_t i, void *arg), void *arg, int pretty, struct err *e);
+		       int (*item)(size_t i, void *arg, struct jsonio_buf *b), void *arg,
+		       int pretty, struct err *e);
 
 /* The compact form jsonio_write() prints for doc (an object or array), with
  * its newline, in a new buffer of *len bytes; NULL when doc holds a real,

@@ -203,15 +203,16 @@ struct report {
 	int changes_only;
 };
 
-/* Item i of the report, or NULL when --changes-only leaves it out. */
-static json_t *report_item(size_t i, void *arg)
+/* Item i of the report into b: 1, 0 when --changes-only leaves it out, -1
+ * when it cannot be encoded. */
+static int report_item(size_t i, void *arg, struct jsonio_buf *b)
 {
 	const struct report *r = arg;
 	const struct cgchange_item *it = &r->plan->items[i];
 
 	if (r->changes_only && it->result == CGCHANGE_UNCHANGED)
-		return NULL;
-	return cgchange_item_json(it);
+		return 0;
+	return cgchange_item_text(it, b) == 0 ? 1 : -1;
 }
 
 static int run(const struct opts *o)

@@ -191,8 +191,19 @@ START_TEST(test_cgchange_dry_run_follows_its_own_plan)
 	ck_assert_ptr_null(file("sys/fs/cgroup/cpuset" Y "/new/cpuset.cpus"));
 
 	items = json_array();
-	for (size_t i = 0; i < p.n; i++)
-		json_array_append_new(items, cgchange_item_json(&p.items[i]));
+	for (size_t i = 0; i < p.n; i++) {
+		struct jsonio_buf b = { 0 };
+		json_t *v = cgchange_item_json(&p.items[i]);
+		char *want = json_dumps(v, JSON_COMPACT);
+
+		/* the text-first item is what jansson writes */
+		ck_assert_int_eq(cgchange_item_text(&p.items[i], &b), 0);
+		ck_assert_uint_eq(b.len, strlen(want));
+		ck_assert(memcmp(b.p, want, b.len) == 0);
+		free(want);
+		jsonio_buf_release(&b);
+		json_array_append_new(items, v);
+	}
 	ck_assert_uint_eq(json_array_size(items), 5);
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(items, 2), "new")),
 			 "directory");

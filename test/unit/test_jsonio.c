@@ -231,14 +231,25 @@ END_TEST
 
 /* Items for jsonio_write_items: index 1 is left out; one is non-ASCII
  * (jansson writes it) and one needs escapes. */
-static json_t *some_item(size_t i, void *arg)
+static const char *const item_names[] = { "a", "skipped", "caf\xc3\xa9", "tab\there \"q\"" };
+
+static json_t *item_json(size_t i)
 {
-	static const char *const names[] = { "a", "skipped", "caf\xc3\xa9", "tab\there \"q\"" };
+	return json_pack("{s:s,s:I}", "name", item_names[i], "i", (json_int_t)i);
+}
+
+static int some_item(size_t i, void *arg, struct jsonio_buf *b)
+{
+	json_t *v;
+	int r;
 
 	(void)arg;
 	if (i == 1)
-		return NULL;
-	return json_pack("{s:s,s:I}", "name", names[i], "i", (json_int_t)i);
+		return 0;
+	v = item_json(i);
+	r = jsonio_buf_put_json(b, v);
+	json_decref(v);
+	return r == 0 ? 1 : -1;
 }
 
 /* Streamed one item at a time, the report is byte for byte what the whole
@@ -259,12 +270,10 @@ START_TEST(test_jsonio_write_items)
 		ck_assert_ptr_null(json_object_get(doc, "items"));
 		whole = json_deep_copy(doc);
 		json_object_set_new(whole, "items", json_array());
-		for (size_t i = 0; i < 4; i++) {
-			json_t *v = some_item(i, NULL);
-
-			if (v)
-				json_array_append_new(json_object_get(whole, "items"), v);
-		}
+		for (size_t i = 0; i < 4; i++)
+			if (i != 1)
+				json_array_append_new(json_object_get(whole, "items"),
+						      item_json(i));
 		f = open_memstream(&b, &blen);
 		ck_assert_int_eq(jsonio_write(f, whole, pretty, &e), 0);
 		fclose(f);
@@ -277,7 +286,14 @@ START_TEST(test_jsonio_write_items)
 }
 END_TEST
 
-START_TEST(test_jsonio_write_items_none)
+static int failing_item(size_t i, void *arg, struct jsonio_buf *b)
+{
+	(void)arg;
+	(void)b;
+	return i == 2 ? -1 : 0;
+}
+
+START_TEST(test_jsonio_write_items_none_and_failing)
 {
 	json_t *doc = jsonio_new_doc("CgroupChanges");
 	char *a = NULL;
@@ -290,7 +306,51 @@ START_TEST(test_jsonio_write_items_none)
 	ck_assert_str_eq(a,
 			 "{\"apiVersion\":\"kilo/v1\",\"kind\":\"CgroupChanges\",\"items\":[]}\n");
 	free(a);
+	f = open_memstream(&a, &alen);
+	ck_assert_int_eq(jsonio_write_items(f, doc, "items", 4, failing_item, NULL, 0, &e), -1);
+	ck_assert_str_eq(e.msg, "write output: item 2 cannot be encoded: Invalid argument");
+	fclose(f);
+	free(a);
 	json_decref(doc);
+}
+END_TEST
+
+/* A record written text-first is what jansson writes for the same object,
+ * escapes and nulls included; a non-ASCII string leaves it to jansson. */
+START_TEST(test_jsonio_record)
+{
+	static const char *const keys[] = { "path", "file", "old", "reason" };
+	static const char *const rows[][4] = {
+		{ "/kubepods/besteffort/hadoop-yarn", "cpu.shares", "1024", "sum of 7 vCores" },
+		{ "/a", NULL, NULL, "tab\tnewline\nquote\"back\\slash\x01\x1f" },
+		{ "", "", "", "" },
+	};
+	struct jsonio_buf b = { 0 };
+
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		json_t *o = json_object();
+		char *want;
+
+		for (size_t k = 0; k < 4; k++)
+			json_object_set_new(o, keys[k],
+					    rows[r][k] ? json_string(rows[r][k]) : json_null());
+		want = json_dumps(o, JSON_COMPACT);
+		b.len = 0;
+		ck_assert_int_eq(jsonio_record(&b, keys, rows[r], 4), 0);
+		ck_assert_uint_eq(b.len, strlen(want));
+		ck_assert(memcmp(b.p, want, b.len) == 0);
+		free(want);
+		json_decref(o);
+	}
+	{
+		static const char *const v[] = { "/x", "caf\xc3\xa9", NULL, "r" };
+
+		b.len = 3;
+		ck_assert_int_eq(jsonio_record(&b, keys, v, 4), -1);
+		ck_assert_uint_eq(b.len, 3); /* as it was */
+	}
+	jsonio_buf_release(&b);
+	ck_assert_ptr_null(b.p);
 }
 END_TEST
 
@@ -617,7 +677,8 @@ static Suite *jsonio_suite(void)
 	tcase_add_test(tc, test_jsonio_getters);
 	tcase_add_test(tc, test_jsonio_write_compact_and_pretty);
 	tcase_add_test(tc, test_jsonio_write_items);
-	tcase_add_test(tc, test_jsonio_write_items_none);
+	tcase_add_test(tc, test_jsonio_write_items_none_and_failing);
+	tcase_add_test(tc, test_jsonio_record);
 	tcase_add_test(tc, test_jsonio_parse_string);
 	tcase_add_loop_test(tc, test_jsonio_filter_refuses_what_jansson_refuses, 0,
 			    sizeof(filter_bad) / sizeof(filter_bad[0]));
