@@ -27,9 +27,35 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+char *atomicfile_target(const char *path)
+{
+	char *cur = xstrdup(path);
+
+	for (int hops = 0; hops < 16; hops++) {
+		char link[4096], *next, *d;
+		struct stat st;
+		ssize_t n;
+
+		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode))
+			return cur; /* missing (made by the write) or not a link: here */
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0)
+			break;
+		link[n] = '\0';
+		d = xstrdup(cur);
+		next = link[0] == '/' ? xstrdup(link) : xasprintf("%s/%s", dirname(d), link);
+		free(d);
+		free(cur);
+		cur = next;
+	}
+	free(cur);
+	errno = ELOOP;
+	return NULL;
+}
+
 int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode, struct err *e)
 {
-	cleanup_free char *real = NULL;
+	cleanup_free char *real = atomicfile_target(path);
 	cleanup_free char *d = NULL;
 	cleanup_free char *b = NULL;
 	cleanup_free char *tmp = NULL;
@@ -38,20 +64,14 @@ int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode
 	const char *dir;
 	struct stat st;
 
-	/* A symlink is written through (the file it leads to is replaced); a
-	 * device, FIFO or dir at path was not made by us: replacing it (as
+	/* A symlink is written through (the file it leads to is replaced, or
+	 * made); a device, FIFO or dir was not made by us: replacing it (as
 	 * root: /dev/null) would do harm that no write error shows. */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		real = realpath(path, NULL);
-		if (!real || stat(real, &st) < 0 || !S_ISREG(st.st_mode))
-			return err_set(e, ERR_SYSTEM, 0,
-				       "'%s' is a symlink that does not lead to a regular file: "
-				       "not replaced",
-				       path);
-		path = real;
-	} else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		return err_set(e, ERR_SYSTEM, 0, "'%s' is not a regular file: not replaced", path);
-	}
+	if (!real)
+		return err_set(e, ERR_SYSTEM, errno, "follow '%s'", path);
+	if (lstat(real, &st) == 0 && !S_ISREG(st.st_mode))
+		return err_set(e, ERR_SYSTEM, 0, "'%s' is not a regular file: not replaced", real);
+	path = real;
 	d = xstrdup(path);
 	b = xstrdup(path);
 	dir = dirname(d);

@@ -2,12 +2,12 @@
 /* cgcache - cached values of container cgroup files (see cgcache.h). */
 #include "cgcache.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "cleanup.h"
 #include "jsonio.h"
 #include "statefile.h"
@@ -72,7 +72,7 @@ int cgcache_load(struct cgcache *c, const char *path, struct err *e)
 	if (cgcache_use(c, doc, path, e) < 0)
 		return -1;
 	free(c->loaded);
-	c->loaded = realpath(path, NULL); /* loaded: a regular file */
+	c->loaded = atomicfile_target(path); /* the regular file read, behind any symlink */
 	return 1;
 }
 
@@ -125,7 +125,7 @@ int cgcache_save(const struct cgcache *c, const char *path, struct err *e)
 	if (!c || (!c->dirty && c->kept == json_object_size(c->prev)))
 		return 0;
 	doc = jsonio_new_doc(KIND);
-	json_object_set_new(doc, "hadoopYarn", json_string(c->hadoop_yarn));
+	json_object_set_new(doc, "hadoopYarn", jsonio_string(c->hadoop_yarn));
 	containers = json_object();
 	json_object_foreach(c->next, key, entry)
 	{

@@ -61,10 +61,10 @@ void cgcache_free(struct cgcache *c);
 int cgcache_load(struct cgcache *c, const char *path, struct err *e);
 
 /* Before the first change this pass makes to the tree: remove the state
- * file loaded (the file a symlink leads to), so that a pass that is killed
- * or cannot save leaves nothing for the next pass to trust: it reads
- * everything.  The save writes it again.  Once a pass; nothing without a
- * loaded file. */
+ * file loaded (the file a symlink leads to; the link stays), so that a
+ * pass that is killed or cannot save leaves nothing for the next pass to
+ * trust: it reads everything.  The save writes it again (through the
+ * link).  Once a pass; nothing without a loaded file. */
 void cgcache_withdraw(struct cgcache *c);
 
 /* Take the entries of doc, a QosCgsetState document (what cgcache_load()

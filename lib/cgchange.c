@@ -334,25 +334,20 @@ size_t cgchange_count(const struct cgchange_plan *plan, enum cgchange_result r)
 	return n;
 }
 
-static json_t *str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 json_t *cgchange_item_json(const struct cgchange_item *it)
 {
 	json_t *o = json_object();
 
-	json_object_set_new_nocheck(o, "path", json_string(it->cg));
+	json_object_set_new_nocheck(o, "path", jsonio_string(it->cg));
 	json_object_set_new_nocheck(o, "controller",
 				    json_string_nocheck(cgroup_ctrl_name(it->ctrl)));
-	json_object_set_new_nocheck(o, "file", str_or_null(it->file));
-	json_object_set_new_nocheck(o, "old", str_or_null(it->old));
-	json_object_set_new_nocheck(o, "new", str_or_null(it->value));
+	json_object_set_new_nocheck(o, "file", jsonio_string(it->file));
+	json_object_set_new_nocheck(o, "old", jsonio_string(it->old));
+	json_object_set_new_nocheck(o, "new", jsonio_string(it->value));
 	json_object_set_new_nocheck(o, "result",
 				    json_string_nocheck(cgchange_result_name(it->result)));
-	json_object_set_new_nocheck(o, "reason", json_string(it->reason));
-	json_object_set_new_nocheck(o, "error", str_or_null(it->error));
+	json_object_set_new_nocheck(o, "reason", jsonio_string(it->reason));
+	json_object_set_new_nocheck(o, "error", jsonio_string(it->error));
 	return o;
 }
 

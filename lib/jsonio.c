@@ -824,6 +824,24 @@ int jsonio_write_items(FILE *f, json_t *doc, const char *key, size_t n,
 	return r;
 }
 
+json_t *jsonio_string(const char *s)
+{
+	json_t *v;
+	char *ascii;
+
+	if (!s)
+		return json_null();
+	if ((v = json_string(s)))
+		return v;
+	ascii = xstrdup(s);
+	for (char *p = ascii; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	v = json_string(ascii);
+	free(ascii);
+	return v;
+}
+
 int jsonio_bad_value(struct err *e, const char *ctx, const char *key, const char *what,
 		     const json_t *v)
 {

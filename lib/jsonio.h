@@ -164,6 +164,11 @@ int jsonio_get_arr(const json_t *obj, const char *ctx, const char *key, json_t *
 int jsonio_bad_value(struct err *e, const char *ctx, const char *key, const char *what,
 		     const json_t *v);
 
+/* s as a JSON string, JSON null for NULL.  A string that is not valid
+ * UTF-8 (a cgroup file, a path: JSON cannot hold it) has its non-ASCII
+ * bytes shown as '?' rather than being dropped.  New reference. */
+json_t *jsonio_string(const char *s);
+
 /* An int64 as JSON, or JSON null when known is 0.  New reference. */
 json_t *jsonio_int_or_null(int known, int64_t v);
 

@@ -193,7 +193,7 @@ static json_t *save_cache(const struct opts *o, struct cgcache *c, const struct 
 		if (saved < 0)
 			cli_warn("%s", e.msg);
 	}
-	return json_pack("{s:s,s:I,s:I,s:b}", "file", o->common.state, "items",
+	return json_pack("{s:o,s:I,s:I,s:b}", "file", jsonio_string(o->common.state), "items",
 			 (json_int_t)cgchange_count_cached(plan), "hits",
 			 (json_int_t)cgcache_hits(c), "saved", saved > 0);
 }

@@ -384,6 +384,21 @@ START_TEST(test_cgcache_withdraw_before_a_change)
 	ck_assert_ptr_null(testlib_read(NULL, path));
 	text = testlib_read(NULL, link);
 	ck_assert_ptr_null(text);
+	/* and the save makes it again through the link */
+	cgcache_enter(c, &a);
+	cgcache_put(c, CGROUP_CPUSET, C2, "cpuset.cpus", "0-1");
+	{
+		struct err e = { 0 };
+
+		ck_assert_msg(cgcache_save(c, link, &e) == 1, "%s", e.msg);
+	}
+	text = testlib_read(NULL, path);
+	ck_assert_ptr_nonnull(strstr(text, "\"cpuset/cpuset.cpus\":\"0-1\""));
+	free(text);
+	cgcache_free(c);
+	c = pass(1000004);
+	cgcache_enter(c, &a);
+	ck_assert_str_eq(get(c, CGROUP_CPUSET, C2, "cpuset.cpus"), "0-1");
 	cgcache_free(c);
 	free(link);
 }

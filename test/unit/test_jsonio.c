@@ -315,6 +315,22 @@ START_TEST(test_jsonio_write_items_none_and_failing)
 }
 END_TEST
 
+/* A string JSON cannot hold (not UTF-8) is shown, not dropped. */
+START_TEST(test_jsonio_string)
+{
+	json_t *v = jsonio_string("caf\xc3\xa9");
+
+	ck_assert_str_eq(json_string_value(v), "caf\xc3\xa9"); /* valid: as it is */
+	json_decref(v);
+	v = jsonio_string("bad\xff\xfe!\xc3\xa9");
+	ck_assert_str_eq(json_string_value(v), "bad??!??");
+	json_decref(v);
+	v = jsonio_string(NULL);
+	ck_assert(json_is_null(v));
+	json_decref(v);
+}
+END_TEST
+
 /* A record written text-first is what jansson writes for the same object,
  * escapes and nulls included; a non-ASCII string leaves it to jansson. */
 START_TEST(test_jsonio_record)
@@ -679,6 +695,7 @@ static Suite *jsonio_suite(void)
 	tcase_add_test(tc, test_jsonio_write_items);
 	tcase_add_test(tc, test_jsonio_write_items_none_and_failing);
 	tcase_add_test(tc, test_jsonio_record);
+	tcase_add_test(tc, test_jsonio_string);
 	tcase_add_test(tc, test_jsonio_parse_string);
 	tcase_add_loop_test(tc, test_jsonio_filter_refuses_what_jansson_refuses, 0,
 			    sizeof(filter_bad) / sizeof(filter_bad[0]));

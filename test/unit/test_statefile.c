@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* test_statefile - JSON state files: first run, round trip, atomic replace */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -93,8 +94,8 @@ END_TEST
 
 /* A state path given by mistake: a FIFO is never opened for a blocking
  * read (the tool would hang), and neither it nor a directory is ever
- * replaced; a symlink is written through when it leads to a regular file;
- * a document of another apiVersion and a huge file are refused. */
+ * replaced; a symlink is written through (its file made when missing); a
+ * document of another apiVersion and a huge file are refused. */
 START_TEST(test_statefile_not_a_regular_file)
 {
 	char *dir = testlib_tmpdir(), *fifo = xasprintf("%s/fifo", dir);
@@ -127,15 +128,26 @@ START_TEST(test_statefile_not_a_regular_file)
 	ck_assert_int_eq(statefile_load(link, "T", &back, &e), 1);
 	json_decref(back);
 	back = NULL;
-	/* a dangling one, or one to a FIFO, is not replaced */
+	/* one whose file is gone (a pass withdrew it) makes it again */
+	ck_assert_int_eq(unlink(path), -1); /* (no s.json yet) */
+	testlib_write(dir, "sub/.keep", "");
+	ck_assert_int_eq(unlink(link), 0);
+	ck_assert_int_eq(symlink("sub/made", link), 0);
+	ck_assert_msg(statefile_save(link, doc, &e) == 0, "%s", e.msg);
+	text = testlib_read(dir, "sub/made");
+	ck_assert_ptr_nonnull(text);
+	free(text);
+	/* one to a FIFO is not replaced, nor is a loop followed */
 	ck_assert_int_eq(unlink(link), 0);
 	ck_assert_int_eq(symlink("fifo", link), 0);
 	ck_assert_int_eq(statefile_save(link, doc, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_SYSTEM);
-	ck_assert_ptr_nonnull(strstr(e.msg, "is a symlink that does not lead to a regular file"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "fifo' is not a regular file: not replaced"));
+	ck_assert(S_ISFIFO((stat(fifo, &st), st.st_mode)));
 	ck_assert_int_eq(unlink(link), 0);
-	ck_assert_int_eq(symlink("nowhere", link), 0);
+	ck_assert_int_eq(symlink("link", link), 0);
 	ck_assert_int_eq(statefile_save(link, doc, &e), -1);
+	ck_assert_int_eq(e.errnum, ELOOP);
 	ck_assert_int_eq(lstat(link, &st), 0);
 	ck_assert(S_ISLNK(st.st_mode));
 	ck_assert_int_eq(statefile_save(dir, doc, &e), -1); /* a directory */

@@ -163,6 +163,24 @@ assert_eq "$(cat "$tmpdir/broken.err")" "qos-cgset: warning: state '$st': QosCgs
 	"broken state warning"
 assert_eq "$(cached broken)" 0 "nothing cached from a broken state"
 assert_eq "$(jq -r '.hadoopYarn' "$st")" "/$Y" "broken state replaced"
+# through a symlink: a pass that changes something withdraws the file it
+# leads to and writes it again, so the link keeps working
+mkdir "$tmpdir/real"
+ln -s real/st.json "$tmpdir/link.json"
+via_link() { # NAME TIME
+	KILO_NOW=$2 qos-cgset --sysroot "$t" --state "$tmpdir/link.json" <"$tmpdir/in.json" \
+		>"$tmpdir/$1.json" 2>"$tmpdir/$1.err"
+	echo $?
+}
+assert_eq "$(via_link l1 2026-11-29T16:05:00Z)" 0 "fill through a link"
+echo 0 >"$cg/memory/$Y/$C1/memory.oom.group"
+assert_eq "$(via_link l2 2026-11-29T16:06:01Z)" 0 "a changing pass through a link"
+assert_eq "$(results l2)" "written memory.oom.group Y/$C1" "the change"
+assert_eq "$(via_link l3 2026-11-29T16:06:02Z)" 0 "the next pass"
+assert_eq "$(cat "$tmpdir/l2.err" "$tmpdir/l3.err")" "" "no warning through a link"
+[ -L "$tmpdir/link.json" ] && [ -f "$tmpdir/real/st.json" ] || fail "link or file gone"
+assert_eq "$(jq -r '.cache.saved, (.cache.hits > 0)' "$tmpdir/l3.json" | tr '\n' ' ')" \
+	"false true " "the cache used through the link"
 mkdir "$tmpdir/ro"
 assert_eq "$(qos-cgset --sysroot "$t" --state "$tmpdir/ro" <"$tmpdir/in.json" >/dev/null 2>"$tmpdir/dir.err"; echo $?)" 0 \
 	"a state path that is a directory does not fail the pass"
