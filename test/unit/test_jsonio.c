@@ -322,8 +322,8 @@ START_TEST(test_jsonio_string)
 
 	ck_assert_str_eq(json_string_value(v), "caf\xc3\xa9"); /* valid: as it is */
 	json_decref(v);
-	v = jsonio_string("bad\xff\xfe!\xc3\xa9");
-	ck_assert_str_eq(json_string_value(v), "bad??-??");
+	v = jsonio_string("bad\xff\xfe \xc3\xa9");
+	ck_assert_str_eq(json_string_value(v), "bad?? ??");
 	json_decref(v);
 	v = jsonio_string(NULL);
 	ck_assert(json_is_null(v));
