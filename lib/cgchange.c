@@ -334,35 +334,40 @@ size_t cgchange_count(const struct cgchange_plan *plan, enum cgchange_result r)
 	return n;
 }
 
+/* The members of a CgroupChanges item, in order, and their values for it. */
+static const char *const item_keys[] = { "path", "controller", "file",   "old",
+					 "new",  "result",     "reason", "error" };
+#define ITEM_MEMBERS (sizeof(item_keys) / sizeof(item_keys[0]))
+
+static void item_values(const struct cgchange_item *it, const char *values[ITEM_MEMBERS])
+{
+	const char *v[ITEM_MEMBERS] = { it->cg,     cgroup_ctrl_name(it->ctrl),
+					it->file,   it->old,
+					it->value,  cgchange_result_name(it->result),
+					it->reason, it->error };
+
+	memcpy(values, v, sizeof(v));
+}
+
 json_t *cgchange_item_json(const struct cgchange_item *it)
 {
+	const char *values[ITEM_MEMBERS];
 	json_t *o = json_object();
 
-	json_object_set_new_nocheck(o, "path", jsonio_string(it->cg));
-	json_object_set_new_nocheck(o, "controller",
-				    json_string_nocheck(cgroup_ctrl_name(it->ctrl)));
-	json_object_set_new_nocheck(o, "file", jsonio_string(it->file));
-	json_object_set_new_nocheck(o, "old", jsonio_string(it->old));
-	json_object_set_new_nocheck(o, "new", jsonio_string(it->value));
-	json_object_set_new_nocheck(o, "result",
-				    json_string_nocheck(cgchange_result_name(it->result)));
-	json_object_set_new_nocheck(o, "reason", jsonio_string(it->reason));
-	json_object_set_new_nocheck(o, "error", jsonio_string(it->error));
+	item_values(it, values);
+	for (size_t i = 0; i < ITEM_MEMBERS; i++)
+		json_object_set_new_nocheck(o, item_keys[i], jsonio_string(values[i]));
 	return o;
 }
 
 int cgchange_item_text(const struct cgchange_item *it, struct jsonio_buf *b)
 {
-	static const char *const keys[] = { "path", "controller", "file",   "old",
-					    "new",  "result",     "reason", "error" };
-	const char *values[] = {
-		it->cg,    cgroup_ctrl_name(it->ctrl),       it->file,   it->old,
-		it->value, cgchange_result_name(it->result), it->reason, it->error
-	};
+	const char *values[ITEM_MEMBERS];
 	json_t *v;
 	int r;
 
-	if (jsonio_record(b, keys, values, sizeof(keys) / sizeof(keys[0])) == 0)
+	item_values(it, values);
+	if (jsonio_record(b, item_keys, values, ITEM_MEMBERS) == 0)
 		return 0;
 	v = cgchange_item_json(it);
 	r = v ? jsonio_buf_put_json(b, v) : -1;

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,13 @@ static inline unsigned fuzz_select(const uint8_t **data, size_t *size, unsigned 
 	(*data)++;
 	(*size)--;
 	return sel;
+}
+
+/* The input as a read-only stream, or NULL when it is empty (or out of
+ * memory): the targets that read documents as a tool reads stdin. */
+static inline FILE *fuzz_file(const uint8_t *data, size_t size)
+{
+	return size ? fmemopen((void *)data, size, "r") : NULL;
 }
 
 /* The input as a JSON object through kilo's own parser, or NULL. */

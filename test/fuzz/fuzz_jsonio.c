@@ -15,9 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f;
 	int rc;
 
-	if (size == 0)
-		return 0;
-	f = fmemopen((void *)data, size, "r");
+	f = fuzz_file(data, size);
 	if (!f)
 		return 0;
 	r = jsonio_reader_new(f, "stdin");

@@ -15,9 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *docs[2] = { 0 };
 	FILE *f;
 
-	if (size == 0)
-		return 0;
-	f = fmemopen((void *)data, size, "r");
+	f = fuzz_file(data, size);
 	if (!f)
 		return 0;
 	if (jsonio_collect(f, "stdin", kinds, 2, docs, qosapply_input_fields, &e) < 0) {

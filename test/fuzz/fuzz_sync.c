@@ -18,9 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f;
 	int rc;
 
-	if (size == 0)
-		return 0;
-	f = fmemopen((void *)data, size, "r");
+	f = fuzz_file(data, size);
 	if (!f)
 		return 0;
 	sync_options_defaults(&o);

@@ -32,20 +32,14 @@ spawn() {
 	sh -c 'for c in '"$ctrls"'; do echo $$ >/sys/fs/cgroup/$c/'"$hy/$1"'/cgroup.procs; done
 		exec python3 -c "import sys, time
 b = bytearray(b\"\\x01\") * (int(sys.argv[1]) << 20)
-open(sys.argv[2], \"w\").close()
+open(sys.argv[2], \"w\").write(\"1\")
 time.sleep(1000)" "$2" "$3"' sh "$1" "$2" "$tmpdir/ready.$1" >/dev/null 2>&1 &
 	echo $!
 }
 pam=$(spawn "$AM" 96) p2=$(spawn "$C2" 16) p3=$(spawn "$C3" 32)
 p4=$(spawn "$C4" 48) p5=$(spawn "$C5" 64) p6=$(spawn "$C6" 40)
-i=0
-for c in $all; do
-	while [ ! -e "$tmpdir/ready.$c" ]; do
-		i=$((i + 1))
-		[ "$i" -le 400 ] || fail "container processes did not start"
-		sleep 0.05
-	done
-done
+# shellcheck disable=SC2046 # one ready file per container
+wait_nonempty "container processes" $(for c in $all; do echo "$tmpdir/ready.$c"; done)
 
 nm() { printf '{"id":"%s","state":"%s","user":"alice","totalMemoryNeededMB":%d,"totalVCoresNeeded":1}' "$@"; }
 printf '{"containers":{"container":[%s,%s,%s,%s,%s,%s]}}\n' \
