@@ -2,7 +2,9 @@
 # kilo - build, test and install.  See README.md.
 #
 #   make            build lib/ into build/libkilo.a and every cmd/<tool> into bin/<tool>
-#   make check      unit + CLI tests, built with ASan/UBSan in build/check/
+#   make check      lint, then unit + CLI tests, built with ASan/UBSan in build/check/
+#   make demo       install what is missing (scripts/install-deps), build, run scripts/demo
+#   make lint       formatting, shellcheck and the layers of lib/ (scripts/lint)
 #   make bench      benchmarks under test/bench/ (not run by CI)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
@@ -18,9 +20,12 @@ SAN ?= 0
 WERROR ?= 0
 CC ?= cc
 
+# lib/ is one folder per layer (lib/<layer>/README.md, doc/ARCHITECTURE.md);
+# sources include headers as "<layer>/<name>.h" from -Ilib.
 PKGS := jansson libcurl yaml-0.1
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo y)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
@@ -45,7 +50,7 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(OPT) $(SANFLAGS) $(WARN) -Ilib -DKILO_V
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 LIBS := $(PKG_LIBS) -lm -lpthread
 
-LIB_SRC := $(sort $(wildcard lib/*.c))
+LIB_SRC := $(sort $(wildcard lib/*/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 LIBKILO := $(O)/libkilo.a
 TOOLS := $(sort $(patsubst cmd/%/main.c,%,$(wildcard cmd/*/main.c)))
@@ -56,7 +61,7 @@ UNITS := $(UNIT_SRC:test/unit/%.c=$(O)/test/%)
 TEST_TOOLS := $(patsubst test/tools/%.c,$(O)/test/tools/%,$(wildcard test/tools/*.c))
 MANS := $(foreach t,$(TOOLS),$(wildcard cmd/$(t)/$(t).1.scd))
 
-.PHONY: all check check-build unit cli bench install clean deps man lint
+.PHONY: all check check-build unit cli bench install clean deps man lint need-pkgs
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -67,7 +72,16 @@ else
 Q := @
 endif
 
-all: $(BINS)
+all: need-pkgs $(BINS)
+
+# Without the -dev packages every link fails with pages of undefined
+# references: say so once instead.  (demo and check install them first and
+# then build in a make that reads pkg-config afresh.)
+need-pkgs:
+ifneq ($(PKG_OK),y)
+	@echo "kilo: missing build libraries ($(PKGS)): run 'make deps' (or scripts/install-deps) first" >&2
+	@exit 2
+endif
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -100,6 +114,7 @@ $(O)/test/tools/%: test/tools/%.c $(LIBKILO)
 CHECK_O := build/check
 check: deps
 	@$(MAKE) --no-print-directory O=$(CHECK_O) BINDIR=$(CHECK_O)/bin SAN=1 check-build
+	@sh scripts/lint --objects $(CHECK_O)
 	@KILO_BIN=$(CURDIR)/$(CHECK_O)/bin KILO_UNIT_DIR=$(CURDIR)/$(CHECK_O)/test \
 		sh test/run-all.sh
 
@@ -128,8 +143,8 @@ install: all man
 	install -m 0755 scripts/kilo-node-metrics $(DESTDIR)$(PREFIX)/lib/kilo/
 	if [ -d manifests ]; then cp -R manifests $(DESTDIR)$(PREFIX)/share/kilo/; fi
 
-lint:
-	@sh scripts/lint
+lint: $(LIB_OBJ)
+	@sh scripts/lint --objects $(O)
 
 clean:
 	rm -rf build bin
@@ -137,6 +152,7 @@ clean:
 -include $(LIB_OBJ:.o=.d) $(TOOLS:%=$(O)/cmd/%/main.d)
 
 .PHONY: demo
-demo: deps all
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@sh scripts/demo
 -include test/fuzz/fuzz.mk test/valgrind/valgrind.mk

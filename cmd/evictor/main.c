@@ -2,13 +2,13 @@
 /* evictor - decide which YARN containers to kill under memory or CPU pressure */
 #include <stdio.h>
 
-#include "cli.h"
-#include "clock.h"
-#include "evict.h"
-#include "jsonio.h"
-#include "nodecli.h"
-#include "policy.h"
-#include "statefile.h"
+#include "cli/cli.h"
+#include "cli/nodecli.h"
+#include "core/clock.h"
+#include "core/jsonio.h"
+#include "core/statefile.h"
+#include "decide/evict.h"
+#include "doc/policy.h"
 
 static const struct option longopts[] = {
 	NODECLI_OPTION_POLICY,

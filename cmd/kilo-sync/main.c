@@ -8,15 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "clock.h"
-#include "jsonio.h"
-#include "k8s.h"
-#include "promtext.h"
-#include "syncconfig.h"
-#include "syncplan.h"
-#include "syncrun.h"
-#include "xalloc.h"
+#include "cli/cli.h"
+#include "core/clock.h"
+#include "core/jsonio.h"
+#include "core/promtext.h"
+#include "core/xalloc.h"
+#include "decide/syncplan.h"
+#include "doc/syncconfig.h"
+#include "remote/k8s.h"
+#include "run/syncrun.h"
 
 #define MAX_NODES 256
 
@@ -257,7 +257,8 @@ static int write_metrics(const struct opts *o, const json_t *report, const struc
 	return ret;
 }
 
-static int run(const struct opts *o, struct sync_config *sc, struct err *e)
+static int run(const struct opts *o, const struct sync_config *sc, struct sync_rms *rms,
+	       struct err *e)
 {
 	const char *const *only = o->nnodes ? o->nodes : NULL;
 	struct k8s_options ko = {
@@ -273,9 +274,6 @@ static int run(const struct opts *o, struct sync_config *sc, struct err *e)
 			(o->mode == MODE_APPLY && !o->dry_run));
 	int code = KILO_EXIT_OK;
 
-	if (o->verbose)
-		for (size_t i = 0; i < sc->nclusters; i++)
-			sc->clusters[i].http.trace = trace;
 	/* a SyncPlan is checked whole before any connection or write */
 	if (o->mode == MODE_APPLY &&
 	    (!(plan = read_plan(o->from, e)) || sync_plan_check(plan, sc, e) < 0)) {
@@ -291,7 +289,7 @@ static int run(const struct opts *o, struct sync_config *sc, struct err *e)
 	if (o->mode != MODE_APPLY) {
 		in = sync_input_new(&sc->options);
 		if ((o->from ? read_inputs(in, o->from, &st, e)
-			     : sync_gather(in, sc, &kc, only, &st, e)) == 0)
+			     : sync_gather(in, sc, rms, &kc, only, &st, e)) == 0)
 			plan = sync_plan(in, clock_now_ms(), only);
 		sync_input_free(in);
 	}
@@ -307,7 +305,7 @@ static int run(const struct opts *o, struct sync_config *sc, struct err *e)
 						       .clusters_down = st.clusters_down });
 		count_plan(plan, &shown);
 	} else {
-		report = sync_apply(plan, sc, &kc, o->dry_run, &st, e);
+		report = sync_apply(plan, sc, rms, &kc, o->dry_run, &st, e);
 		json_decref(plan);
 		if (!report) {
 			k8s_client_release(&kc);
@@ -342,6 +340,7 @@ int main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct sync_config sc;
+	struct sync_rms rms;
 	struct err e = { 0 };
 	json_t *warnings, *w;
 	size_t i;
@@ -365,7 +364,9 @@ int main(int argc, char **argv)
 		sync_config_release(&sc);
 		return KILO_EXIT_FAIL;
 	}
-	code = run(&o, &sc, &e);
+	sync_rms_init(&rms, &sc, o.verbose ? trace : NULL);
+	code = run(&o, &sc, &rms, &e);
+	sync_rms_release(&rms);
 	if (code < 0) {
 		cli_print_err(&e);
 		code = err_exit_code(&e);

@@ -5,16 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup.h"
-#include "cleanup.h"
-#include "cli.h"
-#include "clock.h"
-#include "jsonio.h"
-#include "nodecli.h"
-#include "nodeusage.h"
-#include "statefile.h"
-#include "sysroot.h"
-#include "xalloc.h"
+#include "cli/cli.h"
+#include "cli/nodecli.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/jsonio.h"
+#include "core/statefile.h"
+#include "core/xalloc.h"
+#include "decide/nodeusage.h"
+#include "kernel/cgroup.h"
+#include "kernel/sysroot.h"
+#include "run/nodeusage_sample.h"
 
 enum { OPT_INTERVAL = NODECLI_OPT_END, OPT_NODE };
 
@@ -144,6 +145,7 @@ static int run(const struct opts *o, struct err *e)
 	struct sysroot sr = { 0 };
 	struct cgroup_layout l = { 0 };
 	struct nodeusage_sample prev = { 0 }, cur = { 0 };
+	struct nodeusage_cgroup ucg;
 	cleanup_free char *node = NULL;
 	json_auto_t *doc = NULL;
 	int64_t window = 0, mono = 0;
@@ -173,7 +175,8 @@ static int run(const struct opts *o, struct err *e)
 	errors = cur.errors;
 	if (have)
 		window = o->common.state ? cur.time_ms - prev.time_ms : clock_mono_ms() - mono;
-	doc = nodeusage_document(have ? &prev : NULL, &cur, window, &l, node);
+	ucg = nodeusage_sample_cgroup(&l);
+	doc = nodeusage_document(have ? &prev : NULL, &cur, window, &ucg, node);
 	if (o->common.state) {
 		json_auto_t *st = nodeusage_state(&cur);
 

@@ -5,17 +5,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgcache.h"
-#include "cgchange.h"
-#include "cgroup.h"
-#include "cli.h"
-#include "clock.h"
-#include "jsonio.h"
-#include "nodecli.h"
-#include "policy.h"
-#include "qos.h"
-#include "qosapply.h"
-#include "sysroot.h"
+#include "cli/cli.h"
+#include "cli/nodecli.h"
+#include "core/clock.h"
+#include "core/jsonio.h"
+#include "decide/qos.h"
+#include "doc/policy.h"
+#include "kernel/cgroup.h"
+#include "kernel/sysroot.h"
+#include "run/cgcache.h"
+#include "run/cgchange.h"
+#include "run/qosapply.h"
 
 struct opts {
 	struct nodecli_opts common; /* --policy, --sysroot, --cgroup-driver, --hierarchy, --state,

@@ -5,16 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup.h"
-#include "cleanup.h"
-#include "cli.h"
-#include "jsonio.h"
-#include "nodecli.h"
-#include "policy.h"
-#include "resctrl.h"
-#include "schemata.h"
-#include "sysroot.h"
-#include "yarntasks.h"
+#include "cli/cli.h"
+#include "cli/nodecli.h"
+#include "core/cleanup.h"
+#include "core/jsonio.h"
+#include "decide/resctrlqos.h"
+#include "doc/policy.h"
+#include "doc/schemata.h"
+#include "kernel/cgroup.h"
+#include "kernel/resctrl.h"
+#include "kernel/sysroot.h"
+#include "kernel/yarntasks.h"
 
 enum mode { MODE_TASKS, MODE_NM_PID };
 
@@ -184,7 +185,7 @@ static int run(const struct opts *o, const struct policy *p, const struct sysroo
 		cli_warn("%s: nothing to do", why);
 		return KILO_EXIT_OK;
 	}
-	mb_why = schemata_mb_skip_reason(&f);
+	mb_why = resctrlqos_mb_skip_reason(&f);
 	if (f.has_mb && mb_why)
 		cli_warn("MB left unchanged: %s", mb_why);
 	for (int k = 0; k < POLICY_NCLASSES; k++) {
@@ -195,7 +196,7 @@ static int run(const struct opts *o, const struct policy *p, const struct sysroo
 		if (!p->resctrl[k].enable)
 			continue;
 		total++;
-		if (schemata_plan(&f, &p->resctrl[k], &want, &g.err) < 0) {
+		if (resctrlqos_plan(&f, &p->resctrl[k], &want, &g.err) < 0) {
 			g.result = "failed";
 		} else {
 			resctrl_group_apply(sr, name, &want, o->dry_run, &g);

@@ -4,20 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup.h"
-#include "cleanup.h"
-#include "cli.h"
-#include "clock.h"
-#include "containerlist.h"
-#include "http.h"
-#include "jsonio.h"
-#include "killer.h"
-#include "nm.h"
-#include "nodecli.h"
-#include "promtext.h"
-#include "statefile.h"
-#include "sysroot.h"
-#include "xalloc.h"
+#include "cli/cli.h"
+#include "cli/nodecli.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/jsonio.h"
+#include "core/promtext.h"
+#include "core/statefile.h"
+#include "core/xalloc.h"
+#include "kernel/cgroup.h"
+#include "kernel/killer.h"
+#include "kernel/sysroot.h"
+#include "remote/http.h"
+#include "remote/nm.h"
+#include "run/containerlist.h"
 
 #define NM_TIMEOUT_MS 1000
 

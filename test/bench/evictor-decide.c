@@ -2,16 +2,16 @@
 /* evictor-decide - CPU time of one evictor decision in-process: read the
  * documents from memory, parse them, decide, build and print the KillPlan
  * (what cmd/evictor does between exec and exit).  With "decode" as the
- * mode, only the reading of the documents (lib/jsonio over jansson) is timed.
+ * mode, only the reading of the documents (lib/core/jsonio over jansson) is timed.
  * Usage: evictor-decide decide|decode POLICY INPUT RUNS; prints the mean CPU
  * ms (user + system, getrusage) per run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#include "evict.h"
-#include "jsonio.h"
-#include "policy.h"
+#include "core/jsonio.h"
+#include "decide/evict.h"
+#include "doc/policy.h"
 
 static double cpu_ms(void)
 {

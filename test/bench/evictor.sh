@@ -5,7 +5,7 @@
 # per decision in-process, from the documents' text to the printed KillPlan,
 # averaged over 200 decisions (test/bench/evictor-decide.c over
 # build/libkilo.a).  The peer value is the reading of the same documents
-# alone (lib/jsonio over jansson), so the ratio shows how much of a decision
+# alone (lib/core/jsonio over jansson), so the ratio shows how much of a decision
 # is JSON decoding.  The run of the tool itself (exec, dynamic linking,
 # policy, --state) is checked to succeed on the same input.
 set -eu

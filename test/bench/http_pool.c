@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "clock.h"
-#include "http.h"
+#include "core/clock.h"
+#include "remote/http.h"
 
 static double run(const char *url, int n, const char *ca, int pooled)
 {

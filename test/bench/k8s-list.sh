@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # k8s-list.sh - CPU time (user+sys) to list 5000 pods in pages of 500 from
-# the fake API server over TLS: lib/k8s (test/tools/k8s-client, collecting
+# the fake API server over TLS: lib/remote/k8s (test/tools/k8s-client, collecting
 # every page into one PodList and printing it) versus
 # `kubectl get pods -A -o json --chunk-size=500` when kubectl is installed.
 # Prints: k8s-list-5000-pods <ours> ms-cpu [<kubectl> <ours/kubectl>] <0.5

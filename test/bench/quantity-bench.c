@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "quantity.h"
+#include "core/quantity.h"
 
 int main(void)
 {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# quantity.sh - Kubernetes quantity parse + canonical print (lib/quantity)
+# quantity.sh - Kubernetes quantity parse + canonical print (lib/core/quantity)
 # over a generated list of KILO_BENCH_QUANTITIES (default 500000) requests,
 # limits and capacities, against the same conversion in Python's decimal
 # module (quantity-peer.py), whose output must be identical.
@@ -55,7 +55,7 @@ ours=$BENCH_CPU
 bench_cpu 3 "$tmpdir/in" "$tmpdir/peer" python3 "$KILO_TOP/test/bench/quantity-peer.py"
 peer=$BENCH_CPU
 cmp -s "$tmpdir/ours" "$tmpdir/peer" ||
-	fail "lib/quantity and quantity-peer.py disagree: $(diff "$tmpdir/ours" "$tmpdir/peer" | head -n 3)"
+	fail "lib/core/quantity and quantity-peer.py disagree: $(diff "$tmpdir/ours" "$tmpdir/peer" | head -n 3)"
 
 ns=$(bench_div "$ours" "$n" 12 | awk '{ printf "%.0f", $1 * 1e9 }')
 peer_ns=$(bench_div "$peer" "$n" 12 | awk '{ printf "%.0f", $1 * 1e9 }')

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""fake_apiserver - a loopback Kubernetes API server for lib/k8s and kubectl tests.
+"""fake_apiserver - a loopback Kubernetes API server for lib/remote/k8s and kubectl tests.
 
 Objects live in memory, loaded from JSON files (--load FILE: a Node, Pod,
 any object with apiVersion/kind, or a NodeList/PodList/List of them).  What

@@ -17,8 +17,8 @@
 
 #include <jansson.h>
 
-#include "err.h"
-#include "jsonio.h"
+#include "core/err.h"
+#include "core/jsonio.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

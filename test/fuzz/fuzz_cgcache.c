@@ -3,8 +3,8 @@
  * container it names entered with the inode numbers it gives (so entries
  * of any shape are looked at), their files read, changed and forgotten,
  * and its memos read. */
-#include "cgcache.h"
 #include "fuzz.h"
+#include "run/cgcache.h"
 
 static const char *const files[] = { "cpuset.cpus", "cgroup.procs", "memory.oom.group",
 				     "cpu.cfs_quota_us" };

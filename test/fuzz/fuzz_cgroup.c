@@ -3,21 +3,21 @@
  * 1 memory.stat v1, 2 memory.stat v2, 3 cpu.stat usage_usec, 4 cpu.max,
  * 5 cgroup.procs, 6 cpuset list (format and re-parse must agree),
  * 7 a flat-keyed file (cgroup_parse_kv), 8 --hierarchy path. */
-#include "cgroup.h"
 #include "fuzz.h"
+#include "kernel/cgroup.h"
 
 static void cpuset_roundtrip(const char *s)
 {
 	struct err e = { 0 };
-	struct cgroup_cpuset set, again;
+	struct cpuset set, again;
 	char *text;
 
-	if (cgroup_cpuset_parse(s, &set, &e) < 0) {
+	if (cpuset_parse(s, &set, &e) < 0) {
 		fuzz_check_err(&e);
 		return;
 	}
-	text = cgroup_cpuset_format(&set);
-	if (cgroup_cpuset_parse(text, &again, &e) < 0 || !cgroup_cpuset_equal(&set, &again))
+	text = cpuset_format(&set);
+	if (cpuset_parse(text, &again, &e) < 0 || !cpuset_equal(&set, &again))
 		abort();
 	free(text);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* fuzz_containerid - containerid_parse and containerid_valid agree; a valid
  * id never holds '/' or "..", and its application id fits. */
-#include "containerid.h"
+#include "doc/containerid.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -7,9 +7,9 @@
  * evict_state_parse. */
 #include <stdio.h>
 
-#include "evict.h"
+#include "decide/evict.h"
+#include "doc/policy.h"
 #include "fuzz.h"
-#include "policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

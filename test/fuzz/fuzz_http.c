@@ -3,7 +3,7 @@
  * Retry-After, Location, Content-Type), then the body as JSON and its
  * one-line snippet for messages. */
 #include "fuzz.h"
-#include "http.h"
+#include "remote/http.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

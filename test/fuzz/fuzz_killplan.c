@@ -2,7 +2,7 @@
 /* fuzz_killplan - a KillPlan document into killer_plan_parse, then the
  * KillReport of the parsed items. */
 #include "fuzz.h"
-#include "killer.h"
+#include "kernel/killer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

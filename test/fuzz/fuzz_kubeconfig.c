@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-/* fuzz_kubeconfig - a kubeconfig file through k8s_config_load (lib/config
+/* fuzz_kubeconfig - a kubeconfig file through k8s_config_load (lib/core/config
  * YAML, then client-go's selection of cluster, user and context).  The
  * input is written to a file under /tmp, as --kubeconfig names one. */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "k8s.h"
+#include "remote/k8s.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /* fuzz_nm - NodeManager /ws/v1/node/containers payloads (nm_parse_containers):
  * every kept id is a valid container id, the items are sorted and findable. */
-#include "containerid.h"
+#include "doc/containerid.h"
 #include "fuzz.h"
-#include "nm.h"
+#include "remote/nm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

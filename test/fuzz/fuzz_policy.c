@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /* fuzz_policy - YAML config text (config_load_string) into policy_from_config:
  * a policy that loads keeps every percent in range. */
-#include "config.h"
+#include "core/config.h"
+#include "doc/policy.h"
 #include "fuzz.h"
-#include "policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

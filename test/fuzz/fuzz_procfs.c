@@ -2,7 +2,7 @@
 /* fuzz_procfs - the /proc parsers.  Selector byte: 0 /proc/meminfo,
  * 1 /proc/stat cpu line, 2 /proc/stat btime, 3 /proc/<pid>/stat starttime. */
 #include "fuzz.h"
-#include "procfs.h"
+#include "kernel/procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "fuzz.h"
-#include "qosapply.h"
+#include "run/qosapply.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

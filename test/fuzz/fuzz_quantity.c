@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /* fuzz_quantity - quantity_parse (Kubernetes resource.Quantity): a value
  * that parses must print and re-parse to the same value. */
+#include "core/quantity.h"
 #include "fuzz.h"
-#include "quantity.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

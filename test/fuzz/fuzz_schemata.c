@@ -3,8 +3,9 @@
  * then every line formatted and parsed back equal), 1 /proc/cpuinfo
  * (schemata_vendor_parse), 2 a CBM from the first 10 bytes (cbm_mask,
  * min_cbm_bits, start and end percent). */
+#include "decide/resctrlqos.h"
+#include "doc/schemata.h"
 #include "fuzz.h"
-#include "schemata.h"
 
 static void roundtrip(const char *s)
 {
@@ -41,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint64_t mask, cbm;
 
 		memcpy(&mask, data, 8);
-		if (schemata_cbm(mask, (int8_t)data[8] % 70, (int8_t)data[9], (int8_t)data[9] + 30,
-				 &cbm, &e) < 0)
+		if (resctrlqos_cbm(mask, (int8_t)data[8] % 70, (int8_t)data[9],
+				   (int8_t)data[9] + 30, &cbm, &e) < 0)
 			fuzz_check_err(&e);
 		else if ((cbm & ~mask) != 0)
 			abort();

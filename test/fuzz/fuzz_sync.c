@@ -5,8 +5,8 @@
  * whatever was accepted). */
 #include <stdio.h>
 
+#include "decide/syncplan.h"
 #include "fuzz.h"
-#include "syncplan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

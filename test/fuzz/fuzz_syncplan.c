@@ -3,9 +3,9 @@
  * sync_plan_check, then sync_apply with the default configuration and no
  * API client (dry run: nothing is sent).  A plan that passed the check
  * must give a report in which no item failed. */
+#include "doc/syncconfig.h"
 #include "fuzz.h"
-#include "syncconfig.h"
-#include "syncrun.h"
+#include "run/syncrun.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_decref(doc);
 		return 0;
 	}
-	report = sync_apply(doc, &sc, NULL, 1, &st, &e);
+	report = sync_apply(doc, &sc, &(struct sync_rms){ 0 }, NULL, 1, &st, &e);
 	if (!report || st.failed)
 		abort();
 	json_decref(report);

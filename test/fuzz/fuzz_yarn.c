@@ -2,7 +2,7 @@
 /* fuzz_yarn - ResourceManager payloads: /ws/v1/cluster/nodes (yarn_nodes_parse),
  * /ws/v1/cluster/info (yarn_cluster_info_parse), a RemoteException body. */
 #include "fuzz.h"
-#include "yarn.h"
+#include "remote/yarn.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* k8s-client - drive lib/k8s from shell tests (built by `make check`, not
+/* k8s-client - drive lib/remote/k8s from shell tests (built by `make check`, not
  * installed).
  *
  *   k8s-client [--kubeconfig F] [--context C] [-n NS] [--root DIR] CMD ...
@@ -17,11 +17,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cleanup.h"
-#include "cli.h"
-#include "jsonio.h"
-#include "k8s.h"
-#include "xalloc.h"
+#include "cli/cli.h"
+#include "core/cleanup.h"
+#include "core/jsonio.h"
+#include "core/xalloc.h"
+#include "remote/k8s.h"
 
 static void trace(void *arg, const char *line)
 {

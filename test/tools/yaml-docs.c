@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* yaml-docs - parse multi-document YAML files with lib/config (built by
+/* yaml-docs - parse multi-document YAML files with lib/core/config (built by
  * `make check`, not installed).
  *
  *   yaml-docs FILE...
@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
-#include "cli.h"
-#include "config.h"
-#include "jsonio.h"
-#include "xalloc.h"
+#include "cli/cli.h"
+#include "core/cleanup.h"
+#include "core/config.h"
+#include "core/jsonio.h"
+#include "core/xalloc.h"
 
 /* 1 when text[0..len) has a line that is neither blank nor a comment. */
 static int has_content(const char *text, size_t len)

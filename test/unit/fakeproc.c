@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "http.h"
+#include "remote/http.h"
 #include "testlib.h"
 
 void fakeproc_start(struct fakeproc *f, const char *script, const char *const *args)

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgcache.h"
-#include "jsonio.h"
+#include "core/jsonio.h"
+#include "core/xalloc.h"
+#include "run/cgcache.h"
 #include "testlib.h"
-#include "xalloc.h"
 
 #define Y "/kubepods/besteffort/hadoop-yarn"
 #define ID2 "container_e17_1410901177871_0001_01_000002"

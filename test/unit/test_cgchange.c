@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgchange.h"
-#include "cputopo.h"
-#include "jsonio.h"
-#include "qosapply.h"
+#include "core/jsonio.h"
+#include "kernel/cputopo.h"
+#include "run/cgchange.h"
+#include "run/qosapply.h"
 #include "testlib.h"
 
 static const struct {
@@ -303,7 +303,7 @@ START_TEST(test_cputopo_two_nodes)
 	char *dir = testlib_tmpdir();
 	struct sysroot s = { 0 };
 	struct err e = { 0 };
-	struct qos_cpu *c = NULL;
+	struct cpuset_cpu *c = NULL;
 	size_t n = 0;
 	static const int core[] = { 0, 1, 0, 1 }, node[] = { 0, 0, 1, 1 }, pkg[] = { 0, 0, 1, 1 };
 

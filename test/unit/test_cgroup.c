@@ -6,10 +6,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cgroup.h"
-#include "procfs.h"
+#include "core/xalloc.h"
+#include "decide/qos.h"
+#include "kernel/cgroup.h"
+#include "kernel/procfs.h"
 #include "testlib.h"
-#include "xalloc.h"
 
 /* ---- mountinfo ------------------------------------------------------- */
 
@@ -181,41 +182,41 @@ static const struct {
 
 START_TEST(test_cgroup_cpuset)
 {
-	struct cgroup_cpuset set, again;
+	struct cpuset set, again;
 	struct err e = { 0 };
 	char *s;
 
 	if (!cpusets[_i].ok) {
-		ck_assert_int_eq(cgroup_cpuset_parse(cpusets[_i].text, &set, &e), -1);
+		ck_assert_int_eq(cpuset_parse(cpusets[_i].text, &set, &e), -1);
 		ck_assert_int_eq(e.kind, ERR_INPUT);
 		return;
 	}
-	ck_assert_msg(cgroup_cpuset_parse(cpusets[_i].text, &set, &e) == 0, "%s: %s",
-		      cpusets[_i].text, e.msg);
-	ck_assert_int_eq(cgroup_cpuset_count(&set), cpusets[_i].count);
-	s = cgroup_cpuset_format(&set);
+	ck_assert_msg(cpuset_parse(cpusets[_i].text, &set, &e) == 0, "%s: %s", cpusets[_i].text,
+		      e.msg);
+	ck_assert_int_eq(cpuset_count(&set), cpusets[_i].count);
+	s = cpuset_format(&set);
 	ck_assert_str_eq(s, cpusets[_i].canon);
-	ck_assert_int_eq(cgroup_cpuset_parse(s, &again, &e), 0);
-	ck_assert(cgroup_cpuset_equal(&set, &again));
+	ck_assert_int_eq(cpuset_parse(s, &again, &e), 0);
+	ck_assert(cpuset_equal(&set, &again));
 	free(s);
 }
 END_TEST
 
 START_TEST(test_cgroup_cpuset_bits)
 {
-	struct cgroup_cpuset set = { 0 };
+	struct cpuset set = { 0 };
 	char *s;
 
-	cgroup_cpuset_add(&set, 63);
-	cgroup_cpuset_add(&set, 64);
-	cgroup_cpuset_add(&set, -1);
-	cgroup_cpuset_add(&set, CGROUP_CPUSET_MAX);
+	cpuset_add(&set, 63);
+	cpuset_add(&set, 64);
+	cpuset_add(&set, -1);
+	cpuset_add(&set, CPUSET_MAX);
 	ck_assert_int_eq(set.bits[0], (uint64_t)1 << 63);
 	ck_assert_int_eq(set.bits[1], 1);
-	ck_assert(cgroup_cpuset_has(&set, 64));
-	ck_assert(!cgroup_cpuset_has(&set, 65));
-	ck_assert(!cgroup_cpuset_has(&set, -1));
-	s = cgroup_cpuset_format(&set);
+	ck_assert(cpuset_has(&set, 64));
+	ck_assert(!cpuset_has(&set, 65));
+	ck_assert(!cpuset_has(&set, -1));
+	s = cpuset_format(&set);
 	ck_assert_str_eq(s, "63-64");
 	free(s);
 }
@@ -324,15 +325,15 @@ END_TEST
 
 START_TEST(test_cgroup_shares_weight)
 {
-	ck_assert_int_eq(cgroup_shares_to_weight(2), 1);
-	ck_assert_int_eq(cgroup_shares_to_weight(1024), 39);
-	ck_assert_int_eq(cgroup_shares_to_weight(262144), 10000);
-	ck_assert_int_eq(cgroup_shares_to_weight(0), 1);
-	ck_assert_int_eq(cgroup_weight_to_shares(1), 2);
-	ck_assert_int_eq(cgroup_weight_to_shares(10000), 262144);
-	ck_assert_int_eq(cgroup_weight_to_shares(100), 2598);
+	ck_assert_int_eq(qos_shares_to_weight(2), 1);
+	ck_assert_int_eq(qos_shares_to_weight(1024), 39);
+	ck_assert_int_eq(qos_shares_to_weight(262144), 10000);
+	ck_assert_int_eq(qos_shares_to_weight(0), 1);
+	ck_assert_int_eq(qos_weight_to_shares(1), 2);
+	ck_assert_int_eq(qos_weight_to_shares(10000), 262144);
+	ck_assert_int_eq(qos_weight_to_shares(100), 2598);
 	for (int64_t w = 1; w <= 10000; w++)
-		ck_assert_int_eq(cgroup_shares_to_weight(cgroup_weight_to_shares(w)), w);
+		ck_assert_int_eq(qos_shares_to_weight(qos_weight_to_shares(w)), w);
 }
 END_TEST
 
@@ -428,7 +429,7 @@ START_TEST(test_cgroup_typed_v1)
 {
 	struct cgroup_layout l = { 0 };
 	struct cgroup_memory_stat ms;
-	struct cgroup_cpuset set;
+	struct cpuset set;
 	struct err e = { 0 };
 	int64_t v = 0, q = 0, per = 0;
 	char *s;
@@ -443,7 +444,7 @@ START_TEST(test_cgroup_typed_v1)
 	ck_assert_int_eq(cgroup_read_memory_stat(&l, &sr, l.besteffort, &ms, &e), CGROUP_OK);
 	ck_assert_int_eq(cgroup_memory_stat_used(&ms), 2005);
 	ck_assert_int_eq(cgroup_read_cpuset(&l, &sr, l.besteffort, &set, &e), CGROUP_OK);
-	ck_assert_int_eq(cgroup_cpuset_count(&set), 2);
+	ck_assert_int_eq(cpuset_count(&set), 2);
 	ck_assert_str_eq(cgroup_cpu_weight_file(&l), "cpu.shares");
 
 	/* the hadoop-yarn dir is absent in cpuset; the kernel lacks memory.current */
@@ -470,7 +471,7 @@ START_TEST(test_cgroup_typed_v1)
 	ck_assert_int_eq(cgroup_write(&l, &sr, CGROUP_CPU, "/nope", "cpu.idle", "1", &e),
 			 CGROUP_ABSENT);
 	sysroot_fault_add(SYSROOT_WRITE, "cpuset.cpus", EINVAL, 1);
-	cgroup_cpuset_parse("0", &set, &e);
+	cpuset_parse("0", &set, &e);
 	ck_assert_int_eq(cgroup_write_cpuset(&l, &sr, l.besteffort, &set, &e), -1);
 	ck_assert_int_eq(e.errnum, EINVAL);
 	ck_assert_int_eq(cgroup_write_cpuset(&l, &sr, l.besteffort, &set, &e), CGROUP_OK);
@@ -557,7 +558,7 @@ END_TEST
 START_TEST(test_cgroup_detect_v2_systemd)
 {
 	struct cgroup_layout l = { 0 };
-	struct cgroup_cpuset set;
+	struct cpuset set;
 	struct cgroup_memory_stat ms;
 	struct err e = { 0 };
 	int64_t v = 0, q = 0, per = 0;
@@ -595,7 +596,7 @@ START_TEST(test_cgroup_detect_v2_systemd)
 	ck_assert_int_eq(q, -1);
 	ck_assert_int_eq(per, 100000);
 	ck_assert_int_eq(cgroup_read_cpuset(&l, &sr, l.besteffort, &set, &e), CGROUP_OK);
-	ck_assert_int_eq(cgroup_cpuset_count(&set), 4);
+	ck_assert_int_eq(cpuset_count(&set), 4);
 	ck_assert_int_eq(cgroup_read_memory_stat(&l, &sr, l.besteffort, &ms, &e), CGROUP_OK);
 	ck_assert_int_eq(cgroup_memory_stat_used(&ms), 2005);
 	s = cgroup_container_path(&l, C1);

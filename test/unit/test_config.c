@@ -2,7 +2,7 @@
 /* test_config - YAML/JSON loading, core-schema scalars, positions, getters */
 #include <string.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "testlib.h"
 
 START_TEST(test_config_core_schema_scalars)

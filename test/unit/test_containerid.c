@@ -2,7 +2,7 @@
 /* test_containerid - the YARN container id grammar */
 #include <string.h>
 
-#include "containerid.h"
+#include "doc/containerid.h"
 #include "testlib.h"
 
 static const struct {

@@ -3,8 +3,8 @@
  * the NM join, the starting/stale/terminating flags, units and rates */
 #include <string.h>
 
-#include "containerlist.h"
-#include "jsonio.h"
+#include "core/jsonio.h"
+#include "run/containerlist.h"
 #include "testlib.h"
 
 #define ID "container_e17_1410901177871_0001_01_000002"
@@ -142,7 +142,7 @@ static const struct {
 
 START_TEST(test_containerlist_procs_ctrl)
 {
-	ck_assert_int_eq(containerlist_procs_ctrl(ctrls[_i].ctrls), ctrls[_i].want);
+	ck_assert_int_eq(cgroup_procs_ctrl(ctrls[_i].ctrls), ctrls[_i].want);
 }
 END_TEST
 

@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cli.h"
-#include "clock.h"
-#include "err.h"
+#include "cli/cli.h"
+#include "core/clock.h"
+#include "core/err.h"
 #include "testlib.h"
 
 START_TEST(test_err_set_wrap_and_exit_codes)

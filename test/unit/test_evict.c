@@ -2,8 +2,8 @@
 /* test_evict - eviction decisions from literal documents, one table row per rule */
 #include <string.h>
 
-#include "evict.h"
-#include "jsonio.h"
+#include "core/jsonio.h"
+#include "decide/evict.h"
 #include "testlib.h"
 
 #define NOW INT64_C(1795968000000) /* 2026-11-29T16:00:00Z */

@@ -2,7 +2,7 @@
 /* test_http - request building and response parsing, without a socket */
 #include <string.h>
 
-#include "http.h"
+#include "remote/http.h"
 #include "testlib.h"
 
 START_TEST(test_http_url_join)

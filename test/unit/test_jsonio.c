@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonio.h"
+#include "core/jsonio.h"
+#include "core/xalloc.h"
 #include "testlib.h"
-#include "xalloc.h"
 
 static FILE *mem(const char *s)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* test_k8s - lib/k8s: configuration, error decoding, and calls against the
+/* test_k8s - lib/remote/k8s: configuration, error decoding, and calls against the
  * fake API server (test/fake/fake_apiserver.py) on 127.0.0.1. */
 #include <errno.h>
 #include <stdio.h>
@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "core/clock.h"
+#include "core/jsonio.h"
 #include "fakeproc.h"
-#include "jsonio.h"
-#include "k8s.h"
+#include "remote/k8s.h"
 #include "testlib.h"
 
 static char *tmp;

@@ -5,9 +5,9 @@
 #include <signal.h>
 #include <string.h>
 
-#include "clock.h"
-#include "jsonio.h"
-#include "killer.h"
+#include "core/clock.h"
+#include "core/jsonio.h"
+#include "kernel/killer.h"
 #include "testlib.h"
 
 #define HY_V1 "sys/fs/cgroup/cpu/kubepods/besteffort/hadoop-yarn/"

@@ -2,8 +2,8 @@
 /* test_nm - NodeManager containers payload parsing */
 #include <string.h>
 
-#include "jsonio.h"
-#include "nm.h"
+#include "core/jsonio.h"
+#include "remote/nm.h"
 #include "testlib.h"
 
 static json_t *load_fixture(const char *rel)

@@ -2,8 +2,8 @@
 /* test_nodecli - the node tools' shared options */
 #include <string.h>
 
-#include "cli.h"
-#include "nodecli.h"
+#include "cli/cli.h"
+#include "cli/nodecli.h"
 #include "testlib.h"
 
 static int usage_calls;

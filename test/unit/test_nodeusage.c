@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonio.h"
-#include "nodeusage.h"
-#include "statefile.h"
+#include "core/jsonio.h"
+#include "core/statefile.h"
+#include "decide/nodeusage.h"
+#include "run/nodeusage_sample.h"
 #include "testlib.h"
 
 #define U NODEUSAGE_UNKNOWN
@@ -34,6 +35,7 @@ START_TEST(test_nodeusage_rate)
 END_TEST
 
 static struct cgroup_layout layout;
+static struct nodeusage_cgroup ucg; /* the document's view of layout */
 
 static void sample_fill(struct nodeusage_sample *s, int64_t t, int64_t k)
 {
@@ -68,6 +70,7 @@ static void layout_setup(void)
 
 	ck_assert_int_eq(cgroup_layout_set_kube(&layout, CGROUP_DRIVER_CGROUPFS, NULL, &e), 0);
 	layout.version = 1;
+	ucg = nodeusage_sample_cgroup(&layout);
 }
 
 static void layout_teardown(void)
@@ -88,7 +91,7 @@ START_TEST(test_nodeusage_document)
 
 	sample_fill(&a, 1000, 0);
 	sample_fill(&b, 2000, 1000000000);
-	doc = nodeusage_document(&a, &b, 1000, &layout, "n1");
+	doc = nodeusage_document(&a, &b, 1000, &ucg, "n1");
 	s = dump(json_object_get(doc, "qos"));
 	/* guaranteed: 4000 - 3000 - 2000 floored at 0; memory 600 - 250 - 300 = 50 */
 	ck_assert_str_eq(s, "{\"guaranteed\":{\"cpuMilli\":0,\"memoryBytes\":50},"
@@ -109,7 +112,7 @@ START_TEST(test_nodeusage_document)
 	/* the hadoop-yarn path changed: its rate is unknown, its memory is not */
 	free(a.path[NODEUSAGE_HADOOP_YARN]);
 	a.path[NODEUSAGE_HADOOP_YARN] = strdup("/yarn");
-	doc = nodeusage_document(&a, &b, 1000, &layout, NULL);
+	doc = nodeusage_document(&a, &b, 1000, &ucg, NULL);
 	s = dump(json_object_get(doc, "hadoopYarn"));
 	ck_assert_str_eq(s, "{\"cpuMilli\":null,\"memoryBytes\":200}");
 	free(s);
@@ -117,7 +120,7 @@ START_TEST(test_nodeusage_document)
 	json_decref(doc);
 
 	/* no previous sample: every rate null, windowMs null, memory known */
-	doc = nodeusage_document(NULL, &b, 0, &layout, "n1");
+	doc = nodeusage_document(NULL, &b, 0, &ucg, "n1");
 	s = dump(json_object_get(doc, "node"));
 	ck_assert_str_eq(s, "{\"cpuMilli\":null,\"memoryBytes\":700}");
 	free(s);
@@ -126,7 +129,7 @@ START_TEST(test_nodeusage_document)
 
 	/* unknown kubepods memory: guaranteed and system memory unknown too */
 	b.memory_bytes[NODEUSAGE_KUBEPODS] = U;
-	doc = nodeusage_document(&a, &b, 1000, &layout, "n1");
+	doc = nodeusage_document(&a, &b, 1000, &ucg, "n1");
 	s = dump(json_object_get(doc, "system"));
 	ck_assert_str_eq(s, "{\"cpuMilli\":4000,\"memoryBytes\":null}");
 	free(s);

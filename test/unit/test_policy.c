@@ -2,7 +2,7 @@
 /* test_policy - NodeSLO-shaped node policy: defaults, fixture, validation */
 #include <string.h>
 
-#include "policy.h"
+#include "doc/policy.h"
 #include "testlib.h"
 
 static int from_string(struct policy *p, const char *text, json_t *w, struct err *e)

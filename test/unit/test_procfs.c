@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "procfs.h"
+#include "kernel/procfs.h"
 #include "testlib.h"
 
 static const char stat_text[] = "cpu  100 20 30 1000 50 6 4 10 7 0\n"

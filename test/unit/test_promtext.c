@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "promtext.h"
+#include "core/promtext.h"
 #include "testlib.h"
 
 START_TEST(test_promtext_format)

@@ -3,20 +3,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qos.h"
+#include "decide/qos.h"
 #include "testlib.h"
 
-static struct cgroup_cpuset set_of(const char *list)
+static struct cpuset set_of(const char *list)
 {
-	struct cgroup_cpuset s;
+	struct cpuset s;
 
-	ck_assert_int_eq(cgroup_cpuset_parse(list, &s, NULL), 0);
+	ck_assert_int_eq(cpuset_parse(list, &s, NULL), 0);
 	return s;
 }
 
-static void assert_set(const struct cgroup_cpuset *s, const char *want)
+static void assert_set(const struct cpuset *s, const char *want)
 {
-	char *got = cgroup_cpuset_format(s);
+	char *got = cpuset_format(s);
 
 	ck_assert_str_eq(got, want);
 	free(got);
@@ -102,13 +102,13 @@ END_TEST
 
 /* 2 NUMA nodes x 4 cores x 2 threads: cpu n and n + 8 are siblings, cores
  * 0-3 on node 0 (cpus 0-3, 8-11), cores 4-7 on node 1 (4-7, 12-15). */
-static size_t topo16(struct qos_cpu *t)
+static size_t topo16(struct cpuset_cpu *t)
 {
 	for (int c = 0; c < 16; c++)
-		t[c] = (struct qos_cpu){ .cpu = c,
-					 .core = c % 8,
-					 .package = c % 8 < 4 ? 0 : 1,
-					 .node = c % 8 < 4 ? 0 : 1 };
+		t[c] = (struct cpuset_cpu){ .cpu = c,
+					    .core = c % 8,
+					    .package = c % 8 < 4 ? 0 : 1,
+					    .node = c % 8 < 4 ? 0 : 1 };
 	return 16;
 }
 
@@ -133,13 +133,13 @@ static const struct {
 
 START_TEST(test_qos_cpuset_choose)
 {
-	struct qos_cpu t[16];
+	struct cpuset_cpu t[16];
 	size_t n = topo16(t);
-	struct cgroup_cpuset cand = set_of(choose_cases[_i].candidates), out;
+	struct cpuset cand = set_of(choose_cases[_i].candidates), out;
 	int got = qos_cpuset_choose(t, n, &cand, choose_cases[_i].count, &out);
 
 	assert_set(&out, choose_cases[_i].want);
-	ck_assert_int_eq(got, cgroup_cpuset_count(&out));
+	ck_assert_int_eq(got, cpuset_count(&out));
 }
 END_TEST
 
@@ -147,7 +147,7 @@ END_TEST
  * set, as qosapply passes them). */
 static size_t tree(struct qos_cpuset_dir *d, const char *old)
 {
-	static struct cgroup_cpuset set;
+	static struct cpuset set;
 
 	set = set_of(old);
 	d[0] = (struct qos_cpuset_dir){ .parent = -1, .old = &set };
@@ -176,12 +176,12 @@ START_TEST(test_qos_cpuset_order)
 {
 	struct qos_cpuset_dir d[3];
 	struct qos_cpuset_write w[6];
-	struct cgroup_cpuset target = set_of(order_cases[_i].target);
+	struct cpuset target = set_of(order_cases[_i].target);
 	size_t n = qos_cpuset_order(d, tree(d, order_cases[_i].old), &target, w);
 	char got[256] = "";
 
 	for (size_t i = 0; i < n; i++) {
-		char *s = cgroup_cpuset_format(&w[i].set);
+		char *s = cpuset_format(&w[i].set);
 		size_t len = strlen(got);
 
 		snprintf(got + len, sizeof(got) - len, "%zu=%s;", w[i].dir, s);
@@ -194,14 +194,14 @@ END_TEST
 START_TEST(test_qos_cpuset_order_mixed_children)
 {
 	/* One child already narrower than the target: it only widens. */
-	struct cgroup_cpuset all = set_of("0-7"), two = set_of("0-1");
+	struct cpuset all = set_of("0-7"), two = set_of("0-1");
 	struct qos_cpuset_dir d[3] = {
 		{ -1, &all },
 		{ 0, &two },
 		{ 0, &all },
 	};
 	struct qos_cpuset_write w[6];
-	struct cgroup_cpuset target = set_of("0-3");
+	struct cpuset target = set_of("0-3");
 	size_t n = qos_cpuset_order(d, 3, &target, w);
 
 	ck_assert_uint_eq(n, 3);
@@ -214,7 +214,7 @@ END_TEST
 
 START_TEST(test_qos_cpuset_choice_valid)
 {
-	struct cgroup_cpuset cand = set_of("0-7"), online = set_of("0-5");
+	struct cpuset cand = set_of("0-7"), online = set_of("0-5");
 	static const struct {
 		const char *chosen;
 		int count, valid;
@@ -227,7 +227,7 @@ START_TEST(test_qos_cpuset_choice_valid)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct cgroup_cpuset c = set_of(cases[i].chosen);
+		struct cpuset c = set_of(cases[i].chosen);
 
 		ck_assert_msg(qos_cpuset_choice_valid(&c, &cand, &online, cases[i].count) ==
 				      cases[i].valid,

@@ -3,7 +3,7 @@
  * (k8s-conventions.md 4.4: every verified case, canonical column) */
 #include <string.h>
 
-#include "quantity.h"
+#include "core/quantity.h"
 #include "testlib.h"
 
 /* input -> canonical form */

@@ -7,9 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "resctrl.h"
+#include "decide/resctrlqos.h"
+#include "kernel/resctrl.h"
+#include "kernel/yarntasks.h"
 #include "testlib.h"
-#include "yarntasks.h"
 
 static char *root;
 static struct sysroot sr;
@@ -91,7 +92,7 @@ START_TEST(test_resctrl_detect_amd_l3only_mbps_cdp)
 	ck_assert_int_eq(resctrl_detect(&sr, &f, &why, &e), 1);
 	ck_assert_int_eq(f.vendor, SCHEMATA_VENDOR_AMD);
 	ck_assert_int_eq(f.cache[0].min_cbm_bits, 0);
-	ck_assert_ptr_null(schemata_mb_skip_reason(&f)); /* AMD: delay_linear 0 is fine */
+	ck_assert_ptr_null(resctrlqos_mb_skip_reason(&f)); /* AMD: delay_linear 0 is fine */
 	schemata_release(&f.root);
 
 	testlib_write(root, "proc/self/mounts",

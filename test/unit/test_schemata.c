@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schemata.h"
+#include "decide/resctrlqos.h"
+#include "doc/schemata.h"
 #include "testlib.h"
 
 static const struct {
@@ -29,8 +30,8 @@ START_TEST(test_schemata_cbm_table)
 	struct err e = { 0 };
 	uint64_t got = 0;
 
-	ck_assert_int_eq(schemata_cbm(cbm_cases[_i].cbm_mask, cbm_cases[_i].min_bits,
-				      cbm_cases[_i].start, cbm_cases[_i].end, &got, &e),
+	ck_assert_int_eq(resctrlqos_cbm(cbm_cases[_i].cbm_mask, cbm_cases[_i].min_bits,
+					cbm_cases[_i].start, cbm_cases[_i].end, &got, &e),
 			 0);
 	ck_assert_msg(got == cbm_cases[_i].want, "case %d: got %llx, want %llx", _i,
 		      (unsigned long long)got, (unsigned long long)cbm_cases[_i].want);
@@ -42,13 +43,13 @@ START_TEST(test_schemata_cbm_refuses)
 	struct err e = { 0 };
 	uint64_t got = 0;
 
-	ck_assert_int_eq(schemata_cbm(0x7fe, 1, 0, 30, &got, &e), -1);
+	ck_assert_int_eq(resctrlqos_cbm(0x7fe, 1, 0, 30, &got, &e), -1);
 	ck_assert_str_eq(e.msg, "cbm_mask: expected a contiguous mask from bit 0, got '7fe'");
-	ck_assert_int_eq(schemata_cbm(0, 1, 0, 30, &got, &e), -1);
-	ck_assert_int_eq(schemata_cbm(0x7ff, 1, 30, 30, &got, &e), -1);
+	ck_assert_int_eq(resctrlqos_cbm(0, 1, 0, 30, &got, &e), -1);
+	ck_assert_int_eq(resctrlqos_cbm(0x7ff, 1, 30, 30, &got, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
-	ck_assert_int_eq(schemata_cbm(0x7ff, 1, 0, 101, &got, &e), -1);
-	ck_assert_int_eq(schemata_cbm(0x7, 4, 0, 100, &got, &e), -1);
+	ck_assert_int_eq(resctrlqos_cbm(0x7ff, 1, 0, 101, &got, &e), -1);
+	ck_assert_int_eq(resctrlqos_cbm(0x7, 4, 0, 100, &got, &e), -1);
 	ck_assert_str_eq(e.msg, "min_cbm_bits: expected at most 3 (the ways), got 4");
 }
 END_TEST
@@ -81,8 +82,8 @@ START_TEST(test_schemata_mb_table)
 	f.vendor = mb_cases[_i].vendor;
 	f.mb_min_bandwidth = mb_cases[_i].min_bw;
 	f.mb_bandwidth_gran = mb_cases[_i].gran;
-	ck_assert_msg(schemata_mb(&f, mb_cases[_i].pct) == mb_cases[_i].want, "case %d: got %lld",
-		      _i, (long long)schemata_mb(&f, mb_cases[_i].pct));
+	ck_assert_msg(resctrlqos_mb(&f, mb_cases[_i].pct) == mb_cases[_i].want, "case %d: got %lld",
+		      _i, (long long)resctrlqos_mb(&f, mb_cases[_i].pct));
 }
 END_TEST
 
@@ -217,7 +218,7 @@ START_TEST(test_schemata_plan_intel_and_amd_sparse)
 	char *text;
 
 	facts_intel(&f, "L3:0=7ff;1=7ff\nMB:0=100;1=100\n");
-	ck_assert_int_eq(schemata_plan(&f, &be, &want, &e), 0);
+	ck_assert_int_eq(resctrlqos_plan(&f, &be, &want, &e), 0);
 	text = schemata_format(&want, NULL);
 	ck_assert_str_eq(text, "L3:0=f;1=f\nMB:0=30;1=30");
 	free(text);
@@ -232,7 +233,7 @@ START_TEST(test_schemata_plan_intel_and_amd_sparse)
 	f.mb_bandwidth_gran = 1;
 	f.mb_delay_linear = 0; /* AMD has no delay scale: MB still managed */
 	be.mba_percent = 100;
-	ck_assert_int_eq(schemata_plan(&f, &be, &want, &e), 0);
+	ck_assert_int_eq(resctrlqos_plan(&f, &be, &want, &e), 0);
 	text = schemata_format(&want, NULL);
 	ck_assert_str_eq(text, "L3:0=1f;1=1f;16=1f;17=1f\nMB:0=2048;1=2048;16=2048;17=2048");
 	free(text);
@@ -252,14 +253,14 @@ START_TEST(test_schemata_plan_mb_skipped)
 	facts_intel(&f, "L3:0=7ff;1=7ff\nMB:0=100;1=100\n");
 	f.mb_delay_linear = 0;
 	ck_assert_str_eq(
-		schemata_mb_skip_reason(&f),
+		resctrlqos_mb_skip_reason(&f),
 		"non-linear MB delay scale (info/MB/delay_linear 0), which the kernel refuses");
 	f.mb_delay_linear = 1;
 	f.mb_mbps = 1;
-	ck_assert_ptr_nonnull(schemata_mb_skip_reason(&f));
+	ck_assert_ptr_nonnull(resctrlqos_mb_skip_reason(&f));
 	f.mb_mbps = 0;
 	f.has_mb = 0; /* L3 only */
-	ck_assert_int_eq(schemata_plan(&f, &be, &want, &e), 0);
+	ck_assert_int_eq(resctrlqos_plan(&f, &be, &want, &e), 0);
 	text = schemata_format(&want, NULL);
 	ck_assert_str_eq(text, "L3:0=f;1=f");
 	free(text);
@@ -272,7 +273,7 @@ START_TEST(test_schemata_plan_mb_skipped)
 	f.cache[1] = f.cache[0];
 	snprintf(f.cache[0].name, sizeof(f.cache[0].name), "L3CODE");
 	snprintf(f.cache[1].name, sizeof(f.cache[1].name), "L3DATA");
-	ck_assert_int_eq(schemata_plan(&f, &be, &want, &e), 0);
+	ck_assert_int_eq(resctrlqos_plan(&f, &be, &want, &e), 0);
 	text = schemata_format(&want, NULL);
 	ck_assert_str_eq(text, "L3CODE:0=f\nL3DATA:0=f\nMB:0=50");
 	free(text);
@@ -286,7 +287,7 @@ START_TEST(test_schemata_plan_mb_skipped)
 	schemata_release(&want);
 
 	f.cache[0].cbm_mask = 0x7fe;
-	ck_assert_int_eq(schemata_plan(&f, &be, &want, &e), -1);
+	ck_assert_int_eq(resctrlqos_plan(&f, &be, &want, &e), -1);
 	ck_assert_str_eq(e.msg,
 			 "L3CODE: cbm_mask: expected a contiguous mask from bit 0, got '7fe'");
 	schemata_release(&want);

@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "statefile.h"
+#include "core/statefile.h"
+#include "core/xalloc.h"
 #include "testlib.h"
-#include "xalloc.h"
 
 /* Number of entries in dir besides . and .. */
 static int entries(const char *dir)

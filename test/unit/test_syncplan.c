@@ -2,10 +2,10 @@
 /* test_syncplan - kilo-sync's planner from literal and fixture documents */
 #include <string.h>
 
-#include "jsonio.h"
-#include "syncplan.h"
+#include "core/jsonio.h"
+#include "core/xalloc.h"
+#include "decide/syncplan.h"
 #include "testlib.h"
-#include "xalloc.h"
 
 static struct sync_options opts;
 static struct sync_input *in;

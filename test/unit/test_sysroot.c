@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sysroot.h"
+#include "kernel/sysroot.h"
 #include "testlib.h"
 
 static char *root;

@@ -3,8 +3,8 @@
  * from the fixtures in test/fixtures/yarn (no socket) */
 #include <string.h>
 
+#include "remote/yarn.h"
 #include "testlib.h"
-#include "yarn.h"
 
 static json_t *fixture(const char *name)
 {

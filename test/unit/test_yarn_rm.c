@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* test_yarn_rm - lib/yarn and lib/http against the fake RM pair
+/* test_yarn_rm - lib/remote/yarn and lib/remote/http against the fake RM pair
  * (test/fake/fake_rm.py): discovery, failover, standby never written, no
  * active RM, unknown node, missing endpoint and the rmadmin fallback,
  * asynchronous apply, faults, TLS.  Each test gets its own fake. */
@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 
 #include "fakeproc.h"
+#include "remote/yarn.h"
 #include "testlib.h"
-#include "yarn.h"
 
 #define HOST1 "host1.domain.com:8041"
 #define HOST2 "host2.domain.com:8041"
@@ -458,7 +458,7 @@ START_TEST(test_rm_inactive_node_resize)
 }
 END_TEST
 
-/* ---- lib/http against a real server ---- */
+/* ---- lib/remote/http against a real server ---- */
 
 /* The client ports of the logged requests, in order. */
 static void peer_ports(long *ports, size_t n)

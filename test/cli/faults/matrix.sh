@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # matrix.sh - fault injection through the fake NodeManager and the sysroot
-# hook (KILO_FAULTS, lib/sysroot.h): for each fault, the exit code and the
+# hook (KILO_FAULTS, lib/kernel/sysroot.h): for each fault, the exit code and the
 # report say exactly what happened.
 . "$KILO_TOP/test/lib.sh"
 . "$KILO_TOP/test/fake/fake-nm.sh"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # kubectl against the fake API server (test/fake/fake_apiserver.py), over
 # TLS with a CA and a client certificate made here: what kubectl reads and
-# writes is what lib/k8s (through test/tools/k8s-client) reads, so the fake
+# writes is what lib/remote/k8s (through test/tools/k8s-client) reads, so the fake
 # speaks Kubernetes as a real client sees it.
 . "$KILO_TOP/test/lib.sh"
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Every manifest parses (lib/config through test/tools/yaml-docs), every
+# Every manifest parses (lib/core/config through test/tools/yaml-docs), every
 # kustomization lists each YAML file of its directory, and the files inside
 # the ConfigMaps load in the tools that read them without a warning: the
 # kilo-sync config in kilo-sync, the node policy in evictor, qos-cgset and

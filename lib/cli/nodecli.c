@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+/* nodecli - the node tools' shared options (see nodecli.h) */
+#include "cli/nodecli.h"
+
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "core/err.h"
+
+int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, const char *arg)
+{
+	struct err e = { 0 };
+
+	switch (c) {
+	case NODECLI_SYSROOT:
+		o->sysroot = arg;
+		return NODECLI_MORE;
+	case NODECLI_DRIVER:
+		if (cgroup_driver_parse(arg, &o->driver, &e) < 0)
+			return cli_usage_error("%s", e.msg);
+		return NODECLI_MORE;
+	case NODECLI_HIERARCHY:
+		o->hierarchy = arg;
+		return NODECLI_MORE;
+	case NODECLI_POLICY:
+		o->policy = arg;
+		return NODECLI_MORE;
+	case NODECLI_STATE:
+		if (!*arg)
+			return cli_usage_error("invalid value for --state: ''");
+		o->state = arg;
+		return NODECLI_MORE;
+	case NODECLI_PRETTY:
+		o->pretty = 1;
+		return NODECLI_MORE;
+	case 'h':
+		t->usage();
+		return KILO_EXIT_OK;
+	case 'V':
+		cli_print_version(t->features);
+		return KILO_EXIT_OK;
+	default:
+		if (t->unknown)
+			return cli_usage_error("%s", t->unknown);
+		fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog());
+		return KILO_EXIT_USAGE;
+	}
+}
+
+int nodecli_open_node(const struct nodecli_opts *o, struct sysroot *s, struct cgroup_layout *l,
+		      struct err *e)
+{
+	if (sysroot_open(s, o->sysroot, e) < 0)
+		return -1;
+	return cgroup_layout_detect(l, s, o->driver, o->hierarchy, e);
+}
+
+int nodecli_policy_load(const struct nodecli_opts *o, struct policy *p, struct err *e)
+{
+	json_t *warnings = json_array();
+	json_t *w;
+	size_t i;
+	int ret = policy_load(p, o->policy, warnings, e);
+
+	if (ret == 0)
+		json_array_foreach(warnings, i, w)
+			cli_warn("unknown policy field '%s'", json_string_value(w));
+	json_decref(warnings);
+	return ret;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* nodecli - the command-line options the node tools (node-usage, qos-cgset,
+ * evictor, resctrl-assign, yarn-copilot) share: --sysroot, --cgroup-driver,
+ * --hierarchy, --policy, --state, --pretty, -h/--help and -V/--version.
+ *
+ * A tool lists the shared options it takes in its getopt_long() table with
+ * the NODECLI_OPTION_* entries (in the order of its --help), numbers its own
+ * options from NODECLI_OPT_END, handles those in its switch and hands every
+ * other getopt_long() result to nodecli_option().  Like cli, which it prints
+ * through, it prints (help, version, usage errors) and never exits.
+ * nodecli_open_node() then opens the sysroot and cgroup layout they name.
+ */
+#ifndef KILO_NODECLI_H
+#define KILO_NODECLI_H
+
+#include <getopt.h>
+#include <limits.h>
+
+#include "doc/policy.h"
+#include "kernel/cgroup.h"
+#include "kernel/sysroot.h"
+
+/* The values of the shared options; zero-initialise before parsing. */
+struct nodecli_opts {
+	const char *sysroot;       /* --sysroot DIR; NULL: / */
+	enum cgroup_driver driver; /* --cgroup-driver; 0 is CGROUP_DRIVER_AUTO */
+	const char *hierarchy;     /* --hierarchy PATH (the hadoop-yarn cgroup); NULL: default */
+	const char *policy;        /* --policy FILE (NodeSLO); NULL: built-in defaults */
+	const char *state;         /* --state FILE; NULL: none */
+	int pretty;                /* --pretty: indented JSON */
+};
+
+/* What nodecli_option() needs from the tool. */
+struct nodecli_tool {
+	void (*usage)(void);  /* prints the --help text to stdout */
+	const char *features; /* for --version, e.g. "+cgroup1 +cgroup2"; may be NULL */
+	/* The usage error for an unknown option or a missing value (getopt has
+	 * already named the option), or NULL: only the "Try '<prog> --help'"
+	 * line. */
+	const char *unknown;
+};
+
+/* getopt_long() values of the shared options. */
+enum {
+	NODECLI_SYSROOT = CHAR_MAX + 1,
+	NODECLI_DRIVER,
+	NODECLI_HIERARCHY,
+	NODECLI_POLICY,
+	NODECLI_STATE,
+	NODECLI_PRETTY,
+	NODECLI_OPT_END, /* a tool's own long options are numbered from here */
+};
+
+/* struct option entries for a tool's getopt_long() table. */
+/* clang-format off */
+#define NODECLI_OPTION_SYSROOT { "sysroot", required_argument, NULL, NODECLI_SYSROOT }
+#define NODECLI_OPTION_DRIVER { "cgroup-driver", required_argument, NULL, NODECLI_DRIVER }
+#define NODECLI_OPTION_HIERARCHY { "hierarchy", required_argument, NULL, NODECLI_HIERARCHY }
+#define NODECLI_OPTION_POLICY { "policy", required_argument, NULL, NODECLI_POLICY }
+#define NODECLI_OPTION_STATE { "state", required_argument, NULL, NODECLI_STATE }
+#define NODECLI_OPTION_PRETTY { "pretty", no_argument, NULL, NODECLI_PRETTY }
+/* -h/--help, -V/--version and the terminating entry: the end of every table. */
+#define NODECLI_OPTIONS_END \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, 'V' }, \
+	{ NULL, 0, NULL, 0 }
+/* clang-format on */
+
+/* nodecli_option(): the option was stored, parsing goes on. */
+#define NODECLI_MORE (-1)
+
+/* Handle getopt_long()'s result c (arg: its optarg) for a shared option:
+ * store the value in *o and return NODECLI_MORE.  For -h print t->usage(),
+ * for -V "<prog> <version> <features>", and return 0 (KILO_EXIT_OK).  A bad
+ * --cgroup-driver value (cgroup_driver_parse()'s message) and any other c
+ * (an unknown option, a missing value) are usage errors, printed as
+ * cli_usage_error() does (see nodecli_tool.unknown): returns 2
+ * (KILO_EXIT_USAGE).  A tool's own options must be handled before. */
+int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, const char *arg);
+
+/* policy_load() of o->policy (NULL: the defaults) into *p, printing one
+ * "<prog>: warning: unknown policy field '<path>'" per unknown field.
+ * Returns 0, or -1 with e set: a policy that cannot be used is the caller's
+ * to fix, so its kind is ERR_INPUT or ERR_USAGE (exit 2) unless the file
+ * could not be read (ERR_SYSTEM). */
+int nodecli_policy_load(const struct nodecli_opts *o, struct policy *p, struct err *e);
+
+/* sysroot_open() of o->sysroot, then cgroup_layout_detect() with o->driver
+ * and o->hierarchy: the node as the options name it.  Returns 0, or -1 with
+ * e set by either (ERR_USAGE: not a directory, a bad hierarchy;
+ * ERR_NOTFOUND: no cgroup mount; ...).  Release *s and *l either way
+ * (sysroot_release(), cgroup_layout_release()). */
+int nodecli_open_node(const struct nodecli_opts *o, struct sysroot *s, struct cgroup_layout *l,
+		      struct err *e);
+
+#endif

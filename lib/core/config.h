@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* config - YAML or JSON configuration files, read with libyaml into jansson
+ * values, with the position of every value kept for messages.
+ *
+ * Scalars follow the YAML 1.2 core schema (yaml.org/spec/1.2.2 10.3):
+ * null/~/empty -> null, true/false (any of true, True, TRUE) -> boolean,
+ * [-+]?[0-9]+, 0o.., 0x.. -> integer, decimal and exponent forms -> real,
+ * everything else and every quoted scalar -> string.  `.inf` and `.nan`
+ * are refused (JSON cannot carry them), and so are duplicate keys,
+ * non-scalar keys, merge keys (`<<`), several documents in one file and
+ * tags other than the core ones.  Anchors and aliases are resolved by copy.
+ * Since JSON is YAML, one loader reads both.
+ */
+#ifndef KILO_CONFIG_H
+#define KILO_CONFIG_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+struct config_pos;
+
+struct config {
+	char *name;   /* file path or "<string>", for messages */
+	json_t *root; /* the document's top-level value (an object) */
+	struct config_pos *pos;
+	size_t npos, cappos;
+};
+
+/* Load the YAML or JSON file at path into *c.  Returns 0, or -1 with e set:
+ * ERR_INPUT "<path>:<line>:<column>: <message>" for syntax and schema
+ * errors (the top level must be a mapping), ERR_USAGE when the file is
+ * missing or not readable (the caller named it: exit 2), ERR_SYSTEM when
+ * the file cannot be read.  Release with config_release() either way. */
+int config_load(struct config *c, const char *path, struct err *e);
+
+/* Same, from a NUL-terminated string; name is used in messages. */
+int config_load_string(struct config *c, const char *text, const char *name, struct err *e);
+
+/* Free everything held by *c (safe on a zeroed or failed struct). */
+void config_release(struct config *c);
+
+/* The 1-based line and column where value v (a node of c->root) begins.
+ * Returns 0, or -1 when v is not from this file. */
+int config_where(const struct config *c, const json_t *v, long *line, long *col);
+
+/* Typed getters with defaults.  obj is an object inside c->root (or NULL:
+ * then the default is taken); ctx is its field path for messages
+ * ("resourceUsedThresholdWithBE").  A missing key or null gives def.  A
+ * value of the wrong type or out of range fails with ERR_INPUT:
+ *   "<file>:<line>:<col>: <ctx>.<key>: expected an integer 0..100, got \"70%\""
+ * Return 0 or -1. */
+int config_int(const struct config *c, const json_t *obj, const char *ctx, const char *key,
+	       int64_t def, int64_t min, int64_t max, int64_t *out, struct err *e);
+int config_real(const struct config *c, const json_t *obj, const char *ctx, const char *key,
+		double def, double min, double max, double *out, struct err *e);
+int config_bool(const struct config *c, const json_t *obj, const char *ctx, const char *key,
+		int def, int *out, struct err *e);
+/* *out is borrowed from c (or is def). */
+int config_str(const struct config *c, const json_t *obj, const char *ctx, const char *key,
+	       const char *def, const char **out, struct err *e);
+/* One of choices[] (NULL-terminated); *out is the index, def when absent. */
+int config_enum(const struct config *c, const json_t *obj, const char *ctx, const char *key,
+		const char *const *choices, int def, int *out, struct err *e);
+/* The object at key (borrowed), NULL when absent; -1 when not an object. */
+int config_obj(const struct config *c, const json_t *obj, const char *ctx, const char *key,
+	       json_t **out, struct err *e);
+
+/* Fail with a value that has the right type but breaks a rule the getters
+ * above cannot check (a lower bound above the upper, a duplicate id, a
+ * malformed list): ERR_INPUT "<ctx>.<key>: expected <why>, got <value>"
+ * (jsonio_bad_value(): "got nothing" when obj.key is absent), prefixed with
+ * "<file>:<line>:<col>: " at obj.key's position, or with "<file>: " when
+ * that is unknown (the key is absent, or c is NULL: no prefix).  Returns -1
+ * for `return config_reject(...)`. */
+int config_reject(const struct config *c, const json_t *obj, const char *ctx, const char *key,
+		  const char *why, struct err *e);
+
+/* Append to warnings (a JSON array of strings) "<ctx>.<key>" for every key
+ * of obj that is in neither known[] nor ignored[] (both NULL-terminated;
+ * ignored may be NULL).  The caller prints them as warnings: unknown fields
+ * are not errors, so a config written for a newer kilo still loads. */
+void config_unknown(const json_t *obj, const char *ctx, const char *const *known,
+		    const char *const *ignored, json_t *warnings);
+
+#endif

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* evict - which YARN containers to kill under memory or CPU pressure.
+ *
+ * A pure decision (DESIGN.md section 8): evict_parse_*() turn the input
+ * documents (NodeUsage, ContainerList, an optional PodList, the evictor's
+ * own state) into values, evict_decide() turns values, the policy and a
+ * "now" given by the caller into a plan, and evict_plan_json() prints the
+ * plan as a KillPlan (SCHEMAS.md).  Nothing here opens a file or reads a
+ * clock.
+ *
+ * The rules are koordlet's BEMemoryEvict and BECPUEvict
+ * (pkg/koordlet/qosmanager/plugins/{memoryevict,cpuevict}; koordlet-qos.md
+ * sections 5 and 6) applied to single YARN containers, with the changes the
+ * closing notes of koordlet-qos.md call for: the BE CPU request includes
+ * the YARN containers' requests, and the BE limit also looks at the
+ * hadoop-yarn dir.  Memory is decided first; while memory is under pressure
+ * the plan is a memory plan.
+ */
+#ifndef KILO_EVICT_H
+#define KILO_EVICT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "doc/policy.h"
+
+/* A figure that is not known (JSON null).  Every figure below is >= 0 when known. */
+#define EVICT_UNKNOWN (-1)
+
+/* One item of a ContainerList (SCHEMAS.md).  Strings are borrowed from the
+ * parsed document, which must outlive this. */
+struct evict_container {
+	const char *id;            /* a valid YARN container id */
+	int am;                    /* the `am` guess (containerid_is_am when null) */
+	int terminating;           /* NM state KILLING/CLEANEDUP_AFTER_KILL with processes left */
+	int64_t processes;         /* process count, or EVICT_UNKNOWN */
+	int64_t started_ms;        /* startTime, ms since the epoch, or EVICT_UNKNOWN */
+	int64_t memory_bytes;      /* usage.memoryBytes (anon + unevictable), or EVICT_UNKNOWN */
+	int64_t cpu_milli;         /* usage.cpuMilli, or EVICT_UNKNOWN */
+	int64_t request_cpu_milli; /* requests.cpuMilli (null when the NM is unreachable) */
+	int64_t request_memory_bytes; /* requests.memoryBytes */
+};
+
+/* limits.besteffort or limits.hadoopYarn of a NodeUsage. */
+struct evict_scope_limit {
+	int64_t cpuset_cpus;   /* number of CPUs in cpuset.cpus, or EVICT_UNKNOWN */
+	int64_t cfs_quota_us;  /* -1 unlimited, or EVICT_UNKNOWN (-1 is read as unlimited) */
+	int64_t cfs_period_us; /* > 0, or EVICT_UNKNOWN */
+};
+
+/* Everything evict_decide() reads from the documents. */
+struct evict_input {
+	const char *node;              /* metadata.node, NULL when absent (borrowed) */
+	int64_t capacity_memory_bytes; /* NodeUsage capacity.memoryBytes */
+	int64_t node_memory_bytes;     /* NodeUsage node.memoryBytes (MemTotal - MemAvailable) */
+	int64_t be_cpu_milli; /* NodeUsage qos.besteffort.cpuMilli (includes hadoop-yarn) */
+	int64_t window_ms;    /* NodeUsage windowMs: what the CPU rates cover */
+	struct evict_scope_limit be, hadoop_yarn;
+	int nm_reachable;                   /* ContainerList nodeManager.reachable */
+	struct evict_container *containers; /* owned (free with evict_input_release) */
+	size_t ncontainers;
+	int have_pods;                /* a PodList was given */
+	int64_t pods_batch_cpu_milli; /* sum of BE pods' kubernetes.io/batch-cpu requests */
+};
+
+/* One victim of an earlier plan, kept in the state. */
+struct evict_victim {
+	char *id;      /* owned */
+	int64_t at_ms; /* when it was planned */
+};
+
+/* One BE CPU sample, kept in the state for the window averages. */
+struct evict_sample {
+	int64_t at_ms;     /* when it was taken */
+	int64_t window_ms; /* how long the rate covers, or EVICT_UNKNOWN */
+	int64_t usage_cpu_milli;
+	int64_t limit_cpu_milli;
+	int64_t request_cpu_milli;
+};
+
+/* The evictor's memory between runs (--state FILE). */
+struct evict_state {
+	struct evict_victim *victims;
+	size_t nvictims;
+	int64_t last_memory_ms; /* last plan with memory victims, or EVICT_UNKNOWN */
+	int64_t last_cpu_ms;    /* last plan with CPU victims, or EVICT_UNKNOWN */
+	struct evict_sample *samples;
+	size_t nsamples;
+};
+
+enum evict_resource { EVICT_NONE, EVICT_MEMORY, EVICT_CPU };
+
+/* A victim: container index into evict_input.containers and its expected
+ * release (bytes for memory, milli-cores for CPU). */
+struct evict_item {
+	size_t index;
+	int64_t release;
+	int from_request; /* release is the request, the usage being unknown */
+};
+
+/* A container passed over; reason is a static string. */
+struct evict_skip {
+	size_t index;
+	const char *reason; /* "am", "terminating", "recentlyPlanned", "noProcesses", "noUsage",
+			       "noRequest", "nothingToRelease" */
+};
+
+/* Figures of one CPU evaluation (koordlet cpuevict steps 2-4). */
+struct evict_cpu_figures {
+	int64_t usage_cpu_milli, limit_cpu_milli, request_cpu_milli;
+	int64_t need_cpu_milli; /* 0 when this evaluation does not trigger */
+};
+
+struct evict_plan {
+	enum evict_resource resource; /* EVICT_NONE: no pressure, trigger null */
+	double usage_percent;         /* memory: node/capacity; cpu: BE usage/limit (window) */
+	int threshold_percent, lower_percent, upper_percent;
+	int64_t need, credit; /* bytes or milli-cores */
+	int64_t cool_down_remaining_ms;
+	/* memory */
+	int64_t usage_bytes, capacity_bytes;
+	/* cpu */
+	double satisfaction_percent;
+	struct evict_cpu_figures window, current;
+	int64_t window_seconds, coverage_ms;
+	size_t nsamples;
+
+	struct evict_item *items;
+	size_t nitems;
+	struct evict_skip *skipped;
+	size_t nskipped;
+	int pressure_remains;
+	json_t *notes; /* array of strings explaining what was not evaluated (new ref) */
+};
+
+/* Parse a NodeUsage document into in (node, memory, BE CPU usage, limits).
+ * Returns 0, or -1 with e set (ERR_INPUT, "NodeUsage.<path>: expected ...,
+ * got <value>"). */
+int evict_parse_node_usage(const json_t *doc, struct evict_input *in, struct err *e);
+
+/* Parse a ContainerList into in->containers (allocated; borrowed strings
+ * from doc).  Ids are checked against the YARN grammar.  Returns 0, or -1
+ * with e set (ERR_INPUT "ContainerList.items[3].usage.memoryBytes: ..."). */
+int evict_parse_container_list(const json_t *doc, struct evict_input *in, struct err *e);
+
+/* Sum the kubernetes.io/batch-cpu requests (milli-cores: the quantity's
+ * value rounded up, as Quantity.Value() does) of the BE pods of a PodList
+ * (or a kubectl List of Pods) into in->pods_batch_cpu_milli and set
+ * in->have_pods.  A pod counts when its koordinator.sh/qosClass label is BE
+ * (or, without the label, its status.qosClass is BestEffort), its phase is
+ * Running or Pending, and its spec.nodeName is in->node (any node when
+ * in->node is NULL).  A pod's request is the Kubernetes effective request:
+ * max(sum over containers, max over init containers).  Returns 0, or -1 with
+ * e set (ERR_INPUT naming the pod field and value). */
+int evict_parse_pods(const json_t *doc, struct evict_input *in, struct err *e);
+
+/* Free what evict_parse_container_list() allocated. */
+void evict_input_release(struct evict_input *in);
+
+/* Read the state document (as evict_state_json() writes it) into *st;
+ * name is used in messages (the file's path).  A NULL doc is an empty
+ * state.  Returns 0, or -1 with e set (ERR_INPUT "<name>: victims[0].atMs:
+ * ..."). */
+int evict_state_parse(const json_t *doc, const char *name, struct evict_state *st, struct err *e);
+
+/* The state as a document {"apiVersion":"kilo/v1","kind":"EvictorState",
+ * "victims":[{"id","atMs"}],"lastEviction":{"memoryMs","cpuMs"},
+ * "cpuSamples":[{"atMs","windowMs","usageCpuMilli","limitCpuMilli",
+ * "requestCpuMilli"}]}.  New reference. */
+json_t *evict_state_json(const struct evict_state *st);
+
+/* An empty state. */
+void evict_state_init(struct evict_state *st);
+
+/* Free the state's arrays. */
+void evict_state_release(struct evict_state *st);
+
+/* The BE CPU limit in milli-cores (koordlet cpuevict "real limit", over
+ * both dirs): the minimum over the BE dir and the hadoop-yarn dir of
+ * |cpuset| x 1000 and, where the quota is not -1, quota x 1000 / period.
+ * EVICT_UNKNOWN when neither dir gives a figure. */
+int64_t evict_be_limit_milli(const struct evict_input *in);
+
+/* The number of CPUs in a cpuset list ("0-3,8"; "" is 0).  Returns the
+ * count, or -1 when s is not a cpuset list. */
+int64_t evict_cpuset_count(const char *s);
+
+/* Decide.  Memory (koordlet BEMemoryEvict): trigger at node usage >=
+ * memoryEvictThresholdPercent of capacity; need = usage - capacity x
+ * lower% (= capacity x (usage% - lower%) / 100 bytes); credit for the
+ * memory of terminating containers and of st's victims planned within
+ * kilo.terminatingTimeoutMs that are still listed; victims non-AM first,
+ * larger usage.memoryBytes, youngest startTime, unknown usage last
+ * (released by its request when known, else skipped "noUsage"); AMs only
+ * with kilo.allowAM; stop when covered; no new victims within
+ * kilo.memoryEvictCoolDownMs of the last.  CPU (koordlet BECPUEvict, off
+ * unless both satisfaction percents are set): the current sample is added
+ * to st; window averages over cpuEvictTimeWindowSeconds need samples
+ * covering a third of it; each evaluation triggers at usage/limit >= the
+ * usage threshold and limit/request <= lower, giving request x upper/100 -
+ * limit; need = min(window, current); victims non-AM first, higher
+ * usage/request, each releasing its request; cool-down
+ * kilo.cpuEvictCoolDownMs.  st is updated (samples, victims, last times,
+ * pruned) for the caller to save.  *plan is filled (release with
+ * evict_plan_release).  Never fails. */
+void evict_decide(const struct policy *p, const struct evict_input *in, struct evict_state *st,
+		  int64_t now_ms, struct evict_plan *plan);
+
+/* The KillPlan document of plan (SCHEMAS.md), with "notes" added after
+ * "pressureRemains".  New reference. */
+json_t *evict_plan_json(const struct evict_plan *plan, const struct evict_input *in,
+			const struct policy *p, int64_t now_ms);
+
+/* Free the plan's arrays and notes. */
+void evict_plan_release(struct evict_plan *plan);
+
+#endif

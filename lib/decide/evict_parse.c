@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: Apache-2.0
+/* evict_parse - the evictor's input documents and state, as values (see evict.h) */
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/jsonio.h"
+#include "core/xalloc.h"
+#include "decide/evict.h"
+#include "decide/podreq.h"
+#include "doc/containerid.h"
+
+/* Largest figure accepted: sums over thousands of containers stay far from overflow. */
+#define FIGURE_MAX (INT64_C(1) << 53)
+
+/* An optional non-negative figure: EVICT_UNKNOWN when absent or null. */
+static int get_figure(const json_t *obj, const char *ctx, const char *key, int64_t *out,
+		      struct err *e)
+{
+	*out = EVICT_UNKNOWN;
+	return jsonio_get_int(obj, ctx, key, 0, FIGURE_MAX, out, e) < 0 ? -1 : 0;
+}
+
+/* A required figure: absent or null is an error too. */
+static int get_required(const json_t *obj, const char *ctx, const char *key, int64_t *out,
+			struct err *e)
+{
+	int r = jsonio_get_int(obj, ctx, key, 0, FIGURE_MAX, out, e);
+
+	if (r == 0)
+		return jsonio_bad_value(e, ctx, key, "an integer 0..9007199254740992", NULL);
+	return r < 0 ? -1 : 0;
+}
+
+int64_t evict_cpuset_count(const char *s)
+{
+	int64_t n = 0;
+
+	while (*s) {
+		char *end;
+		long a, b;
+
+		if (*s < '0' || *s > '9')
+			return -1;
+		a = strtol(s, &end, 10);
+		b = a;
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				return -1;
+			b = strtol(end + 1, &end, 10);
+		}
+		if (b < a || b > 65535)
+			return -1;
+		n += b - a + 1;
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return n;
+}
+
+static int parse_limit(const json_t *limits, const char *key, struct evict_scope_limit *l,
+		       struct err *e)
+{
+	json_t *o = NULL, *v;
+	char ctx[64];
+
+	l->cpuset_cpus = l->cfs_quota_us = l->cfs_period_us = EVICT_UNKNOWN;
+	if (jsonio_get_obj(limits, "NodeUsage.limits", key, &o, e) < 0)
+		return -1;
+	snprintf(ctx, sizeof(ctx), "NodeUsage.limits.%s", key);
+	v = json_object_get(o, "cpuset");
+	if (v && !json_is_null(v)) {
+		if (!json_is_string(v) ||
+		    (l->cpuset_cpus = evict_cpuset_count(json_string_value(v))) < 0)
+			return jsonio_bad_value(e, ctx, "cpuset", "a cpuset list such as \"0-3,8\"",
+						v);
+	}
+	if (jsonio_get_int(o, ctx, "cfsQuotaUs", -1, FIGURE_MAX, &l->cfs_quota_us, e) < 0 ||
+	    jsonio_get_int(o, ctx, "cfsPeriodUs", 1, FIGURE_MAX, &l->cfs_period_us, e) < 0)
+		return -1;
+	return 0;
+}
+
+int evict_parse_node_usage(const json_t *doc, struct evict_input *in, struct err *e)
+{
+	json_t *meta = NULL, *cap = NULL, *node = NULL, *qos = NULL, *be = NULL, *limits = NULL;
+
+	if (jsonio_get_obj(doc, "NodeUsage", "metadata", &meta, e) < 0 ||
+	    jsonio_get_str(meta, "NodeUsage.metadata", "node", &in->node, e) < 0 ||
+	    jsonio_get_obj(doc, "NodeUsage", "capacity", &cap, e) < 0 ||
+	    jsonio_get_obj(doc, "NodeUsage", "node", &node, e) < 0 ||
+	    jsonio_get_obj(doc, "NodeUsage", "qos", &qos, e) < 0 ||
+	    jsonio_get_obj(qos, "NodeUsage.qos", "besteffort", &be, e) < 0 ||
+	    jsonio_get_obj(doc, "NodeUsage", "limits", &limits, e) < 0 ||
+	    get_figure(cap, "NodeUsage.capacity", "memoryBytes", &in->capacity_memory_bytes, e) <
+		    0 ||
+	    get_figure(node, "NodeUsage.node", "memoryBytes", &in->node_memory_bytes, e) < 0 ||
+	    get_figure(be, "NodeUsage.qos.besteffort", "cpuMilli", &in->be_cpu_milli, e) < 0 ||
+	    get_figure(doc, "NodeUsage", "windowMs", &in->window_ms, e) < 0 ||
+	    parse_limit(limits, "besteffort", &in->be, e) < 0 ||
+	    parse_limit(limits, "hadoopYarn", &in->hadoop_yarn, e) < 0)
+		return -1;
+	if (in->capacity_memory_bytes == 0)
+		return jsonio_bad_value(e, "NodeUsage.capacity", "memoryBytes",
+					"a positive integer", json_object_get(cap, "memoryBytes"));
+	return 0;
+}
+
+static int parse_container(const json_t *it, const char *ctx, json_t *seen,
+			   struct evict_container *c, struct err *e)
+{
+	json_t *usage = NULL, *req = NULL;
+	const char *start = NULL;
+	struct containerid cid;
+	char sub[96];
+
+	if (!json_is_object(it))
+		return jsonio_bad_value(e, ctx, NULL, "an object", it);
+	if (containerid_get_unique(it, ctx, seen, &c->id, &cid, e) < 0)
+		return -1;
+	c->am = containerid_is_am(&cid);
+	c->terminating = 0;
+	if (jsonio_get_bool(it, ctx, "am", &c->am, e) < 0 ||
+	    jsonio_get_bool(it, ctx, "terminating", &c->terminating, e) < 0 ||
+	    get_figure(it, ctx, "processes", &c->processes, e) < 0 ||
+	    jsonio_get_str(it, ctx, "startTime", &start, e) < 0 ||
+	    jsonio_get_obj(it, ctx, "usage", &usage, e) < 0 ||
+	    jsonio_get_obj(it, ctx, "requests", &req, e) < 0)
+		return -1;
+	c->started_ms = EVICT_UNKNOWN;
+	if (start && clock_parse_rfc3339(start, &c->started_ms) < 0)
+		return jsonio_bad_value(e, ctx, "startTime", "an RFC 3339 time",
+					json_object_get(it, "startTime"));
+	snprintf(sub, sizeof(sub), "%s.usage", ctx);
+	if (get_figure(usage, sub, "memoryBytes", &c->memory_bytes, e) < 0 ||
+	    get_figure(usage, sub, "cpuMilli", &c->cpu_milli, e) < 0)
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.requests", ctx);
+	if (get_figure(req, sub, "cpuMilli", &c->request_cpu_milli, e) < 0 ||
+	    get_figure(req, sub, "memoryBytes", &c->request_memory_bytes, e) < 0)
+		return -1;
+	return 0;
+}
+
+int evict_parse_container_list(const json_t *doc, struct evict_input *in, struct err *e)
+{
+	json_auto_t *seen = json_object();
+	json_t *meta = NULL, *nm = NULL, *items = NULL;
+	const char *node = NULL;
+	char ctx[64];
+
+	in->nm_reachable = 1;
+	if (jsonio_get_obj(doc, "ContainerList", "metadata", &meta, e) < 0 ||
+	    jsonio_get_str(meta, "ContainerList.metadata", "node", &node, e) < 0 ||
+	    jsonio_get_obj(doc, "ContainerList", "nodeManager", &nm, e) < 0 ||
+	    jsonio_get_bool(nm, "ContainerList.nodeManager", "reachable", &in->nm_reachable, e) <
+		    0 ||
+	    jsonio_get_arr(doc, "ContainerList", "items", &items, e) < 0)
+		return -1;
+	if (!in->node)
+		in->node = node;
+	in->ncontainers = json_array_size(items);
+	in->containers = xcalloc(in->ncontainers ? in->ncontainers : 1, sizeof(*in->containers));
+	for (size_t i = 0; i < in->ncontainers; i++) {
+		snprintf(ctx, sizeof(ctx), "ContainerList.items[%zu]", i);
+		if (parse_container(json_array_get(items, i), ctx, seen, &in->containers[i], e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void evict_input_release(struct evict_input *in)
+{
+	free(in->containers);
+	in->containers = NULL;
+	in->ncontainers = 0;
+}
+
+/* 1 when the pod counts toward the BE request (see evict.h), else 0. */
+static int pod_counts(const json_t *pod, const char *node)
+{
+	json_t *meta = json_object_get(pod, "metadata"), *spec = json_object_get(pod, "spec");
+	json_t *status = json_object_get(pod, "status");
+	const char *qos = json_string_value(
+		json_object_get(json_object_get(meta, "labels"), "koordinator.sh/qosClass"));
+	const char *kqos = json_string_value(json_object_get(status, "qosClass"));
+	const char *phase = json_string_value(json_object_get(status, "phase"));
+	const char *on = json_string_value(json_object_get(spec, "nodeName"));
+
+	if (qos ? strcmp(qos, "BE") != 0 : !kqos || strcmp(kqos, "BestEffort") != 0)
+		return 0;
+	if (!phase || (strcmp(phase, "Running") != 0 && strcmp(phase, "Pending") != 0))
+		return 0;
+	return on && (!node || strcmp(on, node) == 0);
+}
+
+int evict_parse_pods(const json_t *doc, struct evict_input *in, struct err *e)
+{
+	const char *kind = json_string_value(json_object_get(doc, "kind"));
+	json_t *items = NULL;
+	char ctx[64];
+
+	if (jsonio_get_arr(doc, kind, "items", &items, e) < 0)
+		return -1;
+	in->have_pods = 1;
+	in->pods_batch_cpu_milli = 0;
+	for (size_t i = 0; i < json_array_size(items); i++) {
+		json_t *pod = json_array_get(items, i);
+		const char *k = json_string_value(json_object_get(pod, "kind"));
+		int64_t milli;
+
+		if ((k && strcmp(k, "Pod") != 0) || !pod_counts(pod, in->node))
+			continue;
+		snprintf(ctx, sizeof(ctx), "%s.items[%zu]", kind, i);
+		if (podreq_effective(pod, ctx, "kubernetes.io/batch-cpu", &milli, e) < 0)
+			return -1;
+		in->pods_batch_cpu_milli += milli;
+	}
+	return 0;
+}
+
+void evict_state_init(struct evict_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->last_memory_ms = st->last_cpu_ms = EVICT_UNKNOWN;
+}
+
+void evict_state_release(struct evict_state *st)
+{
+	for (size_t i = 0; i < st->nvictims; i++)
+		free(st->victims[i].id);
+	free(st->victims);
+	free(st->samples);
+	evict_state_init(st);
+}
+
+static int parse_state(const json_t *doc, struct evict_state *st, struct err *e)
+{
+	json_t *victims = NULL, *last = NULL, *samples = NULL;
+	const char *kind = NULL;
+	char ctx[48];
+
+	if (jsonio_get_str(doc, "", "kind", &kind, e) < 0)
+		return -1;
+	if (kind && strcmp(kind, "EvictorState") != 0)
+		return jsonio_bad_value(e, "", "kind", "\"EvictorState\"",
+					json_object_get(doc, "kind"));
+	if (jsonio_get_arr(doc, "", "victims", &victims, e) < 0 ||
+	    jsonio_get_obj(doc, "", "lastEviction", &last, e) < 0 ||
+	    get_figure(last, "lastEviction", "memoryMs", &st->last_memory_ms, e) < 0 ||
+	    get_figure(last, "lastEviction", "cpuMs", &st->last_cpu_ms, e) < 0 ||
+	    jsonio_get_arr(doc, "", "cpuSamples", &samples, e) < 0)
+		return -1;
+	st->victims = xcalloc(json_array_size(victims) + 1, sizeof(*st->victims));
+	for (size_t i = 0; i < json_array_size(victims); i++) {
+		json_t *v = json_array_get(victims, i);
+		struct evict_victim *vi = &st->victims[st->nvictims];
+		const char *id = NULL;
+
+		snprintf(ctx, sizeof(ctx), "victims[%zu]", i);
+		if (jsonio_get_str(v, ctx, "id", &id, e) < 0 ||
+		    get_required(v, ctx, "atMs", &vi->at_ms, e) < 0)
+			return -1;
+		if (!id || !containerid_valid(id))
+			return jsonio_bad_value(e, ctx, "id", "a YARN container id",
+						json_object_get(v, "id"));
+		vi->id = xstrdup(id);
+		st->nvictims++;
+	}
+	st->samples = xcalloc(json_array_size(samples) + 1, sizeof(*st->samples));
+	for (size_t i = 0; i < json_array_size(samples); i++) {
+		json_t *v = json_array_get(samples, i);
+		struct evict_sample *s = &st->samples[i];
+
+		snprintf(ctx, sizeof(ctx), "cpuSamples[%zu]", i);
+		if (get_required(v, ctx, "atMs", &s->at_ms, e) < 0 ||
+		    get_figure(v, ctx, "windowMs", &s->window_ms, e) < 0 ||
+		    get_required(v, ctx, "usageCpuMilli", &s->usage_cpu_milli, e) < 0 ||
+		    get_required(v, ctx, "limitCpuMilli", &s->limit_cpu_milli, e) < 0 ||
+		    get_required(v, ctx, "requestCpuMilli", &s->request_cpu_milli, e) < 0)
+			return -1;
+		st->nsamples++;
+	}
+	return 0;
+}
+
+int evict_state_parse(const json_t *doc, const char *name, struct evict_state *st, struct err *e)
+{
+	evict_state_init(st);
+	if (!doc)
+		return 0;
+	if (parse_state(doc, st, e) < 0) {
+		evict_state_release(st);
+		return err_wrap(e, "%s", name);
+	}
+	return 0;
+}
+
+json_t *evict_state_json(const struct evict_state *st)
+{
+	json_t *doc = jsonio_new_doc("EvictorState");
+	json_t *victims = json_array(), *samples = json_array();
+
+	for (size_t i = 0; i < st->nvictims; i++)
+		json_array_append_new(victims, json_pack("{s:s,s:I}", "id", st->victims[i].id,
+							 "atMs", (json_int_t)st->victims[i].at_ms));
+	json_object_set_new(doc, "victims", victims);
+	json_object_set_new(
+		doc, "lastEviction",
+		json_pack("{s:o,s:o}", "memoryMs",
+			  jsonio_int_or_null(st->last_memory_ms >= 0, st->last_memory_ms), "cpuMs",
+			  jsonio_int_or_null(st->last_cpu_ms >= 0, st->last_cpu_ms)));
+	for (size_t i = 0; i < st->nsamples; i++) {
+		const struct evict_sample *s = &st->samples[i];
+
+		json_array_append_new(
+			samples,
+			json_pack("{s:I,s:o,s:I,s:I,s:I}", "atMs", (json_int_t)s->at_ms, "windowMs",
+				  jsonio_int_or_null(s->window_ms >= 0, s->window_ms),
+				  "usageCpuMilli", (json_int_t)s->usage_cpu_milli, "limitCpuMilli",
+				  (json_int_t)s->limit_cpu_milli, "requestCpuMilli",
+				  (json_int_t)s->request_cpu_milli));
+	}
+	json_object_set_new(doc, "cpuSamples", samples);
+	return doc;
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+/* podreq - effective Pod requests (see podreq.h) */
+#include "decide/podreq.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/quantity.h"
+
+/* The request of one container for resource res: requests[res], else
+ * limits[res] (a limit alone is the request of an extended resource). */
+static int container_request(const json_t *c, const char *ctx, const char *res, int64_t *out,
+			     struct err *e)
+{
+	const json_t *r = json_object_get(c, "resources");
+	const json_t *req = json_object_get(r, "requests");
+	char sub[400];
+
+	snprintf(sub, sizeof(sub), "%s.resources.requests", ctx);
+	if (json_object_get(req, res))
+		return quantity_get_value(req, sub, res, 1, out, e);
+	snprintf(sub, sizeof(sub), "%s.resources.limits", ctx);
+	return quantity_get_value(json_object_get(r, "limits"), sub, res, 1, out, e);
+}
+
+/* Effective pod request (kubernetes resourcehelper.PodRequests): max(sum
+ * of containers + restartable init containers, each regular init
+ * container + the restartable ones started before it) + overhead. */
+int podreq_effective(const json_t *pod, const char *who, const char *res, int64_t *out,
+		     struct err *e)
+{
+	const json_t *spec = json_object_get(pod, "spec");
+	int64_t sum = 0, sidecars = 0, init_max = 0, v;
+	char ctx[400];
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(spec, "containers"), i, c)
+	{
+		snprintf(ctx, sizeof(ctx), "Pod %s.spec.containers[%zu]", who, i);
+		if (container_request(c, ctx, res, &v, e) < 0)
+			return -1;
+		sum += v;
+	}
+	json_array_foreach(json_object_get(spec, "initContainers"), i, c)
+	{
+		const char *restart = json_string_value(json_object_get(c, "restartPolicy"));
+
+		snprintf(ctx, sizeof(ctx), "Pod %s.spec.initContainers[%zu]", who, i);
+		if (container_request(c, ctx, res, &v, e) < 0)
+			return -1;
+		if (restart && strcmp(restart, "Always") == 0)
+			sidecars += v;
+		else if (v + sidecars > init_max)
+			init_max = v + sidecars;
+	}
+	sum += sidecars;
+	snprintf(ctx, sizeof(ctx), "Pod %s.spec", who);
+	if (quantity_get_value(json_object_get(spec, "overhead"), ctx, res, 1, &v, e) < 0)
+		return -1;
+	*out = (sum > init_max ? sum : init_max) + v;
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* podreq - the effective request of a Pod for one resource, as the
+ * scheduler and kubelet count it (kubernetes
+ * pkg/api/v1/resource/helpers.go PodRequests, with native sidecars):
+ *
+ *   max(sum of containers + sum of restartable init containers,
+ *       each regular init container + the restartable ones started before it)
+ *   + spec.overhead
+ *
+ * where a container's request is resources.requests[r], else
+ * resources.limits[r] (a limit alone is the request of an extended resource
+ * such as kubernetes.io/batch-cpu).  Pure: no I/O.
+ */
+#ifndef KILO_PODREQ_H
+#define KILO_PODREQ_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+/* The effective request of pod (a Pod object) for resource, in the
+ * resource's integer units (Quantity.Value(), rounded up: milli-cores for
+ * kubernetes.io/batch-cpu, bytes for memory).  who names the pod in
+ * messages ("ns/name").  Returns 0, or -1 with e set (ERR_INPUT
+ * "Pod <who>.spec.containers[0].resources.requests.<r>: expected ..."). */
+int podreq_effective(const json_t *pod, const char *who, const char *resource, int64_t *out,
+		     struct err *e);
+
+#endif

@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: Apache-2.0
+/* syncplan - kilo-sync's pure planner (see syncplan.h) */
+#include "decide/syncplan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/jsonio.h"
+#include "core/quantity.h"
+#include "core/xalloc.h"
+#include "decide/podreq.h"
+
+struct sync_node {
+	char *name;
+	int seen; /* the Node object itself was given */
+	int64_t origin_cpu, origin_mem;
+	const char *origin_source;
+	char *origin_error;
+	int64_t req_cpu, req_mem;
+	int nm_pods;
+	char *nm_pod, *nm_node_id, *nm_cluster;
+	int has_alloc;
+	int64_t alloc_cpu, alloc_mem;
+	char *alloc_error;
+};
+
+struct in_cluster {
+	char *id;
+	char *unreachable; /* why, or NULL */
+	int has_nodes;
+	struct yarn_nodes nodes;
+};
+
+struct sync_input {
+	struct sync_options o;
+	struct sync_node *nodes;
+	size_t n, cap;
+	json_t *index; /* node name -> index into nodes */
+	struct in_cluster *clusters;
+	size_t nclusters;
+	size_t pods;
+};
+
+static void set_str(char **dst, const char *src)
+{
+	free(*dst);
+	*dst = src ? xstrdup(src) : NULL;
+}
+
+struct sync_input *sync_input_new(const struct sync_options *o)
+{
+	struct sync_input *in = xcalloc(1, sizeof(*in));
+
+	in->o = *o;
+	in->index = json_object();
+	return in;
+}
+
+static void yarn_nodes_copy(struct yarn_nodes *dst, const struct yarn_nodes *src)
+{
+	dst->n = src->n;
+	dst->items = xcalloc(src->n, sizeof(*dst->items));
+	for (size_t i = 0; i < src->n; i++) {
+		dst->items[i] = src->items[i];
+		dst->items[i].id = xstrdup(src->items[i].id ? src->items[i].id : "");
+		dst->items[i].state = xstrdup(src->items[i].state ? src->items[i].state : "");
+		dst->items[i].host = xstrdup(src->items[i].host ? src->items[i].host : "");
+	}
+}
+
+void sync_input_free(struct sync_input *in)
+{
+	if (!in)
+		return;
+	for (size_t i = 0; i < in->n; i++) {
+		struct sync_node *n = &in->nodes[i];
+
+		free(n->name);
+		free(n->origin_error);
+		free(n->nm_pod);
+		free(n->nm_node_id);
+		free(n->nm_cluster);
+		free(n->alloc_error);
+	}
+	for (size_t i = 0; i < in->nclusters; i++) {
+		free(in->clusters[i].id);
+		free(in->clusters[i].unreachable);
+		yarn_nodes_release(&in->clusters[i].nodes);
+	}
+	free(in->clusters);
+	free(in->nodes);
+	json_decref(in->index);
+	free(in);
+}
+
+size_t sync_input_nodes(const struct sync_input *in)
+{
+	size_t seen = 0;
+
+	for (size_t i = 0; i < in->n; i++)
+		seen += in->nodes[i].seen;
+	return seen;
+}
+
+void sync_input_discard_pods(struct sync_input *in)
+{
+	for (size_t i = 0; i < in->n; i++) {
+		struct sync_node *n = &in->nodes[i];
+
+		n->req_cpu = n->req_mem = 0;
+		n->nm_pods = 0;
+		set_str(&n->nm_pod, NULL);
+		set_str(&n->nm_node_id, NULL);
+		set_str(&n->nm_cluster, NULL);
+	}
+	in->pods = 0;
+}
+
+size_t sync_input_pods(const struct sync_input *in)
+{
+	return in->pods;
+}
+
+static struct sync_node *node_entry(struct sync_input *in, const char *name)
+{
+	json_t *idx = json_object_get(in->index, name);
+
+	if (idx)
+		return &in->nodes[json_integer_value(idx)];
+	if (in->n == in->cap) {
+		in->cap = in->cap ? in->cap * 2 : 64;
+		in->nodes = xrealloc(in->nodes, in->cap * sizeof(*in->nodes));
+	}
+	memset(&in->nodes[in->n], 0, sizeof(in->nodes[in->n]));
+	in->nodes[in->n].name = xstrdup(name);
+	json_object_set_new(in->index, name, json_integer((json_int_t)in->n));
+	return &in->nodes[in->n++];
+}
+
+static struct in_cluster *cluster_entry(struct sync_input *in, const char *id, int create)
+{
+	for (size_t i = 0; i < in->nclusters; i++)
+		if (strcmp(in->clusters[i].id, id) == 0)
+			return &in->clusters[i];
+	if (!create)
+		return NULL;
+	in->clusters = xrealloc(in->clusters, (in->nclusters + 1) * sizeof(*in->clusters));
+	memset(&in->clusters[in->nclusters], 0, sizeof(*in->clusters));
+	in->clusters[in->nclusters].id = xstrdup(id);
+	return &in->clusters[in->nclusters++];
+}
+
+static const char *str_at(const json_t *obj, const char *a, const char *b)
+{
+	const json_t *v = json_object_get(obj, a);
+
+	return json_string_value(b ? json_object_get(v, b) : v);
+}
+
+static const char *annotation(const json_t *obj, const char *name)
+{
+	return json_string_value(json_object_get(
+		json_object_get(json_object_get(obj, "metadata"), "annotations"), name));
+}
+
+/* Read the hadoop-yarn entry of thirdPartyAllocations. */
+static void read_allocation(struct sync_input *in, struct sync_node *n, const char *value)
+{
+	struct err e = { 0 };
+	json_auto_t *doc = NULL;
+	json_t *allocs, *a;
+	size_t i;
+
+	n->has_alloc = 0;
+	n->alloc_cpu = n->alloc_mem = 0;
+	set_str(&n->alloc_error, NULL);
+	if (!value)
+		return;
+	doc = jsonio_parse(value, SYNC_ANN_THIRD_PARTY, &e);
+	allocs = doc ? json_object_get(doc, "allocations") : NULL;
+	if (doc && allocs && !json_is_array(allocs))
+		jsonio_bad_value(&e, SYNC_ANN_THIRD_PARTY, "allocations", "an array", allocs);
+	json_array_foreach(allocs, i, a)
+	{
+		const json_t *res = json_object_get(a, "resources");
+
+		if (e.kind != ERR_NONE)
+			break;
+		if (!json_is_object(a) ||
+		    strcmp(str_at(a, "name", NULL) ?: "", SYNC_ALLOCATION_NAME))
+			continue;
+		n->has_alloc = 1;
+		if (quantity_get_value(res, SYNC_ANN_THIRD_PARTY, in->o.batch_cpu, 1, &n->alloc_cpu,
+				       &e) < 0 ||
+		    quantity_get_value(res, SYNC_ANN_THIRD_PARTY, in->o.batch_memory, 1,
+				       &n->alloc_mem, &e) < 0)
+			break;
+	}
+	if (e.kind != ERR_NONE)
+		n->alloc_error = xstrdup(e.msg);
+}
+
+/* The origin pool from the originExtendedAllocatable annotation; a bad
+ * annotation is kept as the node's skip reason, never an error of the run. */
+static void read_origin(struct sync_input *in, struct sync_node *n, const char *value)
+{
+	struct err e = { 0 };
+	json_auto_t *doc = jsonio_parse(value, SYNC_ANN_ORIGIN, &e);
+	const json_t *res = doc ? json_object_get(doc, "resources") : NULL;
+	char ctx[300];
+
+	snprintf(ctx, sizeof(ctx), "annotation %s.resources", SYNC_ANN_ORIGIN);
+	if (doc && res && !json_is_object(res))
+		jsonio_bad_value(&e, ctx, NULL, "an object", res);
+	if (e.kind == ERR_NONE &&
+	    quantity_get_value(res, ctx, in->o.batch_cpu, 0, &n->origin_cpu, &e) == 0)
+		quantity_get_value(res, ctx, in->o.batch_memory, 0, &n->origin_mem, &e);
+	if (e.kind != ERR_NONE)
+		n->origin_error = xstrdup(e.msg);
+}
+
+int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e)
+{
+	const char *name = str_at(node, "metadata", "name");
+	const char *origin;
+	struct sync_node *n;
+	char ctx[300];
+
+	if (!name || !*name)
+		return jsonio_bad_value(e, "Node", "metadata.name", "a name",
+					json_object_get(json_object_get(node, "metadata"), "name"));
+	n = node_entry(in, name);
+	n->seen = 1;
+	set_str(&n->origin_error, NULL);
+	origin = annotation(node, SYNC_ANN_ORIGIN);
+	if (origin) {
+		n->origin_source = "annotation";
+		read_origin(in, n, origin);
+	} else {
+		const json_t *alloc =
+			json_object_get(json_object_get(node, "status"), "allocatable");
+
+		n->origin_source = "allocatable";
+		snprintf(ctx, sizeof(ctx), "Node %s status.allocatable", name);
+		if (quantity_get_value(alloc, ctx, in->o.batch_cpu, 0, &n->origin_cpu, e) < 0 ||
+		    quantity_get_value(alloc, ctx, in->o.batch_memory, 0, &n->origin_mem, e) < 0)
+			return -1;
+	}
+	if (n->origin_cpu < 0)
+		n->origin_cpu = 0;
+	if (n->origin_mem < 0)
+		n->origin_mem = 0;
+	read_allocation(in, n, annotation(node, SYNC_ANN_THIRD_PARTY));
+	return 0;
+}
+
+int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
+{
+	const json_t *meta = json_object_get(pod, "metadata");
+	const char *node = str_at(pod, "spec", "nodeName");
+	const char *phase = str_at(pod, "status", "phase");
+	const char *ns = str_at(meta, "namespace", NULL), *name = str_at(meta, "name", NULL);
+	const char *label = str_at(json_object_get(meta, "labels"), in->o.nm_label_key, NULL);
+	int64_t cpu, mem;
+	struct sync_node *n;
+	char who[300];
+
+	in->pods++;
+	if (!node || !*node)
+		return 0; /* not bound: uses nothing on any node */
+	if (phase && (strcmp(phase, "Succeeded") == 0 || strcmp(phase, "Failed") == 0))
+		return 0;
+	snprintf(who, sizeof(who), "%s/%s", ns ? ns : "", name ? name : "?");
+	if (podreq_effective(pod, who, in->o.batch_cpu, &cpu, e) < 0 ||
+	    podreq_effective(pod, who, in->o.batch_memory, &mem, e) < 0)
+		return -1;
+	n = node_entry(in, node);
+	n->req_cpu += cpu;
+	n->req_mem += mem;
+	if (label && strcmp(label, in->o.nm_label_value) == 0) {
+		const char *cluster = annotation(pod, SYNC_ANN_CLUSTER_ID);
+
+		n->nm_pods++;
+		set_str(&n->nm_pod, who);
+		set_str(&n->nm_node_id, annotation(pod, SYNC_ANN_NODE_ID));
+		set_str(&n->nm_cluster, cluster && *cluster ? cluster : SYNC_DEFAULT_CLUSTER);
+	}
+	return 0;
+}
+
+int sync_input_add_rm_nodes(struct sync_input *in, const char *cluster,
+			    const struct yarn_nodes *nodes, struct err *e)
+{
+	struct in_cluster *c = cluster_entry(in, cluster, 1);
+
+	if (c->has_nodes)
+		return err_set(e, ERR_INPUT, 0, "RM node list of cluster '%s' given twice",
+			       cluster);
+	c->has_nodes = 1;
+	yarn_nodes_copy(&c->nodes, nodes);
+	return 0;
+}
+
+void sync_input_cluster_unreachable(struct sync_input *in, const char *cluster, const char *why)
+{
+	set_str(&cluster_entry(in, cluster, 1)->unreachable, why ? why : "unreachable");
+}
+
+static int add_items(struct sync_input *in, const json_t *items, const char *what, int list,
+		     struct err *e)
+{
+	const json_t *it;
+	size_t i;
+
+	if (!json_is_array(items))
+		return jsonio_bad_value(e, what, "items", "an array", items);
+	json_array_foreach(items, i, it)
+	{
+		const char *kind = str_at(it, "kind", NULL);
+		int ret;
+
+		if (list && !kind)
+			return err_set(e, ERR_INPUT, 0, "%s.items[%zu]: item without a kind", what,
+				       i);
+		if (!kind)
+			kind = strcmp(what, "NodeList") == 0 ? "Node" : "Pod";
+		if (strcmp(kind, "Node") == 0)
+			ret = sync_input_add_node(in, it, e);
+		else if (strcmp(kind, "Pod") == 0)
+			ret = sync_input_add_pod(in, it, e);
+		else
+			ret = 0; /* a List may hold other kinds: ignored */
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_rm_payload(struct sync_input *in, const char *cluster, const json_t *doc,
+			  struct err *e)
+{
+	struct yarn_nodes nodes = { 0 };
+	int ret;
+
+	if (yarn_nodes_parse(doc, &nodes, e) < 0)
+		return err_wrap(e, "RM nodes of cluster '%s'", cluster);
+	ret = sync_input_add_rm_nodes(in, cluster, &nodes, e);
+	yarn_nodes_release(&nodes);
+	return ret;
+}
+
+int sync_input_add_document(struct sync_input *in, const json_t *doc, struct err *e)
+{
+	const char *kind = str_at(doc, "kind", NULL);
+	const char *cluster;
+
+	if (!kind && json_object_get(doc, "nodes"))
+		return add_rm_payload(in, SYNC_DEFAULT_CLUSTER, doc, e);
+	if (!kind)
+		return err_set(
+			e, ERR_INPUT, 0,
+			"document without a kind (expected Node, NodeList, Pod, PodList, List, "
+			"YarnNodes or an RM nodes payload)");
+	if (strcmp(kind, "Node") == 0)
+		return sync_input_add_node(in, doc, e);
+	if (strcmp(kind, "Pod") == 0)
+		return sync_input_add_pod(in, doc, e);
+	if (strcmp(kind, "NodeList") == 0 || strcmp(kind, "PodList") == 0)
+		return add_items(in, json_object_get(doc, "items"), kind, 0, e);
+	if (strcmp(kind, "List") == 0)
+		return add_items(in, json_object_get(doc, "items"), kind, 1, e);
+	if (strcmp(kind, "YarnNodes") == 0) {
+		cluster = str_at(doc, "cluster", NULL);
+		if (!cluster || !*cluster)
+			return jsonio_bad_value(e, "YarnNodes", "cluster", "a cluster id",
+						json_object_get(doc, "cluster"));
+		return add_rm_payload(in, cluster, doc, e);
+	}
+	return err_set(e, ERR_INPUT, 0, "unexpected document of kind '%s'", kind);
+}
+
+static const struct jsonio_filter meta_fields[] = {
+	{ "name" }, { "namespace" }, { "labels" }, { "annotations" }, { NULL },
+};
+static const struct jsonio_filter container_fields[] = {
+	{ "resources" },
+	{ "restartPolicy" },
+	{ NULL },
+};
+static const struct jsonio_filter spec_fields[] = {
+	{ "nodeName" },
+	{ "overhead" },
+	{ "containers", container_fields },
+	{ "initContainers", container_fields },
+	{ NULL },
+};
+static const struct jsonio_filter status_fields[] = {
+	{ "phase" },
+	{ "allocatable" },
+	{ NULL },
+};
+/* What sync_input_add_node/_pod, podreq_effective, add_items and
+ * yarn_nodes_parse read; a new field read there must be added here
+ * (test_syncplan plans every fixture with and without this filter). */
+const struct jsonio_filter sync_input_fields[] = {
+	{ "kind" },
+	{ "apiVersion" },
+	{ "cluster" },
+	{ "nodes" },
+	{ "metadata", meta_fields },
+	{ "spec", spec_fields },
+	{ "status", status_fields },
+	{ "items", sync_input_fields },
+	{ NULL },
+};
+
+/* ---- the plan ---- */
+
+static json_t *cpu_mem(int64_t cpu_milli, int64_t mem_bytes)
+{
+	return json_pack("{s:I,s:I}", "cpuMilli", (json_int_t)cpu_milli, "memoryBytes",
+			 (json_int_t)mem_bytes);
+}
+
+static json_t *yarn_res(struct yarn_resource r)
+{
+	return json_pack("{s:I,s:I}", "vCores", (json_int_t)r.vcores, "memoryMB",
+			 (json_int_t)r.memory_mb);
+}
+
+static json_t *allocation_quantities(const struct sync_options *o, int64_t cpu, int64_t mem)
+{
+	char qc[QUANTITY_STR_MAX], qm[QUANTITY_STR_MAX];
+	struct quantity c = quantity_from_int(cpu, QUANTITY_DECIMAL_SI);
+	struct quantity m = quantity_from_int(mem, QUANTITY_BINARY_SI);
+
+	return json_pack("{s:s,s:s}", o->batch_cpu, quantity_format(&c, qc), o->batch_memory,
+			 quantity_format(&m, qm));
+}
+
+/* The annotation part of an item, from the YARN used figures. */
+static json_t *annotation_part(const struct sync_options *o, const struct sync_node *n, int64_t cpu,
+			       int64_t mem)
+{
+	int same = n->has_alloc && n->alloc_cpu == cpu && n->alloc_mem == mem;
+	json_t *a;
+
+	if (n->alloc_error)
+		return json_pack("{s:s,s:s+}", "action", "skip", "reason",
+				 "cannot rewrite the annotation: ", n->alloc_error);
+	a = json_pack("{s:s,s:o}", "action",
+		      same || (!n->has_alloc && !cpu && !mem) ? "none" : "annotate", "hadoopYarn",
+		      allocation_quantities(o, cpu, mem));
+	return a;
+}
+
+static int listed(const char *name, const char *const *only)
+{
+	if (!only)
+		return 1;
+	for (size_t i = 0; only[i]; i++)
+		if (strcmp(only[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* A valid YARN NodeId "host:port" (port 1..65535). */
+static int valid_node_id(const char *id)
+{
+	const char *colon = id ? strrchr(id, ':') : NULL;
+	char *end = NULL;
+	long port;
+
+	if (!colon || colon == id)
+		return 0;
+	port = strtol(colon + 1, &end, 10);
+	return colon[1] && *end == '\0' && port > 0 && port <= 65535;
+}
+
+static json_t *candidates(const struct in_cluster *c, const char *node_id)
+{
+	const char *colon = strrchr(node_id, ':');
+	size_t hl = colon ? (size_t)(colon - node_id) : strlen(node_id);
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < c->nodes.n; i++) {
+		const struct yarn_node *y = &c->nodes.items[i];
+		const char *yc = strrchr(y->id, ':');
+		size_t yl = yc ? (size_t)(yc - y->id) : strlen(y->id);
+
+		if ((yl == hl && strncmp(y->id, node_id, hl) == 0) ||
+		    (y->host && strlen(y->host) == hl && strncmp(y->host, node_id, hl) == 0))
+			json_array_append_new(arr, json_string(y->id));
+	}
+	return arr;
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	return a / b;
+}
+
+static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
+{
+	const struct sync_options *o = &in->o;
+	json_t *item = json_object();
+	const struct in_cluster *c;
+	const struct yarn_node *y;
+	int64_t res_cpu, res_mem, free_cpu, free_mem;
+	struct yarn_resource total;
+	char reason[512];
+
+	json_object_set_new(item, "node", json_string(n->name));
+	json_object_set_new(item, "cluster", n->nm_pods ? json_string(n->nm_cluster) : json_null());
+	json_object_set_new(item, "yarnNodeId",
+			    n->nm_node_id ? json_string(n->nm_node_id) : json_null());
+	if (!n->nm_pods) {
+		json_object_set_new(item, "action", json_string("skip"));
+		json_object_set_new(item, "reason", json_string("no NodeManager pod on the node"));
+		json_object_set_new(item, "annotation", annotation_part(o, n, 0, 0));
+		return item;
+	}
+#define SKIP(...)                                                                                  \
+	do {                                                                                       \
+		snprintf(reason, sizeof(reason), __VA_ARGS__);                                     \
+		json_object_set_new(item, "action", json_string("skip"));                          \
+		json_object_set_new(item, "reason", json_string(reason));                          \
+		json_object_set_new(item, "annotation", json_pack("{s:s}", "action", "none"));     \
+		return item;                                                                       \
+	} while (0)
+	if (!n->seen)
+		SKIP("Node object not found (NodeManager pod %s)", n->nm_pod);
+	json_object_set_new(item, "origin", cpu_mem(n->origin_cpu, n->origin_mem));
+	json_object_set_new(json_object_get(item, "origin"), "source",
+			    json_string(n->origin_source));
+	json_object_set_new(item, "requested", cpu_mem(n->req_cpu, n->req_mem));
+	if (n->origin_error)
+		SKIP("invalid annotation: %s", n->origin_error);
+	if (n->nm_pods > 1)
+		SKIP("%d NodeManager pods on the node", n->nm_pods);
+	if (!valid_node_id(n->nm_node_id))
+		SKIP("NodeManager pod %s has no valid %s annotation (host:port)", n->nm_pod,
+		     SYNC_ANN_NODE_ID);
+	res_cpu = o->reserve_cpu_milli + (n->origin_cpu * o->reserve_percent + 99) / 100;
+	res_mem = o->reserve_memory_bytes + (n->origin_mem / 100) * o->reserve_percent +
+		  ((n->origin_mem % 100) * o->reserve_percent + 99) / 100;
+	json_object_set_new(item, "reserved", cpu_mem(res_cpu, res_mem));
+	free_cpu = n->origin_cpu - n->req_cpu - res_cpu;
+	free_mem = n->origin_mem - n->req_mem - res_mem;
+	total.vcores = free_cpu > 0 ? floor_div(free_cpu, 1000) : 0;
+	total.memory_mb = free_mem > 0 ? floor_div(free_mem, 1 << 20) : 0;
+	json_object_set_new(item, "yarnTotal", yarn_res(total));
+	c = cluster_entry((struct sync_input *)in, n->nm_cluster, 0);
+	if (!c)
+		SKIP("no ResourceManager configured or given for cluster '%s'", n->nm_cluster);
+	if (c->unreachable)
+		SKIP("cluster '%s' unreachable: %s", n->nm_cluster, c->unreachable);
+	if (!c->has_nodes)
+		SKIP("no RM node list for cluster '%s'", n->nm_cluster);
+	y = yarn_nodes_find(&c->nodes, n->nm_node_id);
+	if (!y) {
+		json_object_set_new(item, "candidates", candidates(c, n->nm_node_id));
+		SKIP("node id %s unknown to the RM of cluster '%s'", n->nm_node_id, n->nm_cluster);
+	}
+	json_object_set_new(item, "rmTotal", yarn_res(y->total));
+	json_object_set_new(item, "rmUsed", yarn_res(y->used));
+	json_object_set_new(item, "overCommitTimeoutMs", json_integer(o->over_commit_timeout_ms));
+	if (y->inactive) {
+		snprintf(reason, sizeof(reason), "RM node state %s", y->state);
+		json_object_set_new(item, "action", json_string("skip"));
+	} else if (y->total.vcores != total.vcores || y->total.memory_mb != total.memory_mb) {
+		snprintf(reason, sizeof(reason), "RM total %lld vCores/%lld MB differs",
+			 (long long)y->total.vcores, (long long)y->total.memory_mb);
+		json_object_set_new(item, "action", json_string("update"));
+	} else {
+		snprintf(reason, sizeof(reason), "RM total matches");
+		json_object_set_new(item, "action", json_string("none"));
+	}
+	if (!y->inactive &&
+	    (total.vcores < y->used.vcores || total.memory_mb < y->used.memory_mb)) {
+		struct yarn_resource back = {
+			.vcores = y->used.vcores > total.vcores ? y->used.vcores - total.vcores : 0,
+			.memory_mb = y->used.memory_mb > total.memory_mb
+					     ? y->used.memory_mb - total.memory_mb
+					     : 0,
+		};
+		size_t len = strlen(reason);
+
+		json_object_set_new(item, "reclaim", yarn_res(back));
+		snprintf(
+			reason + len, sizeof(reason) - len,
+			o->over_commit_timeout_ms >= 0
+				? "; YARN uses more than the new total: the RM preempts after %lld ms"
+				: "; YARN uses more than the new total; overCommitTimeoutMs %lld: "
+				  "containers are not preempted",
+			(long long)o->over_commit_timeout_ms);
+	}
+	json_object_set_new(item, "reason", json_string(reason));
+	json_object_set_new(item, "annotation",
+			    annotation_part(o, n, y->used.vcores * 1000,
+					    y->used.memory_mb * (int64_t)(1 << 20)));
+#undef SKIP
+	return item;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct sync_node *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const *only_nodes)
+{
+	json_t *plan = jsonio_new_doc("SyncPlan");
+	json_t *items = json_array();
+	cleanup_free const struct sync_node **order = xcalloc(in->n, sizeof(*order));
+	size_t m = 0;
+
+	for (size_t i = 0; i < in->n; i++) {
+		const struct sync_node *n = &in->nodes[i];
+
+		if (!listed(n->name, only_nodes))
+			continue;
+		if (!n->nm_pods && !(n->has_alloc && (n->alloc_cpu || n->alloc_mem)) &&
+		    !n->alloc_error)
+			continue; /* never had YARN: not touched */
+		order[m++] = n;
+	}
+	qsort(order, m, sizeof(*order), by_name);
+	for (size_t i = 0; i < m; i++)
+		json_array_append_new(items, plan_item(in, order[i]));
+	json_object_set_new(plan, "metadata", jsonio_metadata(NULL, now_ms));
+	json_object_set_new(plan, "items", items);
+	return plan;
+}
+
+char *sync_third_party_value(const char *current, const struct sync_options *o, int64_t cpu_milli,
+			     int64_t memory_bytes, struct err *e)
+{
+	json_auto_t *doc = NULL;
+	json_t *allocs, *a, *entry;
+	size_t i;
+	int found = 0;
+
+	doc = current ? jsonio_parse(current, SYNC_ANN_THIRD_PARTY, e) : json_object();
+	if (!doc)
+		return NULL;
+	allocs = json_object_get(doc, "allocations");
+	if (!allocs) {
+		allocs = json_array();
+		json_object_set_new(doc, "allocations", allocs);
+	}
+	if (!json_is_array(allocs)) {
+		jsonio_bad_value(e, SYNC_ANN_THIRD_PARTY, "allocations", "an array", allocs);
+		return NULL;
+	}
+	entry = json_pack("{s:s,s:s,s:o}", "name", SYNC_ALLOCATION_NAME, "priority",
+			  SYNC_ALLOCATION_PRIORITY, "resources",
+			  allocation_quantities(o, cpu_milli, memory_bytes));
+	json_array_foreach(allocs, i, a)
+	{
+		if (json_is_object(a) &&
+		    strcmp(str_at(a, "name", NULL) ?: "", SYNC_ALLOCATION_NAME) == 0) {
+			json_array_set(allocs, i, entry);
+			found = 1;
+			break;
+		}
+	}
+	if (!found)
+		json_array_append(allocs, entry);
+	json_decref(entry);
+	return json_dumps(doc, JSON_COMPACT);
+}

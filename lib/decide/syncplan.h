@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* syncplan - kilo-sync's planner: a pure function from Kubernetes Nodes and
+ * Pods and the YARN RMs' node lists to a SyncPlan (SCHEMAS.md).
+ *
+ * Inputs arrive as a stream in any order and are reduced as they come: a Pod
+ * becomes a few integers added to its node's sums, so memory stays
+ * O(nodes), not O(pods).  The rules (DESIGN.md section 6; koordinator
+ * batchresource plugin; yarn-copilot's gaps in prior-art-yarn-copilot.md):
+ *
+ *  origin Batch pool   node.koordinator.sh/originExtendedAllocatable when
+ *                      present (koord-manager >= 1.4, which subtracts YARN's
+ *                      share from status), else status.allocatable; a
+ *                      missing resource is 0; an annotation that is not valid
+ *                      JSON skips the node (never a fallback to status).
+ *  requested           sum over pods bound to the node whose phase is not
+ *                      Succeeded or Failed (terminating pods count, the
+ *                      NodeManager pod too) of the effective request:
+ *                      max(sum of containers, largest init container) +
+ *                      overhead, a limit alone counting as the request
+ *                      (extended resources).
+ *  YARN total          max(0, origin - requested - reserved), vCores =
+ *                      floor(milli / 1000), memoryMB = floor(bytes / 2^20).
+ *  action              update when the RM's total differs, else none; skip
+ *                      with a reason otherwise.
+ *  annotation          YARN used (vCores x 1000 milli, MB x 2^20 bytes) as
+ *                      the hadoop-yarn entry (priority koord-batch) of
+ *                      node.koordinator.sh/thirdPartyAllocations, other
+ *                      entries kept; annotate only on change; a node without
+ *                      a NodeManager pod whose entry is non-zero is zeroed.
+ *
+ * Quantities from the origin pool are rounded down, requests up, so YARN is
+ * never offered more than the pool holds.
+ */
+#ifndef KILO_SYNCPLAN_H
+#define KILO_SYNCPLAN_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/jsonio.h"
+#include "doc/rmnode.h"
+#include "doc/syncconfig.h"
+
+#define SYNC_ANN_ORIGIN "node.koordinator.sh/originExtendedAllocatable"
+#define SYNC_ANN_THIRD_PARTY "node.koordinator.sh/thirdPartyAllocations"
+#define SYNC_ANN_NODE_ID "yarn.hadoop.apache.org/node-id"
+#define SYNC_ANN_CLUSTER_ID "yarn.hadoop.apache.org/cluster-id"
+#define SYNC_ALLOCATION_NAME "hadoop-yarn"
+#define SYNC_ALLOCATION_PRIORITY "koord-batch"
+#define SYNC_DEFAULT_CLUSTER "default"
+
+struct sync_input;
+
+/* A new, empty input set.  o is copied (its strings must outlive the set). */
+struct sync_input *sync_input_new(const struct sync_options *o);
+void sync_input_free(struct sync_input *in);
+
+/* Add one Kubernetes object: a Node, or a Pod (reduced into its node's
+ * sums and forgotten).  Returns 0, or -1 with e set (ERR_INPUT naming the
+ * object and field: a bad quantity, a missing name). */
+int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e);
+int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e);
+
+/* Add any document `kilo-sync plan --from -` accepts: Node, NodeList,
+ * Pod, PodList, List (items classified by their own kind), the RM's
+ * {"nodes":{"node":[...]}} (cluster "default") or {"kind":"YarnNodes",
+ * "cluster":ID,"nodes":{...}}.  Other kinds fail with ERR_INPUT naming the
+ * kind.  Returns 0 or -1 with e set. */
+int sync_input_add_document(struct sync_input *in, const json_t *doc, struct err *e);
+
+/* The fields of a document sync_input_add_document() reads (Node, Pod,
+ * their lists, RM node lists), for jsonio_reader_filter(): a reader that
+ * builds only these makes the same plan, several times faster. */
+extern const struct jsonio_filter sync_input_fields[];
+
+/* The RM node list of one YARN cluster (copied).  Returns 0, or -1 with
+ * ERR_INPUT when the cluster was already given. */
+int sync_input_add_rm_nodes(struct sync_input *in, const char *cluster,
+			    const struct yarn_nodes *nodes, struct err *e);
+
+/* Mark a cluster unreachable (every RM failed): its nodes are skipped with
+ * reason, no RM writes and no annotation changes for them. */
+void sync_input_cluster_unreachable(struct sync_input *in, const char *cluster, const char *why);
+
+/* Forget every pod reduced so far (request sums and NodeManager pods): a
+ * listing that restarted hands its pages again from the start. */
+void sync_input_discard_pods(struct sync_input *in);
+
+/* Number of distinct nodes (seen as Node objects) and of pods reduced. */
+size_t sync_input_nodes(const struct sync_input *in);
+size_t sync_input_pods(const struct sync_input *in);
+
+/* The SyncPlan document (new reference): one item per node that has a
+ * NodeManager pod or a non-zero hadoop-yarn allocation, sorted by node
+ * name; only_nodes (NULL-terminated, may be NULL) restricts it to those
+ * names.  Never fails: per-node problems are `skip` items with a reason. */
+json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const *only_nodes);
+
+/* The new value of the thirdPartyAllocations annotation: current (the
+ * annotation's string, NULL when absent) with its hadoop-yarn entry replaced
+ * or appended as {cpu milli, memory bytes}, every other entry kept, compact
+ * JSON.  Returns a new string, or NULL with e set when current is not valid
+ * JSON of that shape. */
+char *sync_third_party_value(const char *current, const struct sync_options *o, int64_t cpu_milli,
+			     int64_t memory_bytes, struct err *e);
+
+#endif

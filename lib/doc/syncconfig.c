@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+/* syncconfig - kilo-sync's --config file (see syncconfig.h) */
+#include "doc/syncconfig.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/jsonio.h"
+#include "core/xalloc.h"
+
+void sync_options_defaults(struct sync_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->batch_cpu = "kubernetes.io/batch-cpu";
+	o->batch_memory = "kubernetes.io/batch-memory";
+	o->nm_label_key = "app.kubernetes.io/component";
+	o->nm_label_value = "node-manager";
+	o->over_commit_timeout_ms = -1;
+}
+
+static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, json_t *warnings,
+			struct err *e)
+{
+	static const char *const known[] = { "id",  "rmUrls",  "userName", "timeoutMs",
+					     "tls", "rmadmin", NULL };
+	static const char *const tls_known[] = { "caFile", "certFile", "keyFile",
+						 "insecureSkipVerify", NULL };
+	static const char *const rmadmin_known[] = { "command", "timeoutMs", NULL };
+	const struct config *c = &sc->file;
+	struct sync_cluster *y = &sc->clusters[i];
+	json_t *urls = NULL, *tls = NULL, *rmadmin = NULL, *u;
+	const char **list;
+	char ctx[64], sub[96];
+	size_t j;
+
+	snprintf(ctx, sizeof(ctx), "clusters[%zu]", i);
+	if (!json_is_object(obj))
+		return config_reject(c, json_object_get(c->root, "clusters"), "", "clusters",
+				     "a list of mappings", e);
+	if (warnings)
+		config_unknown(obj, ctx, known, NULL, warnings);
+	if (config_str(c, obj, ctx, "id", NULL, &y->id, e) < 0 ||
+	    config_str(c, obj, ctx, "userName", NULL, &y->user_name, e) < 0 ||
+	    config_int(c, obj, ctx, "timeoutMs", 10000, 1, 3600000, &y->timeout_ms, e) < 0 ||
+	    config_obj(c, obj, ctx, "tls", &tls, e) < 0 ||
+	    config_obj(c, obj, ctx, "rmadmin", &rmadmin, e) < 0)
+		return -1;
+	if (!y->id || !*y->id)
+		return config_reject(c, obj, ctx, "id", "a cluster id", e);
+	for (size_t k = 0; k < i; k++)
+		if (strcmp(sc->clusters[k].id, y->id) == 0)
+			return config_reject(c, obj, ctx, "id",
+					     "an id not used by an earlier cluster", e);
+	urls = json_object_get(obj, "rmUrls");
+	if (!json_is_array(urls) || json_array_size(urls) == 0)
+		return config_reject(c, obj, ctx, "rmUrls", "a list of RM web addresses", e);
+	list = xcalloc(json_array_size(urls), sizeof(*list));
+	y->rm_urls = list;
+	y->n_rm = json_array_size(urls);
+	json_array_foreach(urls, j, u)
+	{
+		const char *s = json_string_value(u);
+
+		if (!s || (strncmp(s, "http://", 7) != 0 && strncmp(s, "https://", 8) != 0)) {
+			snprintf(sub, sizeof(sub), "%s.rmUrls", ctx);
+			jsonio_bad_value(e, sub, NULL, "an http:// or https:// URL", u);
+			long line, col;
+
+			if (config_where(c, u, &line, &col) == 0)
+				return err_wrap(e, "%s:%ld:%ld", c->name, line, col);
+			return -1;
+		}
+		list[j] = s;
+	}
+	snprintf(sub, sizeof(sub), "%s.tls", ctx);
+	if (tls && warnings)
+		config_unknown(tls, sub, tls_known, NULL, warnings);
+	if (config_str(c, tls, sub, "caFile", NULL, &y->ca_file, e) < 0 ||
+	    config_str(c, tls, sub, "certFile", NULL, &y->cert_file, e) < 0 ||
+	    config_str(c, tls, sub, "keyFile", NULL, &y->key_file, e) < 0 ||
+	    config_bool(c, tls, sub, "insecureSkipVerify", 0, &y->insecure_skip_verify, e) < 0)
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.rmadmin", ctx);
+	if (rmadmin && warnings)
+		config_unknown(rmadmin, sub, rmadmin_known, NULL, warnings);
+	if (config_str(c, rmadmin, sub, "command", NULL, &y->rmadmin, e) < 0 ||
+	    config_int(c, rmadmin, sub, "timeoutMs", 60000, 1, 3600000, &y->rmadmin_timeout_ms, e) <
+		    0)
+		return -1;
+	return 0;
+}
+
+int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings, struct err *e)
+{
+	static const char *const known[] = { "clusters",
+					     "batchResources",
+					     "nodeManagerSelector",
+					     "podLabelSelector",
+					     "overCommitTimeoutMs",
+					     "reservation",
+					     "kubernetes",
+					     NULL };
+	static const char *const res_known[] = { "cpu", "memory", NULL };
+	static const char *const rsv_known[] = { "cpuMilli", "memoryBytes", "percent", NULL };
+	static const char *const kube_known[] = { "kubeconfig", "context", "pageSize", "timeoutMs",
+						  NULL };
+	struct config *c = &sc->file;
+	struct sync_options *o = &sc->options;
+	json_t *res = NULL, *rsv = NULL, *kube = NULL, *clusters, *cl;
+	const char *sel = NULL, *eq;
+	int64_t pct = 0;
+	size_t i;
+
+	memset(sc, 0, sizeof(*sc));
+	sync_options_defaults(o);
+	sc->page_size = 500;
+	sc->kube_timeout_ms = 30000;
+	if (path) {
+		if (config_load(c, path, e) < 0)
+			return -1;
+	} else if (config_load_string(c, "{}", "(defaults)", e) < 0) {
+		return -1;
+	}
+	if (warnings)
+		config_unknown(c->root, "", known, NULL, warnings);
+	if (config_obj(c, c->root, "", "batchResources", &res, e) < 0 ||
+	    config_str(c, res, "batchResources", "cpu", o->batch_cpu, &o->batch_cpu, e) < 0 ||
+	    config_str(c, res, "batchResources", "memory", o->batch_memory, &o->batch_memory, e) <
+		    0 ||
+	    config_str(c, c->root, "", "nodeManagerSelector", NULL, &sel, e) < 0 ||
+	    config_str(c, c->root, "", "podLabelSelector", NULL, &sc->pod_label_selector, e) < 0 ||
+	    config_int(c, c->root, "", "overCommitTimeoutMs", -1, -1, INT64_C(1) << 40,
+		       &o->over_commit_timeout_ms, e) < 0 ||
+	    config_obj(c, c->root, "", "reservation", &rsv, e) < 0 ||
+	    config_int(c, rsv, "reservation", "cpuMilli", 0, 0, INT64_C(1) << 40,
+		       &o->reserve_cpu_milli, e) < 0 ||
+	    config_int(c, rsv, "reservation", "memoryBytes", 0, 0, INT64_C(1) << 56,
+		       &o->reserve_memory_bytes, e) < 0 ||
+	    config_int(c, rsv, "reservation", "percent", 0, 0, 100, &pct, e) < 0 ||
+	    config_obj(c, c->root, "", "kubernetes", &kube, e) < 0 ||
+	    config_str(c, kube, "kubernetes", "kubeconfig", NULL, &sc->kubeconfig, e) < 0 ||
+	    config_str(c, kube, "kubernetes", "context", NULL, &sc->context, e) < 0 ||
+	    config_int(c, kube, "kubernetes", "pageSize", 500, 1, 100000, &sc->page_size, e) < 0 ||
+	    config_int(c, kube, "kubernetes", "timeoutMs", 30000, 1, 3600000, &sc->kube_timeout_ms,
+		       e) < 0)
+		return -1;
+	o->reserve_percent = (int)pct;
+	if (warnings) {
+		config_unknown(res, "batchResources", res_known, NULL, warnings);
+		config_unknown(rsv, "reservation", rsv_known, NULL, warnings);
+		config_unknown(kube, "kubernetes", kube_known, NULL, warnings);
+	}
+	if (sel) {
+		eq = strchr(sel, '=');
+		if (!eq || eq == sel || !eq[1] || strchr(eq + 1, '=') || strchr(sel, ','))
+			return config_reject(c, c->root, "", "nodeManagerSelector",
+					     "one label as key=value", e);
+		sc->nm_selector = xstrdup(sel);
+		sc->nm_selector[eq - sel] = '\0';
+		o->nm_label_key = sc->nm_selector;
+		o->nm_label_value = sc->nm_selector + (eq - sel) + 1;
+	}
+	clusters = json_object_get(c->root, "clusters");
+	if (clusters && !json_is_array(clusters))
+		return config_reject(c, c->root, "", "clusters", "a list of clusters", e);
+	sc->clusters = xcalloc(json_array_size(clusters) + 1, sizeof(*sc->clusters));
+	json_array_foreach(clusters, i, cl)
+	{
+		sc->nclusters = i + 1;
+		if (load_cluster(sc, cl, i, warnings, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void sync_config_release(struct sync_config *sc)
+{
+	for (size_t i = 0; i < sc->nclusters; i++)
+		free((void *)sc->clusters[i].rm_urls);
+	free(sc->clusters);
+	free(sc->nm_selector);
+	config_release(&sc->file);
+	memset(sc, 0, sizeof(*sc));
+}
+
+const struct sync_cluster *sync_config_cluster(const struct sync_config *sc, const char *id)
+{
+	for (size_t i = 0; i < sc->nclusters; i++)
+		if (strcmp(sc->clusters[i].id, id) == 0)
+			return &sc->clusters[i];
+	return NULL;
+}

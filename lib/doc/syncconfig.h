@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* syncconfig - kilo-sync's configuration (`--config FILE`, YAML or JSON).
+ *
+ *   clusters:                    # YARN clusters (the NodeManager pod's
+ *     - id: default              # yarn.hadoop.apache.org/cluster-id picks one;
+ *       rmUrls: [http://rm-0:8088, http://rm-1:8088]   # absent -> "default")
+ *       userName: yarn           # ?user.name= (simple auth), optional
+ *       timeoutMs: 10000         # per request, default 10000
+ *       tls: {caFile: F, certFile: F, keyFile: F, insecureSkipVerify: false}
+ *       rmadmin: {command: /opt/hadoop/bin/yarn, timeoutMs: 60000}
+ *                                # fallback when the RM lacks the REST resize
+ *   batchResources: {cpu: kubernetes.io/batch-cpu, memory: kubernetes.io/batch-memory}
+ *   nodeManagerSelector: app.kubernetes.io/component=node-manager
+ *   podLabelSelector: ""         # list only these pods (fewer pods listed
+ *                                # means a smaller request sum: use with care)
+ *   overCommitTimeoutMs: -1      # sent with every resize; >= 0 lets the RM
+ *                                # preempt containers after that many ms
+ *   reservation: {cpuMilli: 0, memoryBytes: 0, percent: 0}
+ *   kubernetes: {kubeconfig: "", context: "", pageSize: 500, timeoutMs: 30000}
+ *
+ * Every field is optional; the defaults are shown.  Unknown fields are
+ * returned as warnings.
+ */
+#ifndef KILO_SYNCCONFIG_H
+#define KILO_SYNCCONFIG_H
+
+#include <jansson.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/config.h"
+#include "core/err.h"
+
+/* The planner's options (decide/syncplan.h reads them). */
+struct sync_options {
+	const char *batch_cpu;    /* resource name, default kubernetes.io/batch-cpu (milli-cores) */
+	const char *batch_memory; /* default kubernetes.io/batch-memory (bytes) */
+	const char *nm_label_key; /* default app.kubernetes.io/component */
+	const char *nm_label_value;     /* default node-manager */
+	int64_t over_commit_timeout_ms; /* sent with every resize; default -1 (never kill) */
+	int64_t reserve_cpu_milli;      /* fixed reservation off the pool, default 0 */
+	int64_t reserve_memory_bytes;   /* default 0 */
+	int reserve_percent;            /* percent of the origin pool, 0..100, default 0 */
+};
+
+/* Fill *o with the defaults above. */
+void sync_options_defaults(struct sync_options *o);
+
+/* One YARN cluster as configured (clusters[]).  Strings borrow from the
+ * loaded document; rm_urls is owned by the sync_config.  The RM client
+ * (remote/yarn.h) is made from it by run/syncrun.h's sync_rms_init(). */
+struct sync_cluster {
+	const char *id;
+	const char *const *rm_urls; /* rmUrls, n_rm >= 1 */
+	size_t n_rm;
+	const char *user_name;      /* userName, or NULL */
+	int64_t timeout_ms;         /* timeoutMs */
+	const char *ca_file;        /* tls.caFile, or NULL */
+	const char *cert_file;      /* tls.certFile, or NULL */
+	const char *key_file;       /* tls.keyFile, or NULL */
+	int insecure_skip_verify;   /* tls.insecureSkipVerify */
+	const char *rmadmin;        /* rmadmin.command, or NULL */
+	int64_t rmadmin_timeout_ms; /* rmadmin.timeoutMs */
+};
+
+struct sync_config {
+	struct config file;          /* the loaded document; strings below borrow from it */
+	struct sync_options options; /* the planner's options */
+	struct sync_cluster *clusters;
+	size_t nclusters;
+	const char *pod_label_selector; /* NULL: every pod */
+	const char *kubeconfig;         /* NULL: in-cluster, KUBECONFIG, ~/.kube/config */
+	const char *context;            /* NULL: current-context */
+	int64_t page_size;              /* pods per list page, default 500 */
+	int64_t kube_timeout_ms;        /* default 30000 */
+	char *nm_selector;              /* "key=value", owned */
+};
+
+/* Load path (NULL: defaults only) into *c.  Unknown fields are appended to
+ * warnings (array of strings) when not NULL.  Returns 0, or -1 with e set
+ * (ERR_INPUT "<file>:<line>:<col>: <field>: ..." or a read error).  Release
+ * with sync_config_release() in every case. */
+int sync_config_load(struct sync_config *c, const char *path, json_t *warnings, struct err *e);
+
+/* Free what *c holds (safe on a zeroed or failed struct). */
+void sync_config_release(struct sync_config *c);
+
+/* The configured cluster with this id, or NULL (borrowed). */
+const struct sync_cluster *sync_config_cluster(const struct sync_config *c, const char *id);
+
+#endif

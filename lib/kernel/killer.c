@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: Apache-2.0
+/* killer - end YARN containers through their cgroups (see killer.h) */
+#include "kernel/killer.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <unistd.h>
+
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/jsonio.h"
+#include "core/xalloc.h"
+#include "doc/containerid.h"
+
+static int pidfd_pin(void *arg, pid_t pid)
+{
+	(void)arg;
+	return pidfd_open(pid, 0);
+}
+
+static int pidfd_send(void *arg, int handle, pid_t pid, int sig)
+{
+	(void)arg;
+	(void)pid;
+	return pidfd_send_signal(handle, sig, NULL, 0);
+}
+
+static void pidfd_unpin(void *arg, int handle)
+{
+	(void)arg;
+	close(handle);
+}
+
+const struct killer_ops killer_ops_pidfd = {
+	.pin = pidfd_pin,
+	.send = pidfd_send,
+	.unpin = pidfd_unpin,
+	.live = 1,
+};
+
+const char *killer_result_name(enum killer_result r)
+{
+	switch (r) {
+	case KILLER_TERMINATED:
+		return "terminated";
+	case KILLER_KILLED:
+		return "killed";
+	case KILLER_GONE:
+		return "gone";
+	case KILLER_FAILED:
+		return "failed";
+	default:
+		return "pending";
+	}
+}
+
+static int listed(const pid_t *pids, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return 1;
+	return 0;
+}
+
+/* Read the container's processes: 0 with *n (0 when the dir is gone), or -1
+ * with it->err set. */
+static int read_procs(const struct cgroup_layout *l, const struct sysroot *s,
+		      struct killer_item *it, pid_t **pids, size_t *n)
+{
+	int r = cgroup_read_procs(l, s, it->ctrl, it->cg, pids, n, &it->err);
+
+	if (r == CGROUP_ABSENT) {
+		*n = 0;
+		err_clear(&it->err);
+		return 0;
+	}
+	return r == CGROUP_OK ? 0 : -1;
+}
+
+/* Pin pids[0..n), re-read the container's cgroup.procs, send sig to the
+ * pinned ones still listed, unpin.  Adds to *sent; -1 with it->err set. */
+static int signal_batch(const struct cgroup_layout *l, const struct sysroot *s,
+			const struct killer_ops *ops, struct killer_item *it, const pid_t *pids,
+			size_t n, int sig, long *sent)
+{
+	cleanup_free pid_t *again = NULL;
+	int handles[KILLER_PIN_BATCH];
+	size_t m = 0;
+	int failed = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		handles[i] = -1;
+		if (pids[i] <= 1 || pids[i] == getpid())
+			continue;
+		handles[i] = ops->pin(ops->arg, pids[i]);
+		if (handles[i] < 0 && errno != ESRCH && !failed) {
+			err_set(&it->err, ERR_SYSTEM, errno, "pin pid %ld of '%s'", (long)pids[i],
+				it->id);
+			failed = 1;
+		}
+	}
+	if (!failed && read_procs(l, s, it, &again, &m) < 0)
+		failed = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (handles[i] < 0)
+			continue;
+		if (!failed && listed(again, m, pids[i])) {
+			if (ops->send(ops->arg, handles[i], pids[i], sig) == 0)
+				(*sent)++;
+			else if (errno != ESRCH) {
+				err_set(&it->err, ERR_SYSTEM, errno,
+					"send SIG%s to pid %ld of '%s'", sigabbrev_np(sig),
+					(long)pids[i], it->id);
+				failed = 1;
+			}
+		}
+		ops->unpin(ops->arg, handles[i]);
+	}
+	return failed ? -1 : 0;
+}
+
+/* One round of sig to the processes of it, KILLER_PIN_BATCH at a time (a
+ * pin holds a file descriptor).  Returns the number of processes
+ * signalled, or -1 with it->err set. */
+static long signal_round(const struct cgroup_layout *l, const struct sysroot *s,
+			 const struct killer_ops *ops, struct killer_item *it, int sig)
+{
+	cleanup_free pid_t *pids = NULL;
+	size_t n = 0;
+	long sent = 0;
+
+	if (read_procs(l, s, it, &pids, &n) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i += KILLER_PIN_BATCH)
+		if (signal_batch(l, s, ops, it, pids + i,
+				 n - i < KILLER_PIN_BATCH ? n - i : KILLER_PIN_BATCH, sig,
+				 &sent) < 0)
+			return -1;
+	if (sent)
+		it->sent |= sig == SIGKILL ? KILLER_SENT_KILL : KILLER_SENT_TERM;
+	return sent;
+}
+
+static void finish(struct killer_item *it, enum killer_result r, int64_t elapsed)
+{
+	it->result = r;
+	it->elapsed_ms = elapsed;
+}
+
+/* Start: find the dir and its processes, send SIGTERM. */
+static void start_item(const struct cgroup_layout *l, const struct sysroot *s,
+		       const struct killer_ops *ops, struct killer_item *it)
+{
+	cleanup_free pid_t *pids = NULL;
+	size_t n = 0;
+	unsigned ctrls = 0;
+
+	it->cg = cgroup_container_path(l, it->id);
+	for (int c = 0; c < CGROUP_NCTRL; c++)
+		if (cgroup_exists(l, s, (enum cgroup_ctrl)c, it->cg))
+			ctrls |= 1u << c;
+	it->ctrl = cgroup_procs_ctrl(ctrls);
+	if (read_procs(l, s, it, &pids, &n) < 0)
+		return finish(it, KILLER_FAILED, 0);
+	it->processes = n;
+	if (n == 0)
+		return finish(it, KILLER_GONE, 0);
+	if (ops->live && !s->live) {
+		err_set(&it->err, ERR_USAGE, 0,
+			"not signalling %zu processes of '%s': sysroot '%s' is not /", n, it->id,
+			s->prefix);
+		return finish(it, KILLER_FAILED, 0);
+	}
+	if (signal_round(l, s, ops, it, SIGTERM) < 0)
+		return finish(it, KILLER_FAILED, 0);
+}
+
+/* One poll of a pending item at elapsed ms. */
+static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
+		      const struct killer_ops *ops, const struct killer_opts *o,
+		      struct killer_item *it, int64_t elapsed)
+{
+	cleanup_free pid_t *pids = NULL;
+	size_t n = 0;
+
+	if (read_procs(l, s, it, &pids, &n) < 0)
+		return finish(it, KILLER_FAILED, elapsed);
+	if (n == 0)
+		return finish(it,
+			      it->sent & KILLER_SENT_KILL   ? KILLER_KILLED
+			      : it->sent & KILLER_SENT_TERM ? KILLER_TERMINATED
+							    : KILLER_GONE,
+			      elapsed);
+	if (elapsed < o->grace_ms)
+		return;
+	if (elapsed >= o->grace_ms + o->kill_timeout_ms) {
+		err_set(&it->err, ERR_TEMP, 0, "%zu processes of '%s' remain %ld ms after SIGKILL",
+			n, it->id, (long)o->kill_timeout_ms);
+		return finish(it, KILLER_FAILED, elapsed);
+	}
+	/* again on every poll: a process forked meanwhile is caught too */
+	if (signal_round(l, s, ops, it, SIGKILL) < 0)
+		finish(it, KILLER_FAILED, elapsed);
+}
+
+size_t killer_run(const struct cgroup_layout *l, const struct sysroot *s,
+		  const struct killer_ops *ops, const struct killer_opts *o,
+		  struct killer_item *items, size_t n)
+{
+	int64_t start = clock_mono_ms();
+	size_t failed = 0, pending;
+
+	for (size_t i = 0; i < n; i++)
+		start_item(l, s, ops, &items[i]);
+	for (;;) {
+		int64_t elapsed = clock_mono_ms() - start, next;
+
+		pending = 0;
+		for (size_t i = 0; i < n; i++)
+			if (items[i].result == KILLER_PENDING) {
+				poll_item(l, s, ops, o, &items[i], elapsed);
+				pending += items[i].result == KILLER_PENDING;
+			}
+		if (!pending)
+			break;
+		/* sleep one poll interval, or less to meet the SIGKILL time */
+		next = elapsed + o->poll_ms;
+		if (elapsed < o->grace_ms && o->grace_ms < next)
+			next = o->grace_ms;
+		elapsed = clock_mono_ms() - start;
+		if (next > elapsed)
+			clock_sleep_ms(next - elapsed);
+	}
+	for (size_t i = 0; i < n; i++)
+		failed += items[i].result == KILLER_FAILED;
+	return failed;
+}
+
+void killer_items_release(struct killer_item *items, size_t n)
+{
+	for (size_t i = 0; items && i < n; i++) {
+		free(items[i].cg);
+		items[i].cg = NULL;
+	}
+}
+
+/* Add id to *items unless it is there already; -1 for a duplicate. */
+static int add_item(struct killer_item **items, size_t *n, const char *id)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*items)[i].id, id) == 0)
+			return -1;
+	*items = xrealloc(*items, (*n + 1) * sizeof(**items));
+	memset(&(*items)[*n], 0, sizeof(**items));
+	snprintf((*items)[*n].id, sizeof((*items)[*n].id), "%s", id);
+	(*n)++;
+	return 0;
+}
+
+struct id_at {
+	const char *id;
+	size_t at;
+};
+
+static int id_at_cmp(const void *a, const void *b)
+{
+	const struct id_at *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* The index of the first item whose id repeats an earlier one, or n when
+ * none does.  O(n log n): a plan may list thousands of items. */
+static size_t first_repeat(const struct killer_item *items, size_t n)
+{
+	cleanup_free struct id_at *s = n ? xcalloc(n, sizeof(*s)) : NULL;
+	size_t first = n;
+
+	for (size_t i = 0; i < n; i++)
+		s[i] = (struct id_at){ items[i].id, i };
+	if (n)
+		qsort(s, n, sizeof(*s), id_at_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(s[i - 1].id, s[i].id) == 0 && s[i].at < first)
+			first = s[i].at;
+	return first;
+}
+
+int killer_plan_parse(const json_t *plan, struct killer_item **items, size_t *n, int64_t *grace_ms,
+		      struct err *e)
+{
+	json_t *list = NULL, *v;
+	size_t i;
+
+	*items = NULL;
+	*n = 0;
+	if (jsonio_get_int(plan, "KillPlan", "gracePeriodMs", 0, 3600000, grace_ms, e) < 0 ||
+	    jsonio_get_arr(plan, "KillPlan", "items", &list, e) < 0)
+		return -1;
+	if (json_array_size(list))
+		*items = xcalloc(json_array_size(list), sizeof(**items));
+	json_array_foreach(list, i, v)
+	{
+		char ctx[48];
+		const char *id = NULL;
+
+		snprintf(ctx, sizeof(ctx), "KillPlan.items[%zu]", i);
+		if (!json_is_object(v)) {
+			jsonio_bad_value(e, ctx, NULL, "an object", v);
+			goto fail;
+		}
+		if (jsonio_get_str(v, ctx, "id", &id, e) < 0)
+			goto fail;
+		if (!id || !containerid_valid(id)) {
+			jsonio_bad_value(e, ctx, "id", "a YARN container id",
+					 json_object_get(v, "id"));
+			goto fail;
+		}
+		snprintf((*items)[i].id, sizeof((*items)[i].id), "%s", id);
+		(*n)++;
+	}
+	i = first_repeat(*items, *n);
+	if (i < *n) {
+		err_set(e, ERR_INPUT, 0, "KillPlan.items[%zu].id: '%s' is listed twice", i,
+			(*items)[i].id);
+		goto fail;
+	}
+	return 0;
+fail:
+	free(*items);
+	*items = NULL;
+	*n = 0;
+	return -1;
+}
+
+int killer_ids_parse(char *const *ids, size_t nids, struct killer_item **items, size_t *n,
+		     struct err *e)
+{
+	*items = NULL;
+	*n = 0;
+	for (size_t i = 0; i < nids; i++) {
+		struct containerid cid;
+
+		if (containerid_parse(ids[i], &cid, e) < 0 ||
+		    (add_item(items, n, ids[i]) < 0 &&
+		     err_set(e, ERR_INPUT, 0, "container id '%s' given twice", ids[i]) < 0)) {
+			e->kind = ERR_USAGE;
+			free(*items);
+			*items = NULL;
+			*n = 0;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+json_t *killer_report(const struct killer_item *items, size_t n, const char *node, int64_t now_ms)
+{
+	json_t *doc = jsonio_new_doc("KillReport");
+	json_t *arr = json_array();
+
+	json_object_set_new(doc, "metadata", jsonio_metadata(node, now_ms));
+	for (size_t i = 0; i < n; i++) {
+		const struct killer_item *it = &items[i];
+		json_t *sigs = json_array();
+
+		if (it->sent & KILLER_SENT_TERM)
+			json_array_append_new(sigs, json_string("SIGTERM"));
+		if (it->sent & KILLER_SENT_KILL)
+			json_array_append_new(sigs, json_string("SIGKILL"));
+		json_array_append_new(
+			arr, json_pack("{s:s, s:s, s:I, s:o, s:I, s:o}", "id", it->id, "result",
+				       killer_result_name(it->result), "processes",
+				       (json_int_t)it->processes, "signalled", sigs, "elapsedMs",
+				       (json_int_t)it->elapsed_ms, "error",
+				       it->result == KILLER_FAILED ? json_string(it->err.msg)
+								   : json_null()));
+	}
+	json_object_set_new(doc, "items", arr);
+	return doc;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* killer - end YARN containers by signalling the processes of their cgroups
+ * (yarn-copilot kill; DESIGN.md section 6 "Kill"; yarn-interfaces.md 5d).
+ *
+ * The NM's own sequence is SIGTERM to the container's process group, then
+ * SIGKILL after yarn.nodemanager.sleep-delay-before-sigkill.ms (250).  Here
+ * every process listed in the container's cgroup.procs is signalled, so
+ * children that left the process group are not missed, and all containers
+ * are handled at once: SIGTERM to all, one poll loop over all cgroup.procs
+ * files, SIGKILL to what remains of each container when its grace period
+ * ends.  A process is signalled only through a handle that pins it (a
+ * pidfd) and only if, once pinned, it is still listed in that container's
+ * cgroup.procs: a pid reused by another process cannot be hit.  Pid 1 and
+ * the caller itself are never signalled, and pids come only from the
+ * container dirs under the hadoop-yarn cgroup (never from input).
+ *
+ * A signalled container exits 143 or 137; MapReduce and Spark count that as
+ * a failed attempt (yarn-interfaces.md 5f).  The graceful path is the RM
+ * preempting (exit -102) after kilo-sync shrinks the node.
+ */
+#ifndef KILO_KILLER_H
+#define KILO_KILLER_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/err.h"
+#include "kernel/cgroup.h"
+#include "kernel/sysroot.h"
+
+/* Defaults: the NM's sleep-delay-before-sigkill.ms, the wait after SIGKILL
+ * and the cgroup.procs polling interval, in ms. */
+#define KILLER_GRACE_MS 250
+#define KILLER_KILL_TIMEOUT_MS 2000
+#define KILLER_POLL_MS 10
+/* Processes pinned at once (each pin is a file descriptor). */
+#define KILLER_PIN_BATCH 256
+
+/* The one seam every signal goes through.  Tests replace it with a
+ * recorder; the live one is killer_ops_pidfd. */
+struct killer_ops {
+	/* Pin pid: a handle >= 0, or -1 with errno set (ESRCH: it is gone). */
+	int (*pin)(void *arg, pid_t pid);
+	/* Send sig to the pinned process: 0, or -1 with errno set. */
+	int (*send)(void *arg, int handle, pid_t pid, int sig);
+	/* Drop the handle. */
+	void (*unpin)(void *arg, int handle);
+	void *arg;
+	int live; /* signals reach real processes: refused unless the sysroot is "/" */
+};
+
+/* pidfd_open(2), pidfd_send_signal(2), close(2).  Live. */
+extern const struct killer_ops killer_ops_pidfd;
+
+enum killer_result {
+	KILLER_PENDING,    /* not finished (internal) */
+	KILLER_TERMINATED, /* ended after SIGTERM */
+	KILLER_KILLED,     /* SIGKILL was needed */
+	KILLER_GONE,       /* nothing to signal: no dir or no process */
+	KILLER_FAILED,     /* err says why */
+};
+
+/* KillReport result names: "terminated", "killed", "gone", "failed". */
+const char *killer_result_name(enum killer_result r);
+
+/* Signals sent to a container (KillReport "signalled"). */
+enum { KILLER_SENT_TERM = 1, KILLER_SENT_KILL = 2 };
+
+struct killer_item {
+	char id[CONTAINERID_MAX + 1]; /* in: a valid container id */
+	enum killer_result result;    /* out */
+	size_t processes;             /* out: processes found at the start */
+	unsigned sent;                /* out: KILLER_SENT_* bits */
+	int64_t elapsed_ms;           /* out: from the start until the cgroup was empty */
+	struct err err;               /* out: when KILLER_FAILED */
+	/* internal */
+	enum cgroup_ctrl ctrl;
+	char *cg;
+};
+
+struct killer_opts {
+	int64_t grace_ms;        /* SIGTERM -> SIGKILL, >= 0 (0: both at once) */
+	int64_t kill_timeout_ms; /* how long to wait for the cgroup to empty after SIGKILL */
+	int64_t poll_ms;         /* cgroup.procs polling interval, > 0 */
+};
+
+/* End the containers items[0..n) as described at the top, in parallel,
+ * with the container dirs found through l and s, and fill each item's out
+ * fields.  ops must not be live unless s is live ("/"): with any other
+ * sysroot every item with processes fails ("not signalling: sysroot ... is
+ * not /") and no signal is sent.  Returns the number of failed items. */
+size_t killer_run(const struct cgroup_layout *l, const struct sysroot *s,
+		  const struct killer_ops *ops, const struct killer_opts *o,
+		  struct killer_item *items, size_t n);
+
+/* Free the internal state of items (after killer_run). */
+void killer_items_release(struct killer_item *items, size_t n);
+
+/* The ids and grace period of a KillPlan document (pure; only items[].id and
+ * gracePeriodMs are used).  *items is a new array of n items (caller frees;
+ * NULL when empty); *grace_ms is left untouched when the plan has no
+ * gracePeriodMs.  Every id must be a valid container id and appear once.
+ * Returns 0, or -1 with e set (ERR_INPUT, "KillPlan.items[2].id: expected a
+ * YARN container id, got ..."): nothing is then to be signalled. */
+int killer_plan_parse(const json_t *plan, struct killer_item **items, size_t *n, int64_t *grace_ms,
+		      struct err *e);
+
+/* Items for ids given on the command line (pure).  As killer_plan_parse(),
+ * messages "invalid container id '...'" (ERR_USAGE). */
+int killer_ids_parse(char *const *ids, size_t nids, struct killer_item **items, size_t *n,
+		     struct err *e);
+
+/* A KillReport document (SCHEMAS.md) of items: metadata from node (may be
+ * NULL) and now_ms.  New reference. */
+json_t *killer_report(const struct killer_item *items, size_t n, const char *node, int64_t now_ms);
+
+#endif

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: Apache-2.0
+/* yarntasks - thread ids of YARN's cgroup tree or NodeManager (see yarntasks.h) */
+#include "kernel/yarntasks.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cleanup.h"
+#include "core/xalloc.h"
+
+#define MAX_DEPTH 32 /* cgroupfs has no links; this only bounds a broken fake */
+
+struct pidvec {
+	pid_t *v;
+	size_t n, cap;
+};
+
+static void pidvec_add(struct pidvec *p, const pid_t *ids, size_t n)
+{
+	if (n == 0)
+		return;
+	if (p->n + n > p->cap) {
+		p->cap = (p->n + n) * 2;
+		p->v = xrealloc(p->v, p->cap * sizeof(*p->v));
+	}
+	memcpy(p->v + p->n, ids, n * sizeof(*ids));
+	p->n += n;
+}
+
+static int is_subdir(const struct sysroot *s, const char *dir, const struct dirent *ent)
+{
+	cleanup_free char *rel = NULL;
+
+	if (ent->d_name[0] == '.')
+		return 0;
+	if (ent->d_type == DT_DIR)
+		return 1;
+	if (ent->d_type != DT_UNKNOWN)
+		return 0;
+	rel = xasprintf("%s/%s", dir, ent->d_name);
+	return sysroot_is_dir(s, rel);
+}
+
+static int walk(const struct cgroup_layout *l, const struct sysroot *s, const char *cg, int depth,
+		struct pidvec *out, struct err *e)
+{
+	cleanup_free char *dir = cgroup_path(l, CGROUP_CPU, cg, NULL);
+	cleanup_free pid_t *tids = NULL;
+	cleanup_closedir DIR *d = NULL;
+	struct dirent *ent;
+	size_t n = 0;
+	int r;
+
+	r = cgroup_read_threads(l, s, CGROUP_CPU, cg, &tids, &n, e);
+	if (r == CGROUP_ABSENT)
+		return CGROUP_ABSENT; /* removed meanwhile */
+	if (r != CGROUP_OK)
+		return -1;
+	pidvec_add(out, tids, n);
+	if (depth >= MAX_DEPTH)
+		return CGROUP_OK;
+	d = sysroot_opendir(s, dir, e);
+	if (!d)
+		return e->kind == ERR_NOTFOUND ? CGROUP_ABSENT : -1;
+	while ((ent = readdir(d))) {
+		cleanup_free char *child = NULL;
+
+		if (!is_subdir(s, dir, ent))
+			continue;
+		child = xasprintf("%s/%s", cg, ent->d_name);
+		if (walk(l, s, child, depth + 1, out, e) < 0)
+			return -1;
+	}
+	return CGROUP_OK;
+}
+
+int yarntasks_from_cgroup(const struct cgroup_layout *l, const struct sysroot *s, pid_t **tids,
+			  size_t *n, struct err *e)
+{
+	struct pidvec out = { 0 };
+	int r;
+
+	*tids = NULL;
+	*n = 0;
+	if (!cgroup_exists(l, s, CGROUP_CPU, l->hadoop_yarn)) {
+		cleanup_free char *rel = cgroup_path(l, CGROUP_CPU, l->hadoop_yarn, NULL);
+		cleanup_free char *path = rel ? sysroot_path(s, rel) : NULL;
+
+		err_set(e, ERR_NOTFOUND, 0, "no hadoop-yarn cgroup '%s'",
+			path ? path : "(cpu controller not mounted)");
+		return CGROUP_ABSENT;
+	}
+	r = walk(l, s, l->hadoop_yarn, 0, &out, e);
+	if (r < 0) {
+		free(out.v);
+		return -1;
+	}
+	*tids = out.v;
+	*n = out.n;
+	return r;
+}
+
+int yarntasks_is_nm_cmdline(const char *cmdline, size_t len)
+{
+	for (size_t i = 0; i < len; i += strnlen(cmdline + i, len - i) + 1)
+		if (strnlen(cmdline + i, len - i) == strlen(YARNTASKS_NM_CLASS) &&
+		    memcmp(cmdline + i, YARNTASKS_NM_CLASS, strlen(YARNTASKS_NM_CLASS)) == 0)
+			return 1;
+	return 0;
+}
+
+/* A decimal pid from a /proc entry name, or 0. */
+static pid_t name_pid(const char *name)
+{
+	char *end = NULL;
+	long v;
+
+	if (!isdigit((unsigned char)name[0]))
+		return 0;
+	v = strtol(name, &end, 10);
+	return *end || v <= 0 || v > 0x7fffffff ? 0 : (pid_t)v;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int yarntasks_find_nm(const struct sysroot *s, pid_t *pid, struct err *e)
+{
+	cleanup_closedir DIR *d = sysroot_opendir(s, "proc", e);
+	struct pidvec found = { 0 };
+	struct dirent *ent;
+	char list[128] = "";
+
+	if (!d)
+		return -1;
+	while ((ent = readdir(d))) {
+		cleanup_free char *rel = NULL, *cmdline = NULL;
+		struct err ignored = { 0 };
+		pid_t p = name_pid(ent->d_name);
+		long len;
+
+		if (!p)
+			continue;
+		rel = xasprintf("proc/%d/cmdline", (int)p);
+		len = sysroot_read_str(s, rel, &cmdline, &ignored);
+		if (len > 0 && yarntasks_is_nm_cmdline(cmdline, (size_t)len))
+			pidvec_add(&found, &p, 1);
+	}
+	if (found.n == 1)
+		*pid = found.v[0];
+	if (found.n > 1)
+		qsort(found.v, found.n, sizeof(*found.v), cmp_pid);
+	for (size_t i = 0; i < found.n; i++) {
+		size_t used = strlen(list);
+
+		snprintf(list + used, sizeof(list) - used, "%s%d", i ? ", " : "", (int)found.v[i]);
+	}
+	free(found.v);
+	if (found.n == 0) {
+		cleanup_free char *path = sysroot_path(s, "proc");
+
+		return err_set(e, ERR_NOTFOUND, 0, "no NodeManager process (%s) under '%s'",
+			       YARNTASKS_NM_CLASS, path);
+	}
+	if (found.n > 1)
+		return err_set(e, ERR_INPUT, 0,
+			       "%zu NodeManager processes (%s): give one with --nm-pid", found.n,
+			       list);
+	return 0;
+}
+
+int yarntasks_threads(const struct sysroot *s, pid_t pid, pid_t **tids, size_t *n, struct err *e)
+{
+	cleanup_free char *rel = xasprintf("proc/%d/task", (int)pid);
+	cleanup_closedir DIR *d = NULL;
+	struct pidvec out = { 0 };
+	struct dirent *ent;
+
+	*tids = NULL;
+	*n = 0;
+	d = sysroot_opendir(s, rel, e);
+	if (!d)
+		return err_wrap(e, "threads of process %d", (int)pid);
+	while ((ent = readdir(d))) {
+		pid_t t = name_pid(ent->d_name);
+
+		if (t)
+			pidvec_add(&out, &t, 1);
+	}
+	if (out.n > 1)
+		qsort(out.v, out.n, sizeof(*out.v), cmp_pid);
+	*tids = out.v;
+	*n = out.n;
+	return 0;
+}

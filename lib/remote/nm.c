@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: Apache-2.0
+/* nm - the YARN NodeManager REST API, read side (see nm.h) */
+#include "remote/nm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/jsonio.h"
+#include "core/xalloc.h"
+#include "doc/containerid.h"
+#include "remote/http.h"
+
+static const struct {
+	const char *state;
+	enum nm_phase phase;
+} phases[] = {
+	{ "NEW", NM_PHASE_STARTING },
+	{ "LOCALIZING", NM_PHASE_STARTING },
+	{ "SCHEDULED", NM_PHASE_STARTING },
+	{ "RUNNING", NM_PHASE_RUNNING },
+	{ "RELAUNCHING", NM_PHASE_RUNNING },
+	{ "REINITIALIZING", NM_PHASE_RUNNING },
+	{ "REINITIALIZING_AWAITING_KILL", NM_PHASE_RUNNING },
+	{ "PAUSING", NM_PHASE_RUNNING },
+	{ "PAUSED", NM_PHASE_RUNNING },
+	{ "RESUMING", NM_PHASE_RUNNING },
+	{ "KILLING", NM_PHASE_KILLING },
+	{ "CONTAINER_CLEANEDUP_AFTER_KILL", NM_PHASE_KILLING },
+	{ "EXITED_WITH_SUCCESS", NM_PHASE_FINISHED },
+	{ "EXITED_WITH_FAILURE", NM_PHASE_FINISHED },
+	{ "LOCALIZATION_FAILED", NM_PHASE_FINISHED },
+	{ "CONTAINER_RESOURCES_CLEANINGUP", NM_PHASE_FINISHED },
+	{ "DONE", NM_PHASE_FINISHED },
+};
+
+enum nm_phase nm_state_phase(const char *state)
+{
+	for (size_t i = 0; state && i < sizeof(phases) / sizeof(phases[0]); i++)
+		if (strcmp(state, phases[i].state) == 0)
+			return phases[i].phase;
+	return NM_PHASE_UNKNOWN;
+}
+
+void nm_containers_release(struct nm_containers *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->items[i].id);
+		free(c->items[i].state);
+		free(c->items[i].user);
+	}
+	free(c->items);
+	memset(c, 0, sizeof(*c));
+}
+
+static int cmp_container(const void *a, const void *b)
+{
+	return strcmp(((const struct nm_container *)a)->id, ((const struct nm_container *)b)->id);
+}
+
+const struct nm_container *nm_containers_find(const struct nm_containers *c, const char *id)
+{
+	struct nm_container key = { .id = (char *)id };
+
+	if (!c->n)
+		return NULL;
+	return bsearch(&key, c->items, c->n, sizeof(key), cmp_container);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* One ContainerInfo object into c; 1 when added, 0 when skipped (bad id). */
+static int parse_one(const json_t *obj, const char *ctx, struct nm_containers *c, struct err *e)
+{
+	const char *id = NULL, *state = NULL, *user = NULL;
+	int64_t mb = -1, vcores = -1, exit_code = -1000;
+	struct nm_container *it;
+
+	if (!json_is_object(obj))
+		return jsonio_bad_value(e, ctx, NULL, "an object", obj);
+	if (jsonio_get_str(obj, ctx, "id", &id, e) < 0 ||
+	    jsonio_get_str(obj, ctx, "state", &state, e) < 0 ||
+	    jsonio_get_str(obj, ctx, "user", &user, e) < 0 ||
+	    jsonio_get_int(obj, ctx, "totalMemoryNeededMB", 0, INT64_MAX / 1048576, &mb, e) < 0 ||
+	    jsonio_get_int(obj, ctx, "totalVCoresNeeded", 0, INT64_MAX / 1000, &vcores, e) < 0 ||
+	    jsonio_get_int(obj, ctx, "exitCode", INT32_MIN, INT32_MAX, &exit_code, e) < 0)
+		return -1;
+	if (!id || !containerid_valid(id)) {
+		c->ignored++;
+		return 0;
+	}
+	c->items = xrealloc(c->items, (c->n + 1) * sizeof(*c->items));
+	it = &c->items[c->n++];
+	it->id = xstrdup(id);
+	it->state = dup_or_null(state);
+	it->user = dup_or_null(user);
+	it->memory_mb = mb;
+	it->vcores = vcores;
+	it->exit_code = exit_code;
+	return 1;
+}
+
+static int parse_list(const json_t *doc, struct nm_containers *out, struct err *e)
+{
+	json_t *wrap = NULL, *list, *one = NULL;
+	char ctx[64];
+	size_t i;
+
+	if (jsonio_get_obj(doc, "NM containers", "container", &one, e) < 0)
+		return -1;
+	if (one) /* GET /ws/v1/node/containers/{id} */
+		return parse_one(one, "NM containers.container", out, e);
+	if (jsonio_get_obj(doc, "NM containers", "containers", &wrap, e) < 0)
+		return -1;
+	if (!wrap)
+		return 0;
+	list = json_object_get(wrap, "container");
+	if (!list || json_is_null(list))
+		return 0;
+	if (json_is_object(list))
+		return parse_one(list, "NM containers.containers.container", out, e);
+	if (!json_is_array(list))
+		return jsonio_bad_value(e, "NM containers.containers", "container",
+					"an array or an object", list);
+	for (i = 0; i < json_array_size(list); i++) {
+		snprintf(ctx, sizeof(ctx), "NM containers.containers.container[%zu]", i);
+		if (parse_one(json_array_get(list, i), ctx, out, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int nm_parse_containers(const json_t *doc, struct nm_containers *out, struct err *e)
+{
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(doc))
+		return jsonio_bad_value(e, "NM containers", NULL, "an object", doc);
+	if (parse_list(doc, out, e) < 0) {
+		nm_containers_release(out);
+		return -1;
+	}
+	if (out->n)
+		qsort(out->items, out->n, sizeof(*out->items), cmp_container);
+	return 0;
+}
+
+/* GET url + path; the parsed JSON object (new reference) or NULL with e set. */
+static json_t *nm_get(const char *url, const char *path, long timeout_ms, struct err *e)
+{
+	struct http_client client = { .timeout_ms = timeout_ms, .connect_timeout_ms = timeout_ms };
+	struct http_request req;
+	struct http_response resp = { 0 };
+	json_t *doc = NULL;
+
+	http_request_init(&req, HTTP_GET, url, path);
+	if (http_perform(&client, &req, &resp, e) == 0 &&
+	    http_status_err(&resp, "NodeManager", e) == 0) {
+		doc = http_response_json(&resp, e);
+		if (!doc)
+			e->kind = ERR_INPUT;
+	}
+	if (!doc && e->kind == ERR_NOTFOUND)
+		e->kind = ERR_REMOTE;
+	http_response_release(&resp);
+	http_request_release(&req);
+	return doc;
+}
+
+int nm_fetch_containers(const char *url, long timeout_ms, struct nm_containers *out, struct err *e)
+{
+	json_auto_t *doc = nm_get(url, "/ws/v1/node/containers", timeout_ms, e);
+
+	memset(out, 0, sizeof(*out));
+	if (!doc)
+		return -1;
+	return nm_parse_containers(doc, out, e);
+}
+
+int nm_fetch_info(const char *url, long timeout_ms, char **id, struct err *e)
+{
+	json_auto_t *doc = nm_get(url, "/ws/v1/node/info", timeout_ms, e);
+	json_t *info = NULL;
+	const char *s = NULL;
+
+	*id = NULL;
+	if (!doc)
+		return -1;
+	if (jsonio_get_obj(doc, "NM info", "nodeInfo", &info, e) < 0)
+		return -1;
+	if (!info)
+		return err_set(e, ERR_INPUT, 0, "NM info: no nodeInfo object");
+	if (jsonio_get_str(info, "NM info.nodeInfo", "id", &s, e) < 0)
+		return -1;
+	*id = dup_or_null(s);
+	return 0;
+}

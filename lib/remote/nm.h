@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* nm - the YARN NodeManager REST API, read side (yarn-interfaces.md section 4).
+ *
+ * The NM lists its containers at GET /ws/v1/node/containers as
+ * {"containers":{"container":[{...}]}} (NodeManagerRest.md; ContainerInfo.java).
+ * Jersey 1 turns an empty or one-element list into other shapes, and every
+ * one of them is seen in the field, so the parser accepts all of:
+ *   {"containers":{"container":[...]}}   the documented form (2.x and 3.x keys)
+ *   {"containers":{"container":{...}}}   one container, not wrapped in an array
+ *   {"containers":{"container":null}}, {"containers":{}}, {"containers":null}, {}
+ *                                        no containers
+ *   {"container":{...}}                  GET /ws/v1/node/containers/{id}
+ * Parsing is pure (nm_parse_containers); nm_fetch_containers is the only code
+ * that talks to the NM, through lib/remote/http.
+ */
+#ifndef KILO_NM_H
+#define KILO_NM_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+/* Default NM web address (yarn.nodemanager.webapp.address, port 8042). */
+#define NM_DEFAULT_URL "http://127.0.0.1:8042"
+
+/* One container as the NM reports it. */
+struct nm_container {
+	char *id;    /* validated YARN container id */
+	char *state; /* NM-internal ContainerState ("RUNNING", "KILLING"...); NULL when absent */
+	char *user;  /* NULL when absent */
+	int64_t memory_mb; /* totalMemoryNeededMB (YARN MB = MiB); -1 when absent */
+	int64_t vcores;    /* totalVCoresNeeded; -1 when absent */
+	int64_t exit_code; /* exitCode; -1000 (ContainerExitStatus.INVALID) while running or absent */
+};
+
+struct nm_containers {
+	struct nm_container *items; /* sorted by id */
+	size_t n;
+	size_t ignored; /* entries whose id is not a valid container id (skipped) */
+};
+
+/* Fill *out from a parsed NM payload doc (any shape listed above; borrowed).
+ * Entries whose id fails the container-id grammar are skipped and counted
+ * in out->ignored.  Returns 0, or -1 with e set (ERR_INPUT, "<path>: expected
+ * ..., got ...") for a payload of another shape or a field of the wrong
+ * type; *out is then empty.  Free with nm_containers_release(). */
+int nm_parse_containers(const json_t *doc, struct nm_containers *out, struct err *e);
+
+/* Free what *c holds and zero it.  Safe on a zeroed struct. */
+void nm_containers_release(struct nm_containers *c);
+
+/* The container with this id, or NULL (binary search; borrowed). */
+const struct nm_container *nm_containers_find(const struct nm_containers *c, const char *id);
+
+/* Classification of an NM ContainerState (ContainerState.java, 3.x). */
+enum nm_phase {
+	NM_PHASE_UNKNOWN,  /* a state this code does not know */
+	NM_PHASE_STARTING, /* NEW, LOCALIZING, SCHEDULED: no process yet */
+	NM_PHASE_RUNNING,  /* RUNNING, RELAUNCHING, REINITIALIZING..., PAUSING, PAUSED, RESUMING */
+	NM_PHASE_KILLING,  /* KILLING, CONTAINER_CLEANEDUP_AFTER_KILL: the NM is ending it */
+	NM_PHASE_FINISHED, /* EXITED_WITH_SUCCESS, EXITED_WITH_FAILURE, LOCALIZATION_FAILED,
+			       * CONTAINER_RESOURCES_CLEANINGUP, DONE */
+};
+
+/* The phase of state (NULL gives NM_PHASE_UNKNOWN). */
+enum nm_phase nm_state_phase(const char *state);
+
+/* GET <url>/ws/v1/node/containers with a total timeout of timeout_ms and
+ * parse it into *out.  Returns 0, or -1 with e set: ERR_TEMP when the NM is
+ * unreachable, times out or answers 5xx; ERR_REMOTE for another non-200
+ * status; ERR_INPUT when the body is not such a payload. */
+int nm_fetch_containers(const char *url, long timeout_ms, struct nm_containers *out, struct err *e);
+
+/* GET <url>/ws/v1/node/info: 0 when the NM answers 200 with a JSON
+ * {"nodeInfo":{...}}; *id receives its NodeId ("host:port", new string,
+ * NULL when absent).  Errors as nm_fetch_containers(). */
+int nm_fetch_info(const char *url, long timeout_ms, char **id, struct err *e);
+
+#endif

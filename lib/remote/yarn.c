@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: Apache-2.0
+/* yarn - YARN ResourceManager REST client (see yarn.h) */
+#include "remote/yarn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/jsonio.h"
+#include "core/xalloc.h"
+
+#define RMADMIN_TIMEOUT_MS 60000
+
+extern char **environ;
+
+/* ---- pure ---- */
+
+/* The RemoteException text of a JSON error answer, or NULL. */
+static char *answer_exception(const struct http_response *resp)
+{
+	json_auto_t *doc = NULL;
+
+	if (!http_response_is_json(resp))
+		return NULL;
+	doc = json_loadb(resp->body, resp->body_len, 0, NULL);
+	return doc ? yarn_remote_exception(doc) : NULL;
+}
+
+enum yarn_resize_answer yarn_resize_classify(const struct http_response *resp, const char *what,
+					     int *reported_known, struct yarn_resource *reported,
+					     struct err *e)
+{
+	cleanup_free char *ex = answer_exception(resp);
+	char snippet[200];
+	json_auto_t *doc = NULL;
+	json_t *info;
+
+	*reported_known = 0;
+	http_response_snippet(resp, snippet, sizeof(snippet));
+	if (resp->status == 307 || (resp->status == 200 && !http_response_is_json(resp))) {
+		err_set(e, ERR_TEMP, 0, "%s: no active RM (HTTP %ld, %s: '%s')", what, resp->status,
+			resp->content_type ? resp->content_type : "no content type", snippet);
+		return YARN_RESIZE_NO_ACTIVE;
+	}
+	if (resp->status >= 200 && resp->status < 300) {
+		doc = http_response_json(resp, e);
+		if (!doc) {
+			err_wrap(e, "%s", what);
+			return YARN_RESIZE_FAILED;
+		}
+		info = json_object_get(doc, "resourceInfo");
+		if (json_is_object(info) && json_is_integer(json_object_get(info, "memory")) &&
+		    json_is_integer(json_object_get(info, "vCores"))) {
+			reported->memory_mb = json_integer_value(json_object_get(info, "memory"));
+			reported->vcores = json_integer_value(json_object_get(info, "vCores"));
+			*reported_known = 1;
+		}
+		return YARN_RESIZE_ACCEPTED;
+	}
+	if (resp->status == 404 && ex) {
+		err_set(e, ERR_NOTFOUND, 0, "%s: node unknown to the RM: %s", what, ex);
+		return YARN_RESIZE_UNKNOWN_NODE;
+	}
+	if ((resp->status == 404 || resp->status == 405) && !http_response_is_json(resp)) {
+		err_set(e, ERR_REMOTE, 0,
+			"%s: HTTP %ld: the RM has no node resource endpoint "
+			"(older Hadoop); configure the rmadmin fallback",
+			what, resp->status);
+		return YARN_RESIZE_NO_ENDPOINT;
+	}
+	err_set(e, http_status_kind(resp->status), 0, "%s: HTTP %ld: %s", what, resp->status,
+		ex ? ex : snippet);
+	return YARN_RESIZE_FAILED;
+}
+
+/* ---- I/O ---- */
+
+void yarn_cluster_init(struct yarn_cluster *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->active = -1;
+}
+
+static void rm_request(const struct yarn_cluster *c, int rm, struct http_request *r,
+		       enum http_method method, const char *path)
+{
+	http_request_init(r, method, c->rm_urls[rm], path);
+	if (c->user_name)
+		http_request_add_query(r, "user.name", c->user_name);
+}
+
+/* The index of the RM whose web base has the origin of url, or -1. */
+static int rm_of_url(const struct yarn_cluster *c, const char *url)
+{
+	for (size_t i = 0; i < c->n_rm; i++)
+		if (http_same_origin(c->rm_urls[i], url))
+			return (int)i;
+	return -1;
+}
+
+/* haState of RM rm.  Returns 0, or -1 with e set. */
+static int rm_ha_state(const struct yarn_cluster *c, int rm, enum yarn_ha_state *state,
+		       struct err *e)
+{
+	struct http_response resp = { 0 };
+	struct http_request req;
+	json_auto_t *doc = NULL;
+	int ret = -1;
+
+	rm_request(c, rm, &req, HTTP_GET, YARN_PATH_INFO);
+	if (http_perform(&c->http, &req, &resp, e) < 0)
+		goto out;
+	if (http_status_err(&resp, "cluster info", e) < 0)
+		goto out;
+	doc = http_response_json(&resp, e);
+	if (!doc)
+		goto out;
+	ret = yarn_cluster_info_parse(doc, state, e);
+out:
+	http_request_release(&req);
+	http_response_release(&resp);
+	return ret;
+}
+
+int yarn_find_active(struct yarn_cluster *c, struct err *e)
+{
+	char why[ERR_MSG_MAX] = "";
+	size_t len = 0;
+
+	c->active = -1;
+	for (size_t i = 0; i < c->n_rm; i++) {
+		enum yarn_ha_state st = YARN_HA_OTHER;
+		struct err sub = { 0 };
+
+		if (rm_ha_state(c, (int)i, &st, &sub) == 0 &&
+		    (st == YARN_HA_ACTIVE || st == YARN_HA_NONE)) {
+			c->active = (int)i;
+			return c->active;
+		}
+		if (sub.kind == ERR_NONE)
+			snprintf(sub.msg, sizeof(sub.msg), "%s",
+				 st == YARN_HA_STANDBY ? "standby" : "not active");
+		len += (size_t)snprintf(why + len, len < sizeof(why) ? sizeof(why) - len : 0,
+					"%s%s: %s", i ? "; " : "", c->rm_urls[i], sub.msg);
+		if (len >= sizeof(why))
+			len = sizeof(why) - 1;
+	}
+	return err_set(e, ERR_TEMP, 0, "cluster %s: no active RM (%s)", c->id ? c->id : "?",
+		       c->n_rm ? why : "no RM URL configured");
+}
+
+/* GET path from the active RM and parse its JSON body into *doc.  A
+ * transport failure or a "no active RM" answer drops the remembered RM and
+ * tries once more after re-discovery.  ERR_NOTFOUND when the answer is 404
+ * with a RemoteException. */
+static int get_json(struct yarn_cluster *c, const char *path, json_t **doc, struct err *e)
+{
+	for (int attempt = 0; attempt < 2; attempt++) {
+		struct http_response resp = { 0 };
+		struct http_request req;
+		cleanup_free char *ex = NULL;
+		int rm, ret;
+
+		if (c->active < 0 && yarn_find_active(c, e) < 0)
+			return -1;
+		rm_request(c, c->active, &req, HTTP_GET, path);
+		req.follow_redirects = 1;
+		ret = http_perform(&c->http, &req, &resp, e);
+		if (ret == 0 &&
+		    (resp.status == 307 || (resp.status == 200 && !http_response_is_json(&resp)))) {
+			char snippet[200];
+
+			http_response_snippet(&resp, snippet, sizeof(snippet));
+			ret = err_set(e, ERR_TEMP, 0, "GET %s: no active RM (HTTP %ld: '%s')",
+				      req.url, resp.status, snippet);
+		}
+		http_request_release(&req);
+		if (ret < 0) {
+			http_response_release(&resp);
+			c->active = -1;
+			continue;
+		}
+		rm = rm_of_url(c, resp.url);
+		c->active = rm;
+		if (resp.status == 404 && (ex = answer_exception(&resp)))
+			ret = err_set(e, ERR_NOTFOUND, 0, "GET %s: %s", path, ex);
+		else if (http_status_err(&resp, path, e) < 0)
+			ret = -1;
+		else if (!(*doc = http_response_json(&resp, e)))
+			ret = err_wrap(e, "GET %s", path);
+		http_response_release(&resp);
+		return ret;
+	}
+	return err_wrap(e, "cluster %s", c->id ? c->id : "?");
+}
+
+int yarn_nodes_list(struct yarn_cluster *c, struct yarn_nodes *out, struct err *e)
+{
+	json_auto_t *doc = NULL;
+
+	out->items = NULL;
+	out->n = 0;
+	if (get_json(c, YARN_PATH_NODES, &doc, e) < 0)
+		return -1;
+	if (yarn_nodes_parse(doc, out, e) < 0)
+		return err_wrap(e, "cluster %s: GET %s", c->id ? c->id : "?", YARN_PATH_NODES);
+	return 0;
+}
+
+int yarn_node_get(struct yarn_cluster *c, const char *id, struct yarn_node *out, struct err *e)
+{
+	cleanup_free char *seg = http_escape(id, 1);
+	cleanup_free char *path = xasprintf(YARN_PATH_NODES "/%s", seg);
+	json_auto_t *doc = NULL;
+	json_t *node = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (get_json(c, path, &doc, e) < 0)
+		return -1;
+	if (jsonio_get_obj(doc, "", "node", &node, e) <= 0)
+		return node ? -1 : err_set(e, ERR_INPUT, 0, "GET %s: node: missing", path);
+	return yarn_node_parse(node, "node", out, e);
+}
+
+/* Make sure c->active is an RM that says ACTIVE now.  Returns its index or
+ * -1 with e set. */
+static int confirm_active(struct yarn_cluster *c, struct err *e)
+{
+	enum yarn_ha_state st = YARN_HA_OTHER;
+
+	if (c->active >= 0 && rm_ha_state(c, c->active, &st, e) == 0 &&
+	    (st == YARN_HA_ACTIVE || st == YARN_HA_NONE))
+		return c->active;
+	return yarn_find_active(c, e);
+}
+
+/* Run `<rmadmin> rmadmin -updateNodeResource ID MB VCORES TIMEOUT` with
+ * stdin from /dev/null, collecting its output for the message. */
+static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn_resource total,
+		       int64_t timeout_ms, struct err *e)
+{
+	char mb[32], vc[32], to[32], out[512] = "";
+	char *argv[] = { (char *)c->rmadmin,
+			 (char *)"rmadmin",
+			 (char *)"-updateNodeResource",
+			 (char *)id,
+			 mb,
+			 vc,
+			 to,
+			 NULL };
+	int64_t limit = c->rmadmin_timeout_ms ? c->rmadmin_timeout_ms : RMADMIN_TIMEOUT_MS;
+	int64_t deadline = clock_mono_ms() + limit;
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	size_t len = 0;
+	int pipefd[2], status = 0, rc, timed_out = 0;
+	pid_t pid;
+
+	snprintf(mb, sizeof(mb), "%" PRId64, total.memory_mb);
+	snprintf(vc, sizeof(vc), "%" PRId64, total.vcores);
+	snprintf(to, sizeof(to), "%" PRId64, timeout_ms);
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return err_set(e, ERR_SYSTEM, errno, "pipe");
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+	/* Its own process group, so a timeout kills the JVM `yarn` started too. */
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
+	rc = posix_spawnp(&pid, c->rmadmin, &fa, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (rc != 0) {
+		close(pipefd[0]);
+		return err_set(e, ERR_SYSTEM, rc, "run %s", c->rmadmin);
+	}
+	for (;;) {
+		struct pollfd p = { .fd = pipefd[0], .events = POLLIN };
+		int64_t left = deadline - clock_mono_ms();
+		char buf[512];
+		ssize_t n;
+
+		if (left <= 0) {
+			timed_out = 1;
+			kill(-pid, SIGKILL);
+			break;
+		}
+		if (poll(&p, 1, (int)(left > 1000 ? 1000 : left)) <= 0)
+			continue;
+		n = read(pipefd[0], buf, sizeof(buf));
+		if (n <= 0)
+			break;
+		for (ssize_t i = 0; i < n && len + 1 < sizeof(out); i++)
+			out[len++] = buf[i] == '\n' || buf[i] == '\r' ? ' ' : buf[i];
+	}
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	while (len > 0 && out[len - 1] == ' ')
+		len--;
+	out[len] = '\0';
+	if (timed_out)
+		return err_set(e, ERR_TEMP, 0,
+			       "%s rmadmin -updateNodeResource %s: timed out after %" PRId64 " ms",
+			       c->rmadmin, id, limit);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return err_set(e, ERR_REMOTE, 0, "%s rmadmin -updateNodeResource %s: %s %d%s%s",
+			       c->rmadmin, id,
+			       WIFEXITED(status) ? "exit status" : "killed by signal",
+			       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			       *out ? ": " : "", out);
+	return 0;
+}
+
+int yarn_node_resize(struct yarn_cluster *c, const char *id, struct yarn_resource total,
+		     int64_t over_commit_timeout_ms, struct yarn_resize_result *res, struct err *e)
+{
+	cleanup_free char *seg = http_escape(id, 1);
+	cleanup_free char *path = xasprintf(YARN_PATH_NODES "/%s/resource", seg);
+	json_auto_t *body = yarn_resize_body(total, over_commit_timeout_ms);
+
+	memset(res, 0, sizeof(*res));
+	res->rm = -1;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		struct http_response resp = { 0 };
+		struct http_request req;
+		enum yarn_resize_answer answer;
+		char what[256];
+		int rm = confirm_active(c, e), ret;
+
+		if (rm < 0)
+			return -1;
+		rm_request(c, rm, &req, HTTP_POST, path);
+		http_request_set_json(&req, NULL, body);
+		req.follow_redirects = 1;
+		ret = http_perform(&c->http, &req, &resp, e);
+		http_request_release(&req);
+		if (ret < 0) {
+			c->active = -1;
+			continue;
+		}
+		snprintf(what, sizeof(what), "cluster %s: POST %s", c->id ? c->id : "?", path);
+		answer = yarn_resize_classify(&resp, what, &res->reported_known, &res->reported, e);
+		res->rm = rm_of_url(c, resp.url);
+		http_response_release(&resp);
+		switch (answer) {
+		case YARN_RESIZE_ACCEPTED:
+			c->active = res->rm;
+			res->via = YARN_VIA_REST;
+			return 0;
+		case YARN_RESIZE_NO_ACTIVE:
+			c->active = -1;
+			continue;
+		case YARN_RESIZE_NO_ENDPOINT:
+			if (!c->rmadmin)
+				return -1;
+			res->via = YARN_VIA_RMADMIN;
+			res->rm = -1;
+			return run_rmadmin(c, id, total, over_commit_timeout_ms, e);
+		default:
+			return -1;
+		}
+	}
+	return -1;
+}
+
+int yarn_node_wait_total(struct yarn_cluster *c, const char *id, struct yarn_resource want,
+			 int64_t timeout_ms, int64_t poll_ms, struct yarn_node *out, struct err *e)
+{
+	int64_t deadline = clock_mono_ms() + timeout_ms;
+
+	for (;;) {
+		if (yarn_node_get(c, id, out, e) < 0)
+			return -1;
+		if (out->total.memory_mb == want.memory_mb && out->total.vcores == want.vcores)
+			return 1;
+		if (clock_mono_ms() >= deadline)
+			return 0;
+		yarn_node_release(out);
+		clock_sleep_ms(poll_ms);
+	}
+}

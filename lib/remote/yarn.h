@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* yarn - the YARN ResourceManager REST client (RMWebServices).
+ *
+ * The node values it returns and the resize body it sends are in
+ * doc/rmnode.h.  Pure here: the classification of a resize answer.  I/O
+ * (remote/http, and for the fallback one child process): active-RM
+ * discovery in an HA pair, the node list, one node, and the resize, with
+ * the rules of yarn-interfaces.md
+ * sections 1-3:
+ *  - the active RM is the one whose /ws/v1/cluster/info says haState ACTIVE
+ *    (no haState: an old single RM); it is remembered and re-discovered when
+ *    a call fails;
+ *  - a standby's 307 is followed with the body re-sent; a 307 without
+ *    Location or a 200 that is not JSON means "no active RM" (ERR_TEMP);
+ *  - a write goes only to an RM that said ACTIVE just before;
+ *  - a resize always carries overCommitTimeout (the RM defaults a missing
+ *    one to 0, "kill at once"); a 200 means accepted, not applied.
+ */
+#ifndef KILO_YARN_H
+#define KILO_YARN_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "doc/rmnode.h"
+#include "remote/http.h"
+
+#define YARN_PATH_INFO "/ws/v1/cluster/info"
+#define YARN_PATH_NODES "/ws/v1/cluster/nodes"
+
+/* A YARN cluster as configured.  Strings and arrays are borrowed from the
+ * caller's config and must outlive the struct; `active` is the client's
+ * memory of the active RM.  Set up with yarn_cluster_init(), then fill the
+ * config members. */
+struct yarn_cluster {
+	const char *id;             /* cluster id, for messages ("default") */
+	const char *const *rm_urls; /* RM web bases "http://rm1:8088" (HA: several) */
+	size_t n_rm;
+	const char *user_name;      /* sent as ?user.name= (simple auth), or NULL */
+	struct http_client http;    /* TLS, timeouts, token, trace */
+	const char *rmadmin;        /* the `yarn` command for the resize fallback
+				      * (path, or a name looked up in PATH), or NULL */
+	int64_t rmadmin_timeout_ms; /* 0: 60000 */
+	int active;                 /* index into rm_urls of the active RM, -1 unknown */
+};
+
+/* How a resize was handed over. */
+enum yarn_resize_via {
+	YARN_VIA_REST,    /* POST /ws/v1/cluster/nodes/{id}/resource answered 200 */
+	YARN_VIA_RMADMIN, /* `yarn rmadmin -updateNodeResource` exited 0 */
+};
+
+struct yarn_resize_result {
+	enum yarn_resize_via via;
+	int rm;                        /* index of the RM written (REST), or -1 */
+	int reported_known;            /* REST: the 200 carried resourceInfo */
+	struct yarn_resource reported; /* its total: may still be the OLD one (the
+					* RM applies asynchronously) */
+};
+
+/* ---- pure ---- */
+
+/* Outcome of POST .../resource, from the status and body alone. */
+enum yarn_resize_answer {
+	YARN_RESIZE_ACCEPTED,     /* 200: queued; reported total in *reported when known */
+	YARN_RESIZE_UNKNOWN_NODE, /* 404 with a RemoteException: no such node id */
+	YARN_RESIZE_NO_ENDPOINT,  /* 404/405 without JSON: the RM lacks the endpoint */
+	YARN_RESIZE_NO_ACTIVE,    /* 307 without Location, or 200 not JSON */
+	YARN_RESIZE_FAILED,       /* anything else: e says what */
+};
+
+/* Classify a resize answer.  For ACCEPTED sets *reported_known and
+ * *reported; for every other outcome sets e (UNKNOWN_NODE ERR_NOTFOUND,
+ * NO_ENDPOINT ERR_REMOTE, NO_ACTIVE ERR_TEMP, FAILED by status with the
+ * RemoteException text when there is one).  what prefixes messages. */
+enum yarn_resize_answer yarn_resize_classify(const struct http_response *resp, const char *what,
+					     int *reported_known, struct yarn_resource *reported,
+					     struct err *e);
+
+/* ---- I/O ---- */
+
+/* Zero c and set active to -1. */
+void yarn_cluster_init(struct yarn_cluster *c);
+
+/* Find the active RM: GET /ws/v1/cluster/info on each RM in order, the first
+ * with haState ACTIVE (or without haState) wins and is remembered in
+ * c->active.  Returns its index, or -1 with e set: ERR_TEMP "cluster <id>:
+ * no active RM (<url>: <why>; ...)". */
+int yarn_find_active(struct yarn_cluster *c, struct err *e);
+
+/* GET /ws/v1/cluster/nodes (every state) from the active RM, re-discovering
+ * it once when the call fails.  Fills *out (release with
+ * yarn_nodes_release).  Returns 0, or -1 with e set (ERR_TEMP when no RM
+ * answers or none is active, ERR_INPUT/ERR_REMOTE for bad answers). */
+int yarn_nodes_list(struct yarn_cluster *c, struct yarn_nodes *out, struct err *e);
+
+/* GET /ws/v1/cluster/nodes/{id} (inactive nodes included).  Fills *out
+ * (release with yarn_node_release).  Returns 0, or -1 with e set:
+ * ERR_NOTFOUND when the RM does not know the id (404 RemoteException),
+ * ERR_REMOTE for a malformed id (400), ERR_TEMP as yarn_nodes_list. */
+int yarn_node_get(struct yarn_cluster *c, const char *id, struct yarn_node *out, struct err *e);
+
+/* Ask the active RM to set node id's total to `total`, with an explicit
+ * overCommitTimeout (ms).  The RM is confirmed ACTIVE by /ws/v1/cluster/info
+ * right before the POST; a 307 from it is followed with the body re-sent.
+ * When the RM lacks the endpoint (404/405 non-JSON) and c->rmadmin is set,
+ * runs `<rmadmin> rmadmin -updateNodeResource ID MB VCORES TIMEOUT` instead.
+ * Returns 0 (accepted: confirm with a later read), or -1 with e set:
+ * ERR_NOTFOUND unknown node id, ERR_REMOTE endpoint missing without
+ * fallback or rmadmin failed, ERR_TEMP no active RM/unreachable. */
+int yarn_node_resize(struct yarn_cluster *c, const char *id, struct yarn_resource total,
+		     int64_t over_commit_timeout_ms, struct yarn_resize_result *res, struct err *e);
+
+/* Poll yarn_node_get every poll_ms until the node's total equals want or
+ * timeout_ms passed.  Returns 1 when it does (node in *out), 0 on timeout
+ * (last read in *out), -1 with e set when a read failed. */
+int yarn_node_wait_total(struct yarn_cluster *c, const char *id, struct yarn_resource want,
+			 int64_t timeout_ms, int64_t poll_ms, struct yarn_node *out, struct err *e);
+
+#endif

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: Apache-2.0
+/* containerlist - the ContainerList document (see containerlist.h) */
+#include "run/containerlist.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/jsonio.h"
+#include "core/xalloc.h"
+#include "doc/containerid.h"
+#include "kernel/procfs.h"
+
+void containerlist_release(struct containerlist *cl)
+{
+	for (size_t i = 0; i < cl->n; i++) {
+		free(cl->items[i].cg);
+		free(cl->items[i].pids);
+	}
+	free(cl->items);
+	memset(cl, 0, sizeof(*cl));
+}
+
+/* Note a failed read (r < 0) in cl; returns 1 when the value is usable. */
+static int noted(struct containerlist *cl, int r, const struct err *e)
+{
+	if (r == CGROUP_OK)
+		return 1;
+	if (r < 0 && cl->failed_reads++ == 0)
+		cl->first_err = *e;
+	return 0;
+}
+
+/* Oldest start time of pids in ms since the epoch, or -1.  btime_s is read
+ * once per walk (-2 before). */
+static int64_t oldest_start(const struct sysroot *s, const pid_t *pids, size_t n, int64_t *btime_s,
+			    struct containerlist *cl)
+{
+	uint64_t oldest = UINT64_MAX;
+	struct err e = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ticks;
+
+		if (procfs_read_starttime(s, pids[i], &ticks, &e) < 0) {
+			if (e.kind != ERR_NOTFOUND && e.errnum != ESRCH)
+				noted(cl, -1, &e);
+			continue; /* exited meanwhile */
+		}
+		if (ticks < oldest)
+			oldest = ticks;
+	}
+	if (oldest == UINT64_MAX)
+		return -1;
+	if (*btime_s == -2 && procfs_read_stat(s, NULL, btime_s, &e) < 0) {
+		*btime_s = -1;
+		noted(cl, -1, &e);
+	}
+	return *btime_s < 0 ? -1 : procfs_ticks_to_ms(*btime_s, oldest, procfs_hz());
+}
+
+/* Read one container; 0 when it vanished (drop it), 1 otherwise. */
+static int read_item(const struct cgroup_layout *l, const struct sysroot *s,
+		     struct containerlist_item *it, int64_t *btime_s, struct containerlist *cl)
+{
+	size_t n = 0;
+	struct cgroup_memory_stat ms;
+	struct err e = { 0 };
+	int r;
+
+	it->processes = it->start_ms = it->cpu_ns = it->memory_bytes = it->memory_current = -1;
+	r = cgroup_read_procs(l, s, cgroup_procs_ctrl(it->ctrls), it->cg, &it->pids, &n, &e);
+	if (r == CGROUP_ABSENT)
+		return 0;
+	if (noted(cl, r, &e)) {
+		it->processes = (int64_t)n;
+		it->start_ms = oldest_start(s, it->pids, n, btime_s, cl);
+	}
+	if (noted(cl, cgroup_read_cpu_usage(l, s, it->cg, &it->cpu_ns, &e), &e) == 0)
+		it->cpu_ns = -1;
+	if (noted(cl, cgroup_read_memory_stat(l, s, it->cg, &ms, &e), &e))
+		it->memory_bytes = cgroup_memory_stat_used(&ms);
+	if (noted(cl, cgroup_read_memory_current(l, s, it->cg, &it->memory_current, &e), &e) == 0)
+		it->memory_current = -1;
+	return 1;
+}
+
+int containerlist_collect(const struct cgroup_layout *l, const struct sysroot *s,
+			  struct containerlist *out, struct err *e)
+{
+	cleanup_free struct cgroup_container *dirs = NULL;
+	size_t n = 0;
+	int64_t btime_s = -2;
+
+	memset(out, 0, sizeof(*out));
+	if (cgroup_list_containers(l, s, &dirs, &n, e) < 0)
+		return -1;
+	out->items = xcalloc(n ? n : 1, sizeof(*out->items));
+	for (size_t i = 0; i < n; i++) {
+		struct containerlist_item *it = &out->items[out->n];
+
+		memcpy(it->id, dirs[i].id, sizeof(it->id));
+		it->ctrls = dirs[i].ctrls;
+		it->cg = cgroup_container_path(l, it->id);
+		if (read_item(l, s, it, &btime_s, out)) {
+			out->n++;
+		} else {
+			free(it->cg);
+			free(it->pids);
+			it->pids = NULL;
+		}
+	}
+	return 0;
+}
+
+static json_t *int_or_null(int64_t v)
+{
+	return jsonio_int_or_null(v >= 0, v);
+}
+
+static json_t *time_or_null(int64_t ms)
+{
+	char buf[32];
+
+	return ms >= 0 ? json_string(clock_format_rfc3339(ms, buf, sizeof(buf))) : json_null();
+}
+
+/* usage.cpuMilli from the previous state, or -1. */
+static int64_t cpu_milli(const json_t *prev, const char *id, int64_t cpu_ns, int64_t now_ms)
+{
+	json_t *then = json_object_get(prev, "timestampMs");
+	json_t *ns = json_object_get(json_object_get(prev, "cpuNanos"), id);
+	int64_t dms, dns;
+
+	if (!prev || cpu_ns < 0 || !json_is_integer(then) || !json_is_integer(ns))
+		return -1;
+	dms = now_ms - json_integer_value(then);
+	dns = cpu_ns - json_integer_value(ns);
+	if (dms <= 0 || dns < 0)
+		return -1;
+	return llround((double)dns / (double)dms / 1000.0);
+}
+
+/* The pids as a JSON array, null when cgroup.procs could not be read. */
+static json_t *pids_or_null(const struct containerlist_item *it)
+{
+	json_t *a;
+
+	if (it->processes < 0 || (it->processes > 0 && !it->pids))
+		return json_null();
+	a = json_array();
+	for (int64_t i = 0; i < it->processes; i++)
+		json_array_append_new(a, json_integer(it->pids[i]));
+	return a;
+}
+
+static json_t *item_doc(const struct containerlist_item *it, const struct containerlist_nm *nm,
+			const json_t *prev, int64_t now_ms)
+{
+	const struct nm_container *c = nm->reachable ? nm_containers_find(nm->containers, it->id)
+						     : NULL;
+	enum nm_phase phase = c ? nm_state_phase(c->state) : NM_PHASE_UNKNOWN;
+	struct containerid cid;
+	char app[64];
+	json_t *requests = json_null(), *usage, *stale, *doc;
+	int starting;
+
+	containerid_parse(it->id, &cid, NULL);
+	if (c && c->vcores >= 0 && c->memory_mb >= 0)
+		requests = json_pack("{s:I, s:I}", "cpuMilli", (json_int_t)(c->vcores * 1000),
+				     "memoryBytes", (json_int_t)(c->memory_mb * 1048576));
+	usage = json_pack("{s:o, s:o, s:o, s:o}", "cpuNanos", int_or_null(it->cpu_ns), "cpuMilli",
+			  int_or_null(cpu_milli(prev, it->id, it->cpu_ns, now_ms)), "memoryBytes",
+			  int_or_null(it->memory_bytes), "memoryCurrentBytes",
+			  int_or_null(it->memory_current));
+	stale = nm->reachable ? json_boolean(!c || phase == NM_PHASE_FINISHED) : json_null();
+	starting =
+		it->processes == 0 &&
+		(nm->reachable ? c && phase != NM_PHASE_FINISHED && phase != NM_PHASE_KILLING : 1);
+	doc = json_pack("{s:s, s:s, s:I, s:I, s:I, s:b}", "id", it->id, "applicationId",
+			containerid_application(&cid, app, sizeof(app)), "attempt",
+			(json_int_t)cid.attempt, "number", (json_int_t)cid.number, "epoch",
+			(json_int_t)cid.epoch, "am", containerid_is_am(&cid));
+	json_object_set_new(doc, "state", c && c->state ? json_string(c->state) : json_null());
+	json_object_set_new(doc, "user", c && c->user ? json_string(c->user) : json_null());
+	json_object_set_new(doc, "requests", requests);
+	json_object_set_new(doc, "cgroup", json_string(it->cg));
+	json_object_set_new(doc, "processes", int_or_null(it->processes));
+	json_object_set_new(doc, "pids", pids_or_null(it));
+	json_object_set_new(doc, "startTime", time_or_null(it->start_ms));
+	json_object_set_new(doc, "usage", usage);
+	json_object_set_new(doc, "starting", json_boolean(starting));
+	json_object_set_new(doc, "stale", stale);
+	json_object_set_new(doc, "terminating",
+			    json_boolean(phase == NM_PHASE_KILLING && it->processes > 0));
+	return doc;
+}
+
+json_t *containerlist_doc(const struct containerlist *cl, const struct cgroup_layout *l,
+			  const struct containerlist_nm *nm, const json_t *prev, int64_t now_ms,
+			  const char *node)
+{
+	json_t *doc = jsonio_new_doc("ContainerList");
+	json_t *items = json_array();
+
+	json_object_set_new(doc, "metadata", jsonio_metadata(node, now_ms));
+	json_object_set_new(doc, "nodeManager",
+			    json_pack("{s:s, s:b, s:o}", "url", nm->url, "reachable", nm->reachable,
+				      "error", nm->error ? json_string(nm->error) : json_null()));
+	json_object_set_new(doc, "hadoopYarn",
+			    json_pack("{s:i, s:s, s:s}", "cgroupVersion", l->version, "driver",
+				      cgroup_driver_name(l->driver), "path", l->hadoop_yarn));
+	for (size_t i = 0; i < cl->n; i++)
+		json_array_append_new(items, item_doc(&cl->items[i], nm, prev, now_ms));
+	json_object_set_new(doc, "items", items);
+	return doc;
+}
+
+json_t *containerlist_state(const struct containerlist *cl, int64_t now_ms)
+{
+	json_t *doc = jsonio_new_doc("ContainerListState");
+	json_t *ns = json_object();
+
+	json_object_set_new(doc, "timestampMs", json_integer(now_ms));
+	for (size_t i = 0; i < cl->n; i++)
+		if (cl->items[i].cpu_ns >= 0)
+			json_object_set_new(ns, cl->items[i].id, json_integer(cl->items[i].cpu_ns));
+	json_object_set_new(doc, "cpuNanos", ns);
+	return doc;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* containerlist - the ContainerList document of yarn-copilot list
+ * (SCHEMAS.md): the container_* dirs of the hadoop-yarn cgroup, their
+ * processes and usage, joined with what the NodeManager says about them.
+ *
+ * The cgroup dirs are the truth about what runs on the node: the NM's list
+ * also holds finished containers (for duration-to-track-stopped-containers)
+ * and may be unavailable exactly when eviction is needed.  So items come
+ * from cgroups (containerlist_collect, I/O through lib/kernel/cgroup and
+ * lib/kernel/procfs) and the NM only adds state, user and requests
+ * (containerlist_doc, pure).
+ */
+#ifndef KILO_CONTAINERLIST_H
+#define KILO_CONTAINERLIST_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "kernel/cgroup.h"
+#include "kernel/sysroot.h"
+#include "remote/nm.h"
+
+/* One container dir; -1 in a number means unknown (null in the document). */
+struct containerlist_item {
+	char id[CONTAINERID_MAX + 1];
+	char *cg;               /* cgroup path "<hadoop-yarn>/<id>" */
+	unsigned ctrls;         /* controllers holding the dir (1u << enum cgroup_ctrl) */
+	int64_t processes;      /* pids in cgroup.procs, -1 unknown */
+	pid_t *pids;            /* those pids (NULL when none or unknown) */
+	int64_t start_ms;       /* oldest process start, ms since the epoch */
+	int64_t cpu_ns;         /* cumulative CPU time (cpuacct.usage / cpu.stat usage_usec) */
+	int64_t memory_bytes;   /* anon + unevictable, without page cache */
+	int64_t memory_current; /* the whole charge (usage_in_bytes / memory.current) */
+};
+
+struct containerlist {
+	struct containerlist_item *items; /* sorted by id */
+	size_t n;
+	size_t failed_reads;  /* reads that failed other than by absence (values left unknown) */
+	struct err first_err; /* the first of them */
+};
+
+/* Walk the container dirs of l in s and read, for each: cgroup.procs, the
+ * start time of each process (proc/<pid>/stat, proc/stat btime once), the
+ * CPU time and the memory figures.  A dir that vanishes meanwhile drops the
+ * container; another failed read leaves that value unknown and is counted
+ * in failed_reads.  Returns 0, or -1 with e set when the walk itself fails.
+ * Release with containerlist_release(). */
+int containerlist_collect(const struct cgroup_layout *l, const struct sysroot *s,
+			  struct containerlist *out, struct err *e);
+
+/* Free what cl holds and zero it. */
+void containerlist_release(struct containerlist *cl);
+
+/* What the NM said: url, reachable (a usable containers payload came back),
+ * error (the reason it did not; NULL otherwise), and the containers. */
+struct containerlist_nm {
+	const char *url;
+	int reachable;
+	const char *error;
+	const struct nm_containers *containers; /* NULL when not reachable */
+};
+
+/* The ContainerList document (pure).  prev is the state document of the
+ * previous call (containerlist_state(); NULL for none): with it,
+ * usage.cpuMilli = delta cpuNanos / delta ms / 1000, rounded, else null.
+ * Flags: terminating = NM state KILLING or CONTAINER_CLEANEDUP_AFTER_KILL
+ * with processes left; stale = the NM does not list the container or lists
+ * it finished (null when the NM is unreachable); starting = no process yet
+ * and the NM lists it as not finished (NM unreachable: no process).
+ * node may be NULL.  New reference. */
+json_t *containerlist_doc(const struct containerlist *cl, const struct cgroup_layout *l,
+			  const struct containerlist_nm *nm, const json_t *prev, int64_t now_ms,
+			  const char *node);
+
+/* The state to keep for the next call's rates:
+ * {"apiVersion":"kilo/v1","kind":"ContainerListState","timestampMs":now_ms,
+ *  "cpuNanos":{"<id>":ns,...}}.  New reference. */
+json_t *containerlist_state(const struct containerlist *cl, int64_t now_ms);
+
+#endif

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+/* nodeusage_sample - read one NodeUsage sample through the sysroot (the
+ * I/O half of nodeusage.h). */
+#include <stdlib.h>
+
+#include "core/cleanup.h"
+#include "core/xalloc.h"
+#include "kernel/procfs.h"
+#include "run/nodeusage_sample.h"
+
+/* Keep a cgroup read's status: 0 known; ABSENT/UNSUPPORTED unknown; -1
+ * unknown, counted and warned. */
+static int keep(struct nodeusage_sample *s, int r, const struct err *e,
+		void (*warn)(const struct err *e))
+{
+	if (r < 0) {
+		s->errors++;
+		if (warn)
+			warn(e);
+	}
+	return r == CGROUP_OK;
+}
+
+static void sample_limits(struct nodeusage_sample *s, struct nodeusage_limits *lim,
+			  const struct cgroup_layout *l, const struct sysroot *sr, const char *cg,
+			  void (*warn)(const struct err *e))
+{
+	struct cpuset set;
+	struct err e = { 0 };
+	int64_t q, p;
+
+	if (keep(s, cgroup_read_cpuset(l, sr, cg, &set, &e), &e, warn))
+		lim->cpuset = cpuset_format(&set);
+	if (keep(s, cgroup_read_cfs(l, sr, cg, &q, &p, &e), &e, warn)) {
+		lim->quota_us = q;
+		lim->period_us = p;
+	}
+}
+
+int nodeusage_sample(struct nodeusage_sample *s, const struct cgroup_layout *l,
+		     const struct sysroot *sr, int64_t now_ms, void (*warn)(const struct err *e),
+		     struct err *e)
+{
+	const char *paths[NODEUSAGE_NSCOPE] = {
+		[NODEUSAGE_KUBEPODS] = l->kubepods,
+		[NODEUSAGE_BURSTABLE] = l->burstable,
+		[NODEUSAGE_BESTEFFORT] = l->besteffort,
+		[NODEUSAGE_HADOOP_YARN] = l->hadoop_yarn,
+	};
+	struct procfs_meminfo mi;
+
+	nodeusage_sample_release(s);
+	s->time_ms = now_ms;
+	s->version = l->version;
+	if (procfs_read_stat(sr, &s->node_cpu_ns, NULL, e) < 0 ||
+	    procfs_read_meminfo(sr, &mi, e) < 0 ||
+	    procfs_read_cpus_online(sr, &s->cpus_online, &s->cpus, e) < 0)
+		return -1;
+	s->mem_total = mi.total;
+	s->mem_available = mi.available >= 0 ? mi.available : NODEUSAGE_UNKNOWN;
+	for (int i = 0; i < NODEUSAGE_NSCOPE; i++) {
+		struct cgroup_memory_stat ms;
+		struct err ce = { 0 };
+		int64_t ns;
+
+		s->path[i] = xstrdup(paths[i]);
+		if (keep(s, cgroup_read_cpu_usage(l, sr, paths[i], &ns, &ce), &ce, warn))
+			s->cpu_ns[i] = ns;
+		if (keep(s, cgroup_read_memory_stat(l, sr, paths[i], &ms, &ce), &ce, warn) &&
+		    cgroup_memory_stat_used(&ms) >= 0)
+			s->memory_bytes[i] = cgroup_memory_stat_used(&ms);
+	}
+	sample_limits(s, &s->limits[0], l, sr, l->besteffort, warn);
+	sample_limits(s, &s->limits[1], l, sr, l->hadoop_yarn, warn);
+	return 0;
+}
+
+struct nodeusage_cgroup nodeusage_sample_cgroup(const struct cgroup_layout *l)
+{
+	return (struct nodeusage_cgroup){ .version = l->version,
+					  .driver = cgroup_driver_name(l->driver),
+					  .besteffort = l->besteffort,
+					  .hadoop_yarn = l->hadoop_yarn };
+}

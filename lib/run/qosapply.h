@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* qosapply - one qos-cgset pass over the hadoop-yarn tree: read the tree,
+ * plan with lib/decide/qos, execute with lib/run/cgchange.
+ *
+ * Steps (koordlet-qos.md sections 2-4, DESIGN.md section 6):
+ *   0. v1: mirror every container_* dir of the cpu hierarchy into cpuset and
+ *      memory (mkdir, cpuset.cpus and cpuset.mems from the parent,
+ *      memory.move_charge_at_immigrate 3, then the pids), remove mirrors of
+ *      containers gone from cpu;
+ *   1. cpu.shares (v2 cpu.weight) of the hadoop-yarn dir, after cpu.idle;
+ *   2. CPU suppress of the hadoop-yarn dir (or the besteffort dir): cpuset
+ *      and CFS quota;
+ *   3. cpu.bvt_warp_ns of the hadoop-yarn dir;
+ *   4. memory QoS knobs, memory.oom.group, the optional memory cap.
+ * Steps 0, 1, 3 and 4 are the "static" part (every 10 s in the node loop),
+ * step 2 the "suppress" part (every second).
+ */
+#ifndef KILO_QOSAPPLY_H
+#define KILO_QOSAPPLY_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/jsonio.h"
+#include "decide/qos.h"
+#include "doc/policy.h"
+#include "kernel/cgroup.h"
+#include "kernel/sysroot.h"
+#include "run/cgchange.h"
+
+/* The pids yarn-copilot list found in one container's cgroup. */
+struct qosapply_pids {
+	char id[CONTAINERID_MAX + 1];
+	pid_t *pids;
+	size_t n;
+};
+
+/* What NodeUsage and ContainerList say, checked before anything is written. */
+struct qosapply_inputs {
+	const char *node; /* metadata.node of either document, or NULL (borrowed) */
+	int usage_known;  /* every cpuMilli of the suppress formula is known */
+	struct qos_suppress_in usage;
+	int64_t capacity_bytes;     /* capacity.memoryBytes, -1 unknown */
+	int requests_known;         /* NM reachable and every live container's request known */
+	int64_t cpu_milli_sum;      /* Σ requests.cpuMilli of live containers */
+	size_t nlive;               /* live containers (state not final) */
+	struct qosapply_pids *pids; /* items' "pids" where given, sorted by id (owned) */
+	size_t npids;
+};
+
+/* Read usage (NodeUsage, may be NULL) and list (ContainerList, may be NULL)
+ * into *in; the documents must outlive *in.  A live container is one whose
+ * NM state is not final (DONE, EXITED_WITH_SUCCESS, EXITED_WITH_FAILURE,
+ * CONTAINER_CLEANEDUP_AFTER_KILL, CONTAINER_RESOURCES_CLEANINGUP,
+ * LOCALIZATION_FAILED).  An item's "pids" (an array of process ids, or
+ * null) is kept for the mirror step.  Returns 0, or -1 with e set
+ * (ERR_INPUT naming the field and the value).  Release with
+ * qosapply_inputs_release() either way. */
+int qosapply_inputs(const json_t *usage, const json_t *list, struct qosapply_inputs *in,
+		    struct err *e);
+
+void qosapply_inputs_release(struct qosapply_inputs *in);
+
+/* The fields of NodeUsage and ContainerList qosapply_inputs() reads, for
+ * jsonio_collect(): a reader that builds only these gives the same
+ * inputs with a fraction of the allocations (test_cgchange checks both). */
+extern const struct jsonio_filter qosapply_input_fields[];
+
+struct qosapply_opts {
+	const struct cgroup_layout *layout;
+	const struct sysroot *sysroot;
+	const struct policy *policy;
+	const struct qosapply_inputs *in;
+	int scope_besteffort;      /* suppress the besteffort dir, not hadoop-yarn */
+	enum qos_weight_conv conv; /* v2 cpu.weight formula */
+	int do_static;             /* steps 0, 1, 3, 4 */
+	int do_suppress;           /* step 2 */
+	int dry_run;
+	int64_t page_size;     /* bytes, for the memory cap */
+	struct cgcache *cache; /* values of the container dirs' files, or NULL */
+};
+
+/* Run one pass, appending every decision to plan (release it afterwards).
+ * The mirror step is executed before the rest is planned, so the new dirs
+ * are part of the suppress and memory steps.  With o->cache, every
+ * container dir found is entered in it, and the files of those dirs (their
+ * cpuset.cpus, memory.oom.group, cpu.cfs_quota_us, and which pids a mirror
+ * holds) are taken from it when it has them; a mirror whose pids had to be
+ * moved is read again next pass (a process may fork during the move).
+ * Never fails as a whole: read and write errors are items with result
+ * failed. */
+void qosapply_run(const struct qosapply_opts *o, struct cgchange_plan *plan);
+
+#endif

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: Apache-2.0
+/* syncrun - kilo-sync's live inputs and the apply step (see syncrun.h) */
+#include "run/syncrun.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cleanup.h"
+#include "core/jsonio.h"
+#include "core/quantity.h"
+#include "core/xalloc.h"
+
+struct page_ctx {
+	struct sync_input *in;
+	struct sync_stats *st;
+	int nodes; /* 1: a node listing, 0: pods */
+};
+
+static int on_page(void *arg, json_t *page, struct err *e)
+{
+	struct page_ctx *pc = arg;
+	json_t *it;
+	size_t i;
+
+	if (!page) {
+		/* The continue token expired (410): lib/remote/k8s lists again from a
+		 * fresh snapshot, so the sums of the earlier pages go, and the
+		 * pass goes on with complete sums (client-go's pager does the
+		 * same).  Nodes are simply given again. */
+		if (!pc->nodes) {
+			sync_input_discard_pods(pc->in);
+			pc->st->pods = 0;
+		}
+		pc->st->restarts++;
+		return 0;
+	}
+	pc->st->pages++;
+	json_array_foreach(json_object_get(page, "items"), i, it)
+	{
+		if ((pc->nodes ? sync_input_add_node(pc->in, it, e)
+			       : sync_input_add_pod(pc->in, it, e)) < 0)
+			return -1;
+		if (!pc->nodes)
+			pc->st->pods++;
+	}
+	return 0;
+}
+
+void sync_rms_init(struct sync_rms *r, const struct sync_config *sc, http_trace_fn *trace)
+{
+	r->n = sc->nclusters;
+	r->c = xcalloc(r->n + 1, sizeof(*r->c));
+	for (size_t i = 0; i < r->n; i++) {
+		const struct sync_cluster *s = &sc->clusters[i];
+		struct yarn_cluster *y = &r->c[i];
+
+		yarn_cluster_init(y);
+		y->id = s->id;
+		y->rm_urls = s->rm_urls;
+		y->n_rm = s->n_rm;
+		y->user_name = s->user_name;
+		y->http.timeout_ms = s->timeout_ms;
+		y->http.tls.ca_file = s->ca_file;
+		y->http.tls.cert_file = s->cert_file;
+		y->http.tls.key_file = s->key_file;
+		y->http.tls.insecure_skip_verify = s->insecure_skip_verify;
+		y->http.trace = trace;
+		y->rmadmin = s->rmadmin;
+		y->rmadmin_timeout_ms = s->rmadmin_timeout_ms;
+	}
+}
+
+void sync_rms_release(struct sync_rms *r)
+{
+	free(r->c);
+	r->c = NULL;
+	r->n = 0;
+}
+
+/* The RM client of cluster id, or NULL. */
+static struct yarn_cluster *rms_find(struct sync_rms *r, const char *id)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->c[i].id, id) == 0)
+			return &r->c[i];
+	return NULL;
+}
+
+static int gather_rm(struct sync_input *in, struct sync_rms *rms, struct sync_stats *st)
+{
+	for (size_t i = 0; i < rms->n; i++) {
+		struct yarn_cluster *c = &rms->c[i];
+		struct yarn_nodes nodes = { 0 };
+		struct err e = { 0 };
+
+		st->clusters++;
+		if (yarn_nodes_list(c, &nodes, &e) < 0) {
+			st->clusters_down++;
+			sync_input_cluster_unreachable(in, c->id, e.msg);
+			continue;
+		}
+		if (sync_input_add_rm_nodes(in, c->id, &nodes, &e) < 0)
+			sync_input_cluster_unreachable(in, c->id, e.msg);
+		yarn_nodes_release(&nodes);
+	}
+	return 0;
+}
+
+/* A listing that failed is a temporary failure of the pass when the
+ * server may answer next time: a snapshot that kept expiring (410 after
+ * K8S_LIST_RESTARTS restarts) like 429, 5xx and connection errors. */
+static int list_failed(const struct k8s_client *kc, struct err *e, const char *what)
+{
+	if (kc->last_status == 410)
+		e->kind = ERR_TEMP;
+	return err_wrap(e, "%s", what);
+}
+
+int sync_gather(struct sync_input *in, const struct sync_config *sc, struct sync_rms *rms,
+		struct k8s_client *kc, const char *const *only_nodes, struct sync_stats *st,
+		struct err *e)
+{
+	struct k8s_list_options pods = {
+		.field_selector = "status.phase!=Succeeded,status.phase!=Failed",
+		.label_selector = sc->pod_label_selector,
+		.limit = sc->page_size,
+	};
+	struct k8s_list_options nodes = { .limit = sc->page_size };
+	struct page_ctx pc = { .in = in, .st = st };
+
+	if (only_nodes) {
+		for (size_t i = 0; only_nodes[i]; i++) {
+			json_t *node = k8s_node_get(kc, only_nodes[i], e);
+			int ret;
+
+			if (!node)
+				return -1;
+			ret = sync_input_add_node(in, node, e);
+			json_decref(node);
+			if (ret < 0)
+				return -1;
+			if (k8s_pods_list(kc, NULL, only_nodes[i], &pods, on_page, &pc, e) < 0)
+				return list_failed(kc, e, "list pods");
+		}
+	} else {
+		pc.nodes = 1;
+		if (k8s_nodes_list(kc, &nodes, on_page, &pc, e) < 0)
+			return list_failed(kc, e, "list nodes");
+		pc.nodes = 0;
+		if (k8s_pods_list(kc, NULL, NULL, &pods, on_page, &pc, e) < 0)
+			return list_failed(kc, e, "list pods");
+	}
+	st->nodes = sync_input_nodes(in);
+	return gather_rm(in, rms, st);
+}
+
+/* ---- apply ---- */
+
+static void count_error(struct sync_stats *st, const struct err *e)
+{
+	st->failed++;
+	if (e->kind <= ERR_TEMP)
+		st->errors[e->kind]++;
+}
+
+static const char *item_str(const json_t *item, const char *key)
+{
+	return json_string_value(json_object_get(item, key));
+}
+
+/* The hadoop-yarn quantities an item's annotation part asks for. */
+static int plan_allocation(const json_t *ann, const char *ctx, const struct sync_options *o,
+			   int64_t *cpu, int64_t *mem, struct err *e)
+{
+	json_t *hy = NULL;
+	char sub[80];
+
+	snprintf(sub, sizeof(sub), "%s.annotation", ctx);
+	if (jsonio_get_obj(ann, sub, "hadoopYarn", &hy, e) <= 0) {
+		if (e->kind == ERR_NONE)
+			jsonio_bad_value(e, sub, "hadoopYarn", "an object", NULL);
+		return -1;
+	}
+	snprintf(sub, sizeof(sub), "%s.annotation.hadoopYarn", ctx);
+	if (quantity_get_value(hy, sub, o->batch_cpu, 1, cpu, e) < 0 ||
+	    quantity_get_value(hy, sub, o->batch_memory, 1, mem, e) < 0)
+		return -1;
+	if (*cpu < 0 || *mem < 0)
+		return jsonio_bad_value(
+			e, sub, *cpu < 0 ? o->batch_cpu : o->batch_memory, "a quantity >= 0",
+			json_object_get(hy, *cpu < 0 ? o->batch_cpu : o->batch_memory));
+	return 0;
+}
+
+static int one_of(const char *s, const char *const *set)
+{
+	for (; s && *set; set++)
+		if (strcmp(s, *set) == 0)
+			return 1;
+	return 0;
+}
+
+/* Check one SyncPlan item before anything is sent: a plan with a bad item
+ * is refused as a whole (ERR_INPUT naming the field and the value). */
+static int check_item(const json_t *it, size_t i, const struct sync_config *sc, struct err *e)
+{
+	static const char *const actions[] = { "update", "none", "skip", NULL };
+	static const char *const ann_actions[] = { "annotate", "none", "skip", NULL };
+	const char *node = NULL, *action = NULL, *cluster = NULL, *id = NULL, *aa = NULL;
+	json_t *total = NULL, *ann = NULL;
+	int64_t v, cpu, mem;
+	char ctx[48], sub[64];
+	int r;
+
+	snprintf(ctx, sizeof(ctx), "SyncPlan.items[%zu]", i);
+	if (!json_is_object(it))
+		return jsonio_bad_value(e, "SyncPlan", "items[]", "an object", it);
+	if (jsonio_get_str(it, ctx, "node", &node, e) <= 0 || !*node)
+		return e->kind != ERR_NONE ? -1
+					   : jsonio_bad_value(e, ctx, "node", "a node name",
+							      json_object_get(it, "node"));
+	if (jsonio_get_str(it, ctx, "action", &action, e) < 0 || !one_of(action, actions))
+		return e->kind != ERR_NONE
+			       ? -1
+			       : jsonio_bad_value(e, ctx, "action", "update, none or skip",
+						  json_object_get(it, "action"));
+	if (strcmp(action, "update") == 0) {
+		snprintf(sub, sizeof(sub), "%s.yarnTotal", ctx);
+		if (jsonio_get_str(it, ctx, "cluster", &cluster, e) < 0 ||
+		    jsonio_get_str(it, ctx, "yarnNodeId", &id, e) < 0 ||
+		    jsonio_get_obj(it, ctx, "yarnTotal", &total, e) < 0)
+			return -1;
+		if (!cluster)
+			return jsonio_bad_value(e, ctx, "cluster", "a cluster id", NULL);
+		if (!id)
+			return jsonio_bad_value(e, ctx, "yarnNodeId", "a YARN node id", NULL);
+		if (!total)
+			return jsonio_bad_value(e, ctx, "yarnTotal", "an object", NULL);
+		if ((r = jsonio_get_int(total, sub, "vCores", 0, INT32_MAX, &v, e)) <= 0)
+			return r < 0 ? -1
+				     : jsonio_bad_value(e, sub, "vCores",
+							"an integer 0..2147483647", NULL);
+		if ((r = jsonio_get_int(total, sub, "memoryMB", 0, INT64_MAX, &v, e)) <= 0)
+			return r < 0 ? -1
+				     : jsonio_bad_value(e, sub, "memoryMB",
+							"an integer 0..9223372036854775807", NULL);
+		/* the plan always says it: a resize never goes without it */
+		if ((r = jsonio_get_int(it, ctx, "overCommitTimeoutMs", -1, INT32_MAX, &v, e)) <= 0)
+			return r < 0 ? -1
+				     : jsonio_bad_value(e, ctx, "overCommitTimeoutMs",
+							"an integer -1..2147483647", NULL);
+		if (!sync_config_cluster(sc, cluster))
+			return jsonio_bad_value(e, ctx, "cluster", "a cluster of the configuration",
+						json_object_get(it, "cluster"));
+	}
+	if (jsonio_get_obj(it, ctx, "annotation", &ann, e) < 0)
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.annotation", ctx);
+	if (ann && (jsonio_get_str(ann, sub, "action", &aa, e) < 0 || !one_of(aa, ann_actions)))
+		return e->kind != ERR_NONE
+			       ? -1
+			       : jsonio_bad_value(e, sub, "action", "annotate, none or skip",
+						  json_object_get(ann, "action"));
+	if (aa && strcmp(aa, "annotate") == 0)
+		return plan_allocation(ann, ctx, &sc->options, &cpu, &mem, e);
+	return 0;
+}
+
+/* The RM resize of one (checked) item.  Sets "result" and "error" on out. */
+static void apply_rm(const json_t *item, json_t *out, struct sync_rms *rms, int dry_run,
+		     struct sync_stats *st)
+{
+	struct yarn_cluster *y;
+	const char *action = item_str(item, "action");
+	const json_t *total = json_object_get(item, "yarnTotal");
+	struct yarn_resize_result res = { 0 };
+	struct yarn_resource want;
+	struct err e = { 0 };
+
+	if (strcmp(action, "update") != 0) {
+		json_object_set_new(out, "result",
+				    json_string(strcmp(action, "skip") == 0 ? "skipped"
+									    : "unchanged"));
+		if (strcmp(action, "skip") == 0)
+			st->skipped++;
+		else
+			st->unchanged++;
+		return;
+	}
+	if (dry_run) {
+		json_object_set_new(out, "result", json_string("planned"));
+		return;
+	}
+	want.vcores = json_integer_value(json_object_get(total, "vCores"));
+	want.memory_mb = json_integer_value(json_object_get(total, "memoryMB"));
+	if (!(y = rms_find(rms, item_str(item, "cluster"))))
+		err_set(&e, ERR_USAGE, 0, "cluster %s: no RM client for it",
+			item_str(item, "cluster"));
+	else if (yarn_node_resize(y, item_str(item, "yarnNodeId"), want,
+				  json_integer_value(json_object_get(item, "overCommitTimeoutMs")),
+				  &res, &e) == 0) {
+		json_object_set_new(out, "result", json_string("updated"));
+		json_object_set_new(out, "via",
+				    json_string(res.via == YARN_VIA_REST ? "rest" : "rmadmin"));
+		st->updated++;
+		return;
+	}
+	json_object_set_new(out, "result", json_string("failed"));
+	json_object_set_new(out, "error", json_string(e.msg));
+	count_error(st, &e);
+}
+
+/* Write the hadoop-yarn entry on the fresh Node; 1 when written, 0 when it
+ * already held the value, -1 with e set (kc->last_status 409 on conflict). */
+static int annotate_once(struct k8s_client *kc, const char *node, const struct sync_options *o,
+			 int64_t cpu, int64_t mem, struct err *e)
+{
+	json_auto_t *cur = k8s_node_get(kc, node, e);
+	json_auto_t *patched = NULL, *ann = NULL;
+	cleanup_free char *value = NULL;
+	const char *old, *rv;
+
+	if (!cur)
+		return -1;
+	old = json_string_value(
+		json_object_get(json_object_get(json_object_get(cur, "metadata"), "annotations"),
+				SYNC_ANN_THIRD_PARTY));
+	rv = json_string_value(
+		json_object_get(json_object_get(cur, "metadata"), "resourceVersion"));
+	value = sync_third_party_value(old, o, cpu, mem, e);
+	if (!value)
+		return -1;
+	if (old && strcmp(old, value) == 0)
+		return 0;
+	ann = json_pack("{s:s}", SYNC_ANN_THIRD_PARTY, value);
+	patched = k8s_node_patch_annotations(kc, node, ann, rv, e);
+	return patched ? 1 : -1;
+}
+
+static void apply_annotation(const json_t *item, json_t *out, const struct sync_config *sc,
+			     struct k8s_client *kc, int dry_run, struct sync_stats *st)
+{
+	const json_t *ann = json_object_get(item, "annotation");
+	const char *action = item_str(ann, "action"), *node = item_str(item, "node");
+	json_t *oann = json_object_get(out, "annotation");
+	struct err e = { 0 };
+	int64_t cpu = 0, mem = 0;
+	int ret = -1;
+
+	if (!json_is_object(oann))
+		return;
+	if (!action || strcmp(action, "annotate") != 0) {
+		json_object_set_new(oann, "result", json_string("unchanged"));
+		return;
+	}
+	if (dry_run) {
+		json_object_set_new(oann, "result", json_string("planned"));
+		return;
+	}
+	plan_allocation(ann, "SyncPlan item", &sc->options, &cpu, &mem, &e); /* checked already */
+	if (!kc) {
+		err_set(&e, ERR_USAGE, 0, "no Kubernetes connection");
+	} else {
+		ret = annotate_once(kc, node, &sc->options, cpu, mem, &e);
+		if (ret < 0 && kc->last_status == 409) { /* re-read and re-plan once */
+			st->conflicts++;
+			ret = annotate_once(kc, node, &sc->options, cpu, mem, &e);
+		}
+	}
+	if (ret >= 0) {
+		json_object_set_new(oann, "result", json_string(ret ? "annotated" : "unchanged"));
+		if (ret)
+			st->annotated++;
+		return;
+	}
+	json_object_set_new(oann, "result", json_string("failed"));
+	json_object_set_new(oann, "error", json_string(e.msg));
+	count_error(st, &e);
+}
+
+int sync_plan_check(const json_t *plan, const struct sync_config *sc, struct err *e)
+{
+	const char *kind = item_str(plan, "kind");
+	json_t *items = NULL, *it;
+	size_t i;
+
+	if (!kind || strcmp(kind, "SyncPlan") != 0)
+		return err_set(e, ERR_INPUT, 0, "expected a SyncPlan, got kind '%s'",
+			       kind ? kind : "(none)");
+	if (jsonio_get_arr(plan, "SyncPlan", "items", &items, e) < 0)
+		return -1;
+	if (!items)
+		return jsonio_bad_value(e, "SyncPlan", "items", "an array", NULL);
+	json_array_foreach(items, i, it)
+	{
+		if (check_item(it, i, sc, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync_rms *rms,
+		   struct k8s_client *kc, int dry_run, struct sync_stats *st, struct err *e)
+{
+	json_t *report, *items_out, *it;
+	size_t i;
+
+	if (sync_plan_check(plan, sc, e) < 0)
+		return NULL;
+	report = jsonio_new_doc("SyncReport");
+	json_object_set_new(report, "dryRun", json_boolean(dry_run));
+	json_object_set(report, "metadata", json_object_get(plan, "metadata"));
+	items_out = json_array();
+	json_object_set_new(report, "items", items_out);
+	json_array_foreach(json_object_get(plan, "items"), i, it)
+	{
+		json_t *out = json_deep_copy(it);
+
+		json_array_append_new(items_out, out);
+		apply_rm(it, out, rms, dry_run, st);
+		apply_annotation(it, out, sc, kc, dry_run, st);
+		if (!json_object_get(out, "error"))
+			json_object_set_new(out, "error", json_null());
+		if (json_is_object(json_object_get(out, "annotation")) &&
+		    !json_object_get(json_object_get(out, "annotation"), "error"))
+			json_object_set_new(json_object_get(out, "annotation"), "error",
+					    json_null());
+	}
+	return report;
+}
+
+/* ---- metrics ---- */
+
+void sync_metrics(struct promtext *p, const json_t *report, const struct sync_stats *st,
+		  double duration_s)
+{
+	static const struct {
+		const char *name, *help, *obj, *key;
+		int64_t mul;
+	} per_node[] = {
+		{ "kilo_sync_yarn_total_vcores",
+		  "YARN node total as planned for the RM (vCores; nodes not skipped)", "yarnTotal",
+		  "vCores", 1 },
+		{ "kilo_sync_yarn_total_memory_bytes",
+		  "YARN node total as planned for the RM (bytes; nodes not skipped)", "yarnTotal",
+		  "memoryMB", 1 << 20 },
+		{ "kilo_sync_yarn_used_vcores",
+		  "YARN used on the node, as the RM reports it (vCores)", "rmUsed", "vCores", 1 },
+		{ "kilo_sync_yarn_used_memory_bytes",
+		  "YARN used on the node, as the RM reports it (bytes)", "rmUsed", "memoryMB",
+		  1 << 20 },
+	};
+	static const char *const kinds[] = { "none",     "usage",  "input",    "system",
+					     "notfound", "remote", "temporary" };
+	json_t *it;
+	size_t i;
+
+	for (size_t m = 0; m < sizeof(per_node) / sizeof(per_node[0]); m++) {
+		promtext_family(p, per_node[m].name, "gauge", per_node[m].help);
+		json_array_foreach(json_object_get(report, "items"), i, it)
+		{
+			const json_t *v = json_object_get(json_object_get(it, per_node[m].obj),
+							  per_node[m].key);
+			const char *labels[] = { "node", item_str(it, "node"), "cluster",
+						 item_str(it, "cluster"), NULL };
+
+			const char *action = item_str(it, "action");
+
+			if (per_node[m].obj[0] == 'y' && action && strcmp(action, "skip") == 0)
+				continue; /* a total nobody was told */
+			if (json_is_integer(v) && labels[1] && labels[3])
+				promtext_sample_i64(p, per_node[m].name, labels,
+						    json_integer_value(v) * per_node[m].mul);
+		}
+	}
+	promtext_family(p, "kilo_sync_items", "gauge", "Actions of the last pass by result");
+	{
+		const struct {
+			const char *result;
+			size_t n;
+		} r[] = { { "updated", st->updated },
+			  { "annotated", st->annotated },
+			  { "unchanged", st->unchanged },
+			  { "skipped", st->skipped },
+			  { "failed", st->failed } };
+
+		for (size_t k = 0; k < sizeof(r) / sizeof(r[0]); k++) {
+			const char *labels[] = { "result", r[k].result, NULL };
+
+			promtext_sample_i64(p, "kilo_sync_items", labels, (int64_t)r[k].n);
+		}
+	}
+	promtext_family(p, "kilo_sync_errors", "gauge", "Failed actions of the last pass by kind");
+	for (int k = 1; k <= ERR_TEMP; k++) {
+		const char *labels[] = { "kind", kinds[k], NULL };
+
+		promtext_sample_i64(p, "kilo_sync_errors", labels, (int64_t)st->errors[k]);
+	}
+	promtext_family(
+		p, "kilo_sync_annotation_conflicts", "gauge",
+		"Annotation writes of the last pass that met a conflict (409) and were re-made");
+	promtext_sample_i64(p, "kilo_sync_annotation_conflicts", NULL, (int64_t)st->conflicts);
+	promtext_family(
+		p, "kilo_sync_list_restarts", "gauge",
+		"Listings of the last pass restarted after an expired continue token (410)");
+	promtext_sample_i64(p, "kilo_sync_list_restarts", NULL, (int64_t)st->restarts);
+	promtext_family(p, "kilo_sync_pass_success", "gauge",
+			"1 when the last pass gathered its inputs and ran, 0 when it failed");
+	promtext_sample_i64(p, "kilo_sync_pass_success", NULL, report != NULL);
+	promtext_family(p, "kilo_sync_clusters_unreachable", "gauge",
+			"YARN clusters whose RMs all failed in the last pass");
+	promtext_sample_i64(p, "kilo_sync_clusters_unreachable", NULL, (int64_t)st->clusters_down);
+	promtext_family(p, "kilo_sync_pass_duration_seconds", "gauge", "Duration of the last pass");
+	promtext_sample_f64(p, "kilo_sync_pass_duration_seconds", NULL, duration_s);
+	promtext_family(p, "kilo_sync_nodes", "gauge", "Nodes seen in the last pass");
+	promtext_sample_i64(p, "kilo_sync_nodes", NULL, (int64_t)st->nodes);
+}

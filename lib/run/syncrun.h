@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* syncrun - kilo-sync's I/O around the pure planner: gather the inputs from
+ * the live APIs (Kubernetes pages reduced one by one; each YARN cluster's
+ * RM node list) and perform a SyncPlan (RM resizes, Node annotations).
+ */
+#ifndef KILO_SYNCRUN_H
+#define KILO_SYNCRUN_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "core/err.h"
+#include "core/promtext.h"
+#include "decide/syncplan.h"
+#include "doc/syncconfig.h"
+#include "remote/k8s.h"
+#include "remote/yarn.h"
+
+struct sync_stats {
+	size_t nodes, pods, pages;      /* gathered */
+	size_t restarts;                /* listings restarted after an expired continue token */
+	size_t clusters, clusters_down; /* configured YARN clusters, and those unreachable */
+	size_t updated, annotated, unchanged, skipped, failed; /* applied actions */
+	size_t conflicts;            /* annotation writes that met a 409 and were re-made */
+	size_t errors[ERR_TEMP + 1]; /* failed actions (or the failed gathering) by err_kind */
+};
+
+/* The RM clients of the configured clusters, in the configuration's order:
+ * each remembers its active RM from one call to the next (gather, then
+ * apply, in one pass). */
+struct sync_rms {
+	struct yarn_cluster *c;
+	size_t n;
+};
+
+/* Make one RM client per cluster of sc (which must outlive *r), with
+ * trace (may be NULL) on each.  Release with sync_rms_release(). */
+void sync_rms_init(struct sync_rms *r, const struct sync_config *sc, http_trace_fn *trace);
+
+/* Free what *r holds and zero it (safe on a zeroed struct). */
+void sync_rms_release(struct sync_rms *r);
+
+/* Fill in from the live APIs: every Node (or only those named), the pods
+ * (cluster-wide, paginated, each page reduced and freed; a listing that
+ * restarted after an expired continue token drops the partial sums and
+ * counts again from a fresh snapshot), and for each configured cluster the
+ * RM node list (a cluster whose RMs all fail is marked unreachable, not an
+ * error).  Returns
+ * 0, or -1 with e set when the Kubernetes side failed (then the pass must
+ * write nothing: a short pod sum would offer YARN too much); ERR_TEMP when
+ * trying again may succeed (429, 5xx, connection, a snapshot that expired
+ * K8S_LIST_RESTARTS times), ERR_REMOTE for 401/403, ERR_INPUT for an
+ * object whose quantities cannot be read. */
+int sync_gather(struct sync_input *in, const struct sync_config *sc, struct sync_rms *rms,
+		struct k8s_client *kc, const char *const *only_nodes, struct sync_stats *st,
+		struct err *e);
+
+/* Check a whole SyncPlan before anything is applied: kind SyncPlan with an
+ * items array; every item an object with a node and an action (update,
+ * none, skip); an update with cluster (one of the configuration's),
+ * yarnNodeId, yarnTotal {vCores 0..2^31-1, memoryMB >= 0} and
+ * overCommitTimeoutMs >= -1; an annotation action (annotate, none, skip),
+ * an annotate with the two batch quantities.  Returns 0, or -1 with e set
+ * (ERR_INPUT naming the item, the field and the value). */
+int sync_plan_check(const json_t *plan, const struct sync_config *sc, struct err *e);
+
+/* Perform plan: for each item, the RM resize (action update) through
+ * lib/remote/yarn, and the annotation (annotation.action annotate) as a merge-patch
+ * of the Node with its resourceVersion; on 409 the Node is read again and
+ * the patch re-made once.  kc may be NULL when no item annotates.  With
+ * dry_run nothing is sent and results are "planned".  Returns the
+ * SyncReport (new reference): the plan's items, each with "result"
+ * (updated, annotated, unchanged, skipped, failed, planned) and "error",
+ * and per annotation its own "result" and "error"; counts in *st.  Returns
+ * NULL with e set, before anything is sent, when sync_plan_check() refuses
+ * the plan. */
+json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync_rms *rms,
+		   struct k8s_client *kc, int dry_run, struct sync_stats *st, struct err *e);
+
+/* The Prometheus metrics of a pass: per node and cluster the planned YARN
+ * total (nodes not skipped) and YARN used (vcores, bytes), counts by
+ * result, errors by kind, 409 conflicts, listing restarts, unreachable
+ * clusters, nodes, the pass duration and success.  report is the
+ * SyncReport (or the SyncPlan of `plan`), NULL for a failed pass. */
+void sync_metrics(struct promtext *p, const json_t *report, const struct sync_stats *st,
+		  double duration_s);
+
+#endif
