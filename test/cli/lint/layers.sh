@@ -28,9 +28,12 @@ lib/utils:1: 'utils' is not a layer (core doc decide kernel remote run cli)
 lib/core/flat.c:2: #include "base.h": name the layer, "<layer>/base.h"
 lib/core/missing.c:2: #include "core/nothere.h": no such header lib/core/nothere.h
 lib/decide/peek.c:3: #include "kernel/probe.h": decide -> kernel breaks the layering: decide/ may include only core, doc, decide
+lib/decide/sneak.c:3: #include "core/../remote/fetch.h": a relative or absolute path hides the layer; write "<layer>/<name>.h"
+lib/decide/sneak.c:2: #include "kernel/probe.h": decide -> kernel breaks the layering: decide/ may include only core, doc, decide
 lib/kernel/probe.c:3: #include "remote/fetch.h": kernel -> remote breaks the layering: kernel/ may include only core, doc, kernel
 lib/run/pass.c:2: #include "cli/say.h": run -> cli breaks the layering: only cmd/ and cli/ include cli/
 lib/core/quit.o:1: references exit: below the CLI layer nothing prints a diagnostic or exits (return a struct err; cmd/ prints it)
+lib/doc/fd2.o:1: references dprintf: below the CLI layer nothing prints a diagnostic or exits (return a struct err; cmd/ prints it)
 lib/doc/noisy.o:1: references stderr: below the CLI layer nothing prints a diagnostic or exits (return a struct err; cmd/ prints it)
 WANT
 diff -u "$tmpdir/want" "$tmpdir/out" >&2 || fail "findings on the violating tree differ"
