@@ -27,7 +27,7 @@ struct opts {
 	const char *config, *from, *kubeconfig, *context, *textfile_dir;
 	const char *nodes[MAX_NODES + 1];
 	size_t nnodes;
-	int dry_run, pretty, verbose;
+	int dry_run, pretty, verbose, allow_no_pods;
 };
 
 static void usage(void)
@@ -50,6 +50,7 @@ static void usage(void)
 	       "                           in-cluster)\n"
 	       "     --context <name>      kubeconfig context\n"
 	       " -n, --node <name>         only this node (repeatable)\n"
+	       "     --allow-no-pods       plan --from: the input truly has Nodes and no Pod\n"
 	       "     --dry-run             compute and report; change nothing\n"
 	       "     --textfile-dir <dir>  write <dir>/kilo-sync.prom (node_exporter textfile)\n"
 	       " -p, --pretty              indented JSON\n"
@@ -65,7 +66,7 @@ static void usage(void)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_KUBECONFIG = CHAR_MAX + 1, OPT_CONTEXT, OPT_DRY_RUN, OPT_TEXTFILE };
+	enum { OPT_KUBECONFIG = CHAR_MAX + 1, OPT_CONTEXT, OPT_DRY_RUN, OPT_TEXTFILE, OPT_NO_PODS };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "from", required_argument, NULL, 'f' },
@@ -73,6 +74,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "context", required_argument, NULL, OPT_CONTEXT },
 		{ "node", required_argument, NULL, 'n' },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "allow-no-pods", no_argument, NULL, OPT_NO_PODS },
 		{ "textfile-dir", required_argument, NULL, OPT_TEXTFILE },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -117,6 +119,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case OPT_DRY_RUN:
 			o->dry_run = 1;
 			break;
+		case OPT_NO_PODS:
+			o->allow_no_pods = 1;
+			break;
 		case OPT_TEXTFILE:
 			o->textfile_dir = optarg;
 			break;
@@ -143,6 +148,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return cli_usage_error("--from needs 'plan' or 'apply'"), -1;
 	if (o->mode == MODE_APPLY && o->nnodes)
 		return cli_usage_error("--node applies to planning, not to 'apply'"), -1;
+	if (o->allow_no_pods && !(o->mode == MODE_PLAN && o->from))
+		return cli_usage_error("--allow-no-pods goes with 'plan --from'"), -1;
 	return 0;
 }
 
@@ -152,8 +159,8 @@ static void trace(void *arg, const char *line)
 	fprintf(stderr, "%s: %s\n", cli_prog(), line);
 }
 
-static int read_inputs(struct sync_input *in, const char *from, struct sync_stats *st,
-		       struct err *e)
+static int read_inputs(struct sync_input *in, const char *from, int allow_no_pods,
+		       struct sync_stats *st, struct err *e)
 {
 	FILE *f = strcmp(from, "-") == 0 ? stdin : fopen(from, "re");
 	const char *name = f == stdin ? "stdin" : from;
@@ -184,6 +191,16 @@ static int read_inputs(struct sync_input *in, const char *from, struct sync_stat
 			e, ERR_INPUT, 0,
 			"no documents on %s (expected Node, NodeList, Pod, PodList, List or RM nodes)",
 			name);
+	/* Nodes without a single Pod (kinds judged by the items: kubectl's
+	 * output is a List) would plan every node as having no NodeManager and
+	 * zero YARN's share everywhere: a forgotten input, not an empty cluster */
+	if (ret == 0 && sync_input_nodes(in) > 0 && sync_input_pods(in) == 0 && !allow_no_pods)
+		ret = err_set(e, ERR_INPUT, 0,
+			      "%s has %zu Node%s but no Pod: every node would be planned without "
+			      "its NodeManager and YARN's share annotated 0; add the pods "
+			      "(kubectl get pods -A -o json), or give --allow-no-pods for a "
+			      "cluster that has none",
+			      name, sync_input_nodes(in), sync_input_nodes(in) == 1 ? "" : "s");
 	st->nodes = sync_input_nodes(in);
 	st->pods = sync_input_pods(in);
 	return ret < 0 ? -1 : 0;
@@ -288,7 +305,7 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	kc.http.timeout_ms = sc->kube_timeout_ms;
 	if (o->mode != MODE_APPLY) {
 		in = sync_input_new(&sc->options);
-		if ((o->from ? read_inputs(in, o->from, &st, e)
+		if ((o->from ? read_inputs(in, o->from, o->allow_no_pods, &st, e)
 			     : sync_gather(in, sc, rms, &kc, only, &st, e)) == 0)
 			plan = sync_plan(in, clock_now_ms(), only);
 		sync_input_free(in);
@@ -305,10 +322,12 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 						       .clusters_down = st.clusters_down });
 		count_plan(plan, &shown);
 	} else {
-		report = sync_apply(plan, sc, rms, &kc, o->dry_run, &st, e);
+		report = sync_apply(plan, sc, rms, &kc, o->dry_run, o->mode == MODE_SYNC, &st, e);
 		json_decref(plan);
 		if (!report) {
 			k8s_client_release(&kc);
+			st.errors[e->kind <= ERR_TEMP ? e->kind : ERR_SYSTEM]++;
+			write_metrics(o, NULL, &st, (double)(clock_mono_ms() - t0) / 1000);
 			return -1;
 		}
 		out = report;

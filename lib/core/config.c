@@ -533,6 +533,24 @@ int config_str(const struct config *c, const json_t *obj, const char *ctx, const
 	return 0;
 }
 
+int config_secret(const struct config *c, const json_t *obj, const char *ctx, const char *key,
+		  const char **out, struct err *e)
+{
+	const json_t *v = obj ? json_object_get(obj, key) : NULL;
+
+	*out = NULL;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_string(v)) {
+		err_set(e, ERR_INPUT, 0,
+			"%s%s%s: expected a string (a secret: its value is not shown)",
+			ctx && *ctx ? ctx : "", ctx && *ctx ? "." : "", key);
+		return locate(c, obj, key, e);
+	}
+	*out = json_string_value(v);
+	return 0;
+}
+
 int config_enum(const struct config *c, const json_t *obj, const char *ctx, const char *key,
 		const char *const *choices, int def, int *out, struct err *e)
 {

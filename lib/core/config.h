@@ -60,6 +60,11 @@ int config_bool(const struct config *c, const json_t *obj, const char *ctx, cons
 /* *out is borrowed from c (or is def). */
 int config_str(const struct config *c, const json_t *obj, const char *ctx, const char *key,
 	       const char *def, const char **out, struct err *e);
+/* As config_str() for a secret (a token, a key, a password): a value that
+ * is not a string is refused naming the field and the expected type only,
+ * never the value (threat-model.md: secrets appear in no message). */
+int config_secret(const struct config *c, const json_t *obj, const char *ctx, const char *key,
+		  const char **out, struct err *e);
 /* One of choices[] (NULL-terminated); *out is the index, def when absent. */
 int config_enum(const struct config *c, const json_t *obj, const char *ctx, const char *key,
 		const char *const *choices, int def, int *out, struct err *e);

@@ -19,3 +19,33 @@ int num_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
 	*out = v;
 	return 0;
 }
+
+int num_add(int64_t a, int64_t b, int64_t *out)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return -1;
+	*out = r;
+	return 0;
+}
+
+int num_sub(int64_t a, int64_t b, int64_t *out)
+{
+	int64_t r;
+
+	if (__builtin_sub_overflow(a, b, &r))
+		return -1;
+	*out = r;
+	return 0;
+}
+
+int num_mul(int64_t a, int64_t b, int64_t *out)
+{
+	int64_t r;
+
+	if (__builtin_mul_overflow(a, b, &r))
+		return -1;
+	*out = r;
+	return 0;
+}

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* num - decimal integers from text (option values, cgroup files), with
- * range checks and no silent wrap.
+ * range checks, and the checked arithmetic every sum, product and unit
+ * conversion of input figures goes through (threat-model.md: integers from
+ * any input use checked arithmetic; overflow is an error for that item,
+ * never a wrap).
  */
 #ifndef KILO_NUM_H
 #define KILO_NUM_H
@@ -12,5 +15,11 @@
  * with *out set, or -1 (NULL, empty, not a number, out of int64 or of the
  * range), *out then unchanged. */
 int num_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
+
+/* *out = a + b, a - b, a * b.  Return 0, or -1 when the exact result does
+ * not fit in int64 (*out then unchanged). */
+int num_add(int64_t a, int64_t b, int64_t *out);
+int num_sub(int64_t a, int64_t b, int64_t *out);
+int num_mul(int64_t a, int64_t b, int64_t *out);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include "core/clock.h"
 #include "core/jsonio.h"
+#include "core/num.h"
 #include "core/xalloc.h"
 #include "decide/evict.h"
 #include "decide/podreq.h"
@@ -214,9 +215,13 @@ int evict_parse_pods(const json_t *doc, struct evict_input *in, struct err *e)
 		if ((k && strcmp(k, "Pod") != 0) || !pod_counts(pod, in->node))
 			continue;
 		snprintf(ctx, sizeof(ctx), "%s.items[%zu]", kind, i);
-		if (podreq_effective(pod, ctx, "kubernetes.io/batch-cpu", &milli, e) < 0)
+		if (podreq_effective(pod, ctx, "kubernetes.io/batch-cpu", &milli, e) != 0)
 			return -1;
-		in->pods_batch_cpu_milli += milli;
+		if (num_add(in->pods_batch_cpu_milli, milli, &in->pods_batch_cpu_milli) < 0)
+			return err_set(
+				e, ERR_INPUT, 0,
+				"%s: the sum of kubernetes.io/batch-cpu over the pods overflows",
+				kind);
 	}
 	return 0;
 }

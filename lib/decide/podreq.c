@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/num.h"
 #include "core/quantity.h"
 
 /* The request of one container for resource res: requests[res], else
@@ -26,11 +27,17 @@ static int container_request(const json_t *c, const char *ctx, const char *res, 
 /* Effective pod request (kubernetes resourcehelper.PodRequests): max(sum
  * of containers + restartable init containers, each regular init
  * container + the restartable ones started before it) + overhead. */
+static int overflow(const char *who, const char *where, const char *res, struct err *e)
+{
+	err_set(e, ERR_INPUT, 0, "Pod %s.spec.%s: the sum of %s overflows", who, where, res);
+	return PODREQ_OVERFLOW;
+}
+
 int podreq_effective(const json_t *pod, const char *who, const char *res, int64_t *out,
 		     struct err *e)
 {
 	const json_t *spec = json_object_get(pod, "spec");
-	int64_t sum = 0, sidecars = 0, init_max = 0, v;
+	int64_t sum = 0, sidecars = 0, init_max = 0, v, w;
 	char ctx[400];
 	json_t *c;
 	size_t i;
@@ -40,7 +47,8 @@ int podreq_effective(const json_t *pod, const char *who, const char *res, int64_
 		snprintf(ctx, sizeof(ctx), "Pod %s.spec.containers[%zu]", who, i);
 		if (container_request(c, ctx, res, &v, e) < 0)
 			return -1;
-		sum += v;
+		if (num_add(sum, v, &sum) < 0)
+			return overflow(who, "containers", res, e);
 	}
 	json_array_foreach(json_object_get(spec, "initContainers"), i, c)
 	{
@@ -49,15 +57,22 @@ int podreq_effective(const json_t *pod, const char *who, const char *res, int64_
 		snprintf(ctx, sizeof(ctx), "Pod %s.spec.initContainers[%zu]", who, i);
 		if (container_request(c, ctx, res, &v, e) < 0)
 			return -1;
-		if (restart && strcmp(restart, "Always") == 0)
-			sidecars += v;
-		else if (v + sidecars > init_max)
-			init_max = v + sidecars;
+		if (restart && strcmp(restart, "Always") == 0) {
+			if (num_add(sidecars, v, &sidecars) < 0)
+				return overflow(who, "initContainers", res, e);
+		} else {
+			if (num_add(v, sidecars, &w) < 0)
+				return overflow(who, "initContainers", res, e);
+			if (w > init_max)
+				init_max = w;
+		}
 	}
-	sum += sidecars;
+	if (num_add(sum, sidecars, &sum) < 0)
+		return overflow(who, "initContainers", res, e);
 	snprintf(ctx, sizeof(ctx), "Pod %s.spec", who);
 	if (quantity_get_value(json_object_get(spec, "overhead"), ctx, res, 1, &v, e) < 0)
 		return -1;
-	*out = (sum > init_max ? sum : init_max) + v;
+	if (num_add(sum > init_max ? sum : init_max, v, out) < 0)
+		return overflow(who, "overhead", res, e);
 	return 0;
 }

@@ -22,8 +22,13 @@
 /* The effective request of pod (a Pod object) for resource, in the
  * resource's integer units (Quantity.Value(), rounded up: milli-cores for
  * kubernetes.io/batch-cpu, bytes for memory).  who names the pod in
- * messages ("ns/name").  Returns 0, or -1 with e set (ERR_INPUT
- * "Pod <who>.spec.containers[0].resources.requests.<r>: expected ..."). */
+ * messages ("ns/name").  Every sum goes through checked arithmetic
+ * (core/num).  Returns 0; PODREQ_OVERFLOW with e set when a sum does not
+ * fit in int64 (ERR_INPUT "Pod <who>.spec.containers: the sum of <r>
+ * overflows": the API server accepts each request up to 2^63-1); or -1
+ * with e set (ERR_INPUT "Pod <who>.spec.containers[0].resources.requests.<r>:
+ * expected ..."). */
+#define PODREQ_OVERFLOW 1
 int podreq_effective(const json_t *pod, const char *who, const char *resource, int64_t *out,
 		     struct err *e);
 

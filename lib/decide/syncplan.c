@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/jsonio.h"
+#include "core/num.h"
 #include "core/quantity.h"
 #include "core/xalloc.h"
 #include "decide/podreq.h"
@@ -25,6 +27,8 @@ struct sync_node {
 	int has_alloc;
 	int64_t alloc_cpu, alloc_mem;
 	char *alloc_error;
+	char *pod_error;   /* the first pod whose figures cannot be summed: skips the node */
+	json_t *addresses; /* status.addresses[].address of the Node (strings), or NULL */
 };
 
 struct in_cluster {
@@ -84,6 +88,8 @@ void sync_input_free(struct sync_input *in)
 		free(n->nm_node_id);
 		free(n->nm_cluster);
 		free(n->alloc_error);
+		free(n->pod_error);
+		json_decref(n->addresses);
 	}
 	for (size_t i = 0; i < in->nclusters; i++) {
 		free(in->clusters[i].id);
@@ -115,6 +121,7 @@ void sync_input_discard_pods(struct sync_input *in)
 		set_str(&n->nm_pod, NULL);
 		set_str(&n->nm_node_id, NULL);
 		set_str(&n->nm_cluster, NULL);
+		set_str(&n->pod_error, NULL);
 	}
 	in->pods = 0;
 }
@@ -222,6 +229,26 @@ static void read_origin(struct sync_input *in, struct sync_node *n, const char *
 		n->origin_error = xstrdup(e.msg);
 }
 
+/* The Node's Hostname, InternalIP and ExternalIP addresses: the names a
+ * NodeManager on it may be registered under. */
+static void read_addresses(struct sync_node *n, const json_t *node)
+{
+	const json_t *a;
+	size_t i;
+
+	json_decref(n->addresses);
+	n->addresses = json_array();
+	json_array_foreach(json_object_get(json_object_get(node, "status"), "addresses"), i, a)
+	{
+		const char *type = str_at(a, "type", NULL), *addr = str_at(a, "address", NULL);
+
+		if (type && addr && *addr &&
+		    (strcmp(type, "Hostname") == 0 || strcmp(type, "InternalIP") == 0 ||
+		     strcmp(type, "ExternalIP") == 0))
+			json_array_append_new(n->addresses, json_string(addr));
+	}
+}
+
 int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e)
 {
 	const char *name = str_at(node, "metadata", "name");
@@ -254,6 +281,7 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 	if (n->origin_mem < 0)
 		n->origin_mem = 0;
 	read_allocation(in, n, annotation(node, SYNC_ANN_THIRD_PARTY));
+	read_addresses(n, node);
 	return 0;
 }
 
@@ -264,9 +292,10 @@ int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
 	const char *phase = str_at(pod, "status", "phase");
 	const char *ns = str_at(meta, "namespace", NULL), *name = str_at(meta, "name", NULL);
 	const char *label = str_at(json_object_get(meta, "labels"), in->o.nm_label_key, NULL);
-	int64_t cpu, mem;
+	int64_t cpu = 0, mem = 0;
 	struct sync_node *n;
 	char who[300];
+	int ret;
 
 	in->pods++;
 	if (!node || !*node)
@@ -274,12 +303,25 @@ int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
 	if (phase && (strcmp(phase, "Succeeded") == 0 || strcmp(phase, "Failed") == 0))
 		return 0;
 	snprintf(who, sizeof(who), "%s/%s", ns ? ns : "", name ? name : "?");
-	if (podreq_effective(pod, who, in->o.batch_cpu, &cpu, e) < 0 ||
-	    podreq_effective(pod, who, in->o.batch_memory, &mem, e) < 0)
-		return -1;
 	n = node_entry(in, node);
-	n->req_cpu += cpu;
-	n->req_mem += mem;
+	ret = podreq_effective(pod, who, in->o.batch_cpu, &cpu, e);
+	if (ret == 0)
+		ret = podreq_effective(pod, who, in->o.batch_memory, &mem, e);
+	if (ret < 0)
+		return -1;
+	/* A request the API server accepts (each up to 2^63-1) can still wrap a
+	 * sum: the node is skipped, never offered what the wrap gives. */
+	if (ret == 0 && num_add(n->req_cpu, cpu, &n->req_cpu) < 0)
+		ret = err_set(e, ERR_INPUT, 0, "Pod %s: the %s requests on node %s overflow", who,
+			      in->o.batch_cpu, node);
+	if (ret == 0 && num_add(n->req_mem, mem, &n->req_mem) < 0)
+		ret = err_set(e, ERR_INPUT, 0, "Pod %s: the %s requests on node %s overflow", who,
+			      in->o.batch_memory, node);
+	if (ret != 0) {
+		if (!n->pod_error)
+			n->pod_error = xstrdup(e->msg);
+		err_clear(e);
+	}
 	if (label && strcmp(label, in->o.nm_label_value) == 0) {
 		const char *cluster = annotation(pod, SYNC_ANN_CLUSTER_ID);
 
@@ -400,6 +442,7 @@ static const struct jsonio_filter spec_fields[] = {
 static const struct jsonio_filter status_fields[] = {
 	{ "phase" },
 	{ "allocatable" },
+	{ "addresses" },
 	{ NULL },
 };
 /* What sync_input_add_node/_pod, podreq_effective, add_items and
@@ -498,6 +541,45 @@ static json_t *candidates(const struct in_cluster *c, const char *node_id)
 	return arr;
 }
 
+/* 1 when the host (len bytes) or its first DNS label is the Node's name or
+ * one of its addresses (case-insensitive, as DNS names compare). */
+static int host_names_node(const char *host, size_t len, const struct sync_node *n)
+{
+	const char *dot = memchr(host, '.', len);
+	size_t label = dot ? (size_t)(dot - host) : len;
+	const json_t *a;
+	size_t i;
+
+	if ((strlen(n->name) == len && strncasecmp(host, n->name, len) == 0) ||
+	    (strlen(n->name) == label && strncasecmp(host, n->name, label) == 0))
+		return 1;
+	json_array_foreach(n->addresses, i, a)
+	{
+		const char *s = json_string_value(a);
+
+		if (strlen(s) == len && strncasecmp(host, s, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* An active RM node of c on node n's host that uses something, or NULL. */
+static const struct yarn_node *busy_rm_node(const struct in_cluster *c, const struct sync_node *n)
+{
+	for (size_t i = 0; c->has_nodes && i < c->nodes.n; i++) {
+		const struct yarn_node *y = &c->nodes.items[i];
+		const char *colon = strrchr(y->id, ':');
+		size_t hl = colon ? (size_t)(colon - y->id) : strlen(y->id);
+
+		if (y->inactive || (y->used.vcores <= 0 && y->used.memory_mb <= 0))
+			continue;
+		if (host_names_node(y->id, hl, n) ||
+		    (y->host && *y->host && host_names_node(y->host, strlen(y->host), n)))
+			return y;
+	}
+	return NULL;
+}
+
 static int64_t floor_div(int64_t a, int64_t b)
 {
 	return a / b;
@@ -509,7 +591,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
 	json_t *item = json_object();
 	const struct in_cluster *c;
 	const struct yarn_node *y;
-	int64_t res_cpu, res_mem, free_cpu, free_mem;
+	int64_t res_cpu, res_mem, free_cpu, free_mem, used_cpu, used_mem;
 	struct yarn_resource total;
 	char reason[512];
 
@@ -518,9 +600,30 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
 	json_object_set_new(item, "yarnNodeId",
 			    n->nm_node_id ? json_string(n->nm_node_id) : json_null());
 	if (!n->nm_pods) {
+		const struct yarn_node *busy = NULL;
+		const char *busy_cluster = NULL;
+
 		json_object_set_new(item, "action", json_string("skip"));
-		json_object_set_new(item, "reason", json_string("no NodeManager pod on the node"));
-		json_object_set_new(item, "annotation", annotation_part(o, n, 0, 0));
+		for (size_t i = 0; i < in->nclusters && !busy; i++) {
+			busy = busy_rm_node(&in->clusters[i], n);
+			busy_cluster = in->clusters[i].id;
+		}
+		if (!busy) {
+			json_object_set_new(item, "reason",
+					    json_string("no NodeManager pod on the node"));
+			json_object_set_new(item, "annotation", annotation_part(o, n, 0, 0));
+			return item;
+		}
+		/* a NodeManager pod not seen is not a NodeManager gone: while the
+		 * RM says YARN runs containers here, its share stays as it is */
+		snprintf(
+			reason, sizeof(reason),
+			"no NodeManager pod seen on the node, but RM node %s of cluster '%s' on its "
+			"host uses %lld vCores, %lld MB: its share is not zeroed",
+			busy->id, busy_cluster, (long long)busy->used.vcores,
+			(long long)busy->used.memory_mb);
+		json_object_set_new(item, "reason", json_string(reason));
+		json_object_set_new(item, "annotation", json_pack("{s:s}", "action", "none"));
 		return item;
 	}
 #define SKIP(...)                                                                                  \
@@ -539,17 +642,30 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
 	json_object_set_new(item, "requested", cpu_mem(n->req_cpu, n->req_mem));
 	if (n->origin_error)
 		SKIP("invalid annotation: %s", n->origin_error);
+	if (n->pod_error)
+		SKIP("%s", n->pod_error);
 	if (n->nm_pods > 1)
 		SKIP("%d NodeManager pods on the node", n->nm_pods);
 	if (!valid_node_id(n->nm_node_id))
 		SKIP("NodeManager pod %s has no valid %s annotation (host:port)", n->nm_pod,
 		     SYNC_ANN_NODE_ID);
-	res_cpu = o->reserve_cpu_milli + (n->origin_cpu * o->reserve_percent + 99) / 100;
-	res_mem = o->reserve_memory_bytes + (n->origin_mem / 100) * o->reserve_percent +
-		  ((n->origin_mem % 100) * o->reserve_percent + 99) / 100;
+	/* ceil(origin x percent / 100) without the product: origin >= 0 and
+	 * percent <= 100, so only the sums can overflow, and those are checked */
+	if (num_add(o->reserve_cpu_milli,
+		    n->origin_cpu / 100 * o->reserve_percent +
+			    (n->origin_cpu % 100 * o->reserve_percent + 99) / 100,
+		    &res_cpu) < 0 ||
+	    num_add(o->reserve_memory_bytes,
+		    n->origin_mem / 100 * o->reserve_percent +
+			    (n->origin_mem % 100 * o->reserve_percent + 99) / 100,
+		    &res_mem) < 0)
+		SKIP("the reservation overflows on this node's origin pool");
 	json_object_set_new(item, "reserved", cpu_mem(res_cpu, res_mem));
-	free_cpu = n->origin_cpu - n->req_cpu - res_cpu;
-	free_mem = n->origin_mem - n->req_mem - res_mem;
+	if (num_sub(n->origin_cpu, n->req_cpu, &free_cpu) < 0 ||
+	    num_sub(free_cpu, res_cpu, &free_cpu) < 0 ||
+	    num_sub(n->origin_mem, n->req_mem, &free_mem) < 0 ||
+	    num_sub(free_mem, res_mem, &free_mem) < 0)
+		SKIP("origin - requested - reserved overflows");
 	total.vcores = free_cpu > 0 ? floor_div(free_cpu, 1000) : 0;
 	total.memory_mb = free_mem > 0 ? floor_div(free_mem, 1 << 20) : 0;
 	json_object_set_new(item, "yarnTotal", yarn_res(total));
@@ -567,6 +683,12 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
 	}
 	json_object_set_new(item, "rmTotal", yarn_res(y->total));
 	json_object_set_new(item, "rmUsed", yarn_res(y->used));
+	/* bad figures from the RM cost this node only (threat-model.md) */
+	if (y->used.vcores < 0 || y->used.memory_mb < 0 || y->used.vcores > SYNC_RM_MAX_VCORES ||
+	    y->used.memory_mb > SYNC_RM_MAX_MB || num_mul(y->used.vcores, 1000, &used_cpu) < 0 ||
+	    num_mul(y->used.memory_mb, (int64_t)1 << 20, &used_mem) < 0)
+		SKIP("RM node %s reports impossible used figures (%lld vCores, %lld MB)",
+		     n->nm_node_id, (long long)y->used.vcores, (long long)y->used.memory_mb);
 	json_object_set_new(item, "overCommitTimeoutMs", json_integer(o->over_commit_timeout_ms));
 	if (y->inactive) {
 		snprintf(reason, sizeof(reason), "RM node state %s", y->state);
@@ -599,9 +721,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
 			(long long)o->over_commit_timeout_ms);
 	}
 	json_object_set_new(item, "reason", json_string(reason));
-	json_object_set_new(item, "annotation",
-			    annotation_part(o, n, y->used.vcores * 1000,
-					    y->used.memory_mb * (int64_t)(1 << 20)));
+	json_object_set_new(item, "annotation", annotation_part(o, n, used_cpu, used_mem));
 #undef SKIP
 	return item;
 }

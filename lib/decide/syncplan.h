@@ -49,6 +49,11 @@
 #define SYNC_ALLOCATION_NAME "hadoop-yarn"
 #define SYNC_ALLOCATION_PRIORITY "koord-batch"
 #define SYNC_DEFAULT_CLUSTER "default"
+/* The largest used figures of an RM node taken as possible: 2^53 bytes
+ * (the JSON-safe integers) and 2^31-1 vCores.  Beyond them, or negative,
+ * the node is skipped. */
+#define SYNC_RM_MAX_MB ((int64_t)1 << 33)
+#define SYNC_RM_MAX_VCORES INT32_MAX
 
 struct sync_input;
 

@@ -93,18 +93,15 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, jso
 
 int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings, struct err *e)
 {
-	static const char *const known[] = { "clusters",
-					     "batchResources",
-					     "nodeManagerSelector",
-					     "podLabelSelector",
-					     "overCommitTimeoutMs",
-					     "reservation",
-					     "kubernetes",
-					     NULL };
+	static const char *const known[] = {
+		"clusters",         "batchResources",      "nodeManagerSelector",
+		"podLabelSelector", "overCommitTimeoutMs", "reservation",
+		"kubernetes",       "passTimeoutMs",       NULL
+	};
 	static const char *const res_known[] = { "cpu", "memory", NULL };
 	static const char *const rsv_known[] = { "cpuMilli", "memoryBytes", "percent", NULL };
-	static const char *const kube_known[] = { "kubeconfig", "context", "pageSize", "timeoutMs",
-						  NULL };
+	static const char *const kube_known[] = { "kubeconfig", "context",  "pageSize",
+						  "timeoutMs",  "maxPages", NULL };
 	struct config *c = &sc->file;
 	struct sync_options *o = &sc->options;
 	json_t *res = NULL, *rsv = NULL, *kube = NULL, *clusters, *cl;
@@ -116,6 +113,8 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 	sync_options_defaults(o);
 	sc->page_size = 500;
 	sc->kube_timeout_ms = 30000;
+	sc->max_pages = 2000;
+	sc->pass_timeout_ms = 120000;
 	if (path) {
 		if (config_load(c, path, e) < 0)
 			return -1;
@@ -143,7 +142,11 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 	    config_str(c, kube, "kubernetes", "context", NULL, &sc->context, e) < 0 ||
 	    config_int(c, kube, "kubernetes", "pageSize", 500, 1, 100000, &sc->page_size, e) < 0 ||
 	    config_int(c, kube, "kubernetes", "timeoutMs", 30000, 1, 3600000, &sc->kube_timeout_ms,
-		       e) < 0)
+		       e) < 0 ||
+	    config_int(c, kube, "kubernetes", "maxPages", 2000, 1, 1000000, &sc->max_pages, e) <
+		    0 ||
+	    config_int(c, c->root, "", "passTimeoutMs", 120000, 1000, 86400000,
+		       &sc->pass_timeout_ms, e) < 0)
 		return -1;
 	o->reserve_percent = (int)pct;
 	if (warnings) {

@@ -16,7 +16,9 @@
  *   overCommitTimeoutMs: -1      # sent with every resize; >= 0 lets the RM
  *                                # preempt containers after that many ms
  *   reservation: {cpuMilli: 0, memoryBytes: 0, percent: 0}
- *   kubernetes: {kubeconfig: "", context: "", pageSize: 500, timeoutMs: 30000}
+ *   kubernetes: {kubeconfig: "", context: "", pageSize: 500, timeoutMs: 30000,
+ *                maxPages: 2000}  # a listing with more pages is not complete
+ *   passTimeoutMs: 120000        # gathering past this writes nothing (exit 75)
  *
  * Every field is optional; the defaults are shown.  Unknown fields are
  * returned as warnings.
@@ -74,7 +76,9 @@ struct sync_config {
 	const char *context;            /* NULL: current-context */
 	int64_t page_size;              /* pods per list page, default 500 */
 	int64_t kube_timeout_ms;        /* default 30000 */
-	char *nm_selector;              /* "key=value", owned */
+	int64_t max_pages;       /* kubernetes.maxPages: pages of one listing, default 2000 */
+	int64_t pass_timeout_ms; /* passTimeoutMs: the whole gathering, default 120000 */
+	char *nm_selector;       /* "key=value", owned */
 };
 
 /* Load path (NULL: defaults only) into *c.  Unknown fields are appended to

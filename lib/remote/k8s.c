@@ -401,16 +401,33 @@ json_t *k8s_node_get(struct k8s_client *c, const char *name, struct err *e)
 	return k8s_call(c, HTTP_GET, path, NULL, NULL, NULL, e);
 }
 
+/* ERR_TEMP unless page is a list object: kind "<Kind>List", items an array. */
+static int check_page(const json_t *page, struct err *e)
+{
+	const char *kind = json_string_value(json_object_get(page, "kind"));
+	size_t len = kind ? strlen(kind) : 0;
+
+	if (!json_is_object(page) || len < 4 || strcmp(kind + len - 4, "List") != 0)
+		return err_set(e, ERR_TEMP, 0, "not a list (kind %s%.40s%s)", kind ? "'" : "",
+			       kind ? kind : "missing", kind ? "'" : "");
+	if (!json_is_array(json_object_get(page, "items")))
+		return err_set(e, ERR_TEMP, 0, "%s without an items array", kind);
+	return 0;
+}
+
 int k8s_list(struct k8s_client *c, const char *path, const struct k8s_list_options *lo,
 	     k8s_page_fn *fn, void *arg, struct err *e)
 {
 	static const struct k8s_list_options none = { 0 };
+	json_auto_t *seen = json_object(); /* continue tokens given since the last start */
 	cleanup_free char *cont = NULL;
 	char limit[32];
 	int pages = 0, restarts = 0;
+	long max_pages;
 
 	if (!lo)
 		lo = &none;
+	max_pages = lo->max_pages > 0 ? lo->max_pages : K8S_LIST_MAX_PAGES;
 	snprintf(limit, sizeof(limit), "%ld", lo->limit > 0 ? lo->limit : K8S_LIST_LIMIT);
 	for (;;) {
 		const char *q[] = { "limit",
@@ -422,29 +439,49 @@ int k8s_list(struct k8s_client *c, const char *path, const struct k8s_list_optio
 				    "continue",
 				    cont,
 				    NULL };
-		json_auto_t *page = k8s_call(c, HTTP_GET, path, q, NULL, NULL, e);
+		json_auto_t *page = NULL;
 		const char *next = NULL;
 
+		if (lo->deadline_ms > 0 && clock_mono_ms() > lo->deadline_ms)
+			return err_set(e, ERR_TEMP, 0,
+				       "list %s: out of time after %d pages (the pass deadline)",
+				       path, pages);
+		if (pages >= max_pages)
+			return err_set(e, ERR_TEMP, 0,
+				       "list %s: more than %ld pages: not taken as complete", path,
+				       max_pages);
+		page = k8s_call(c, HTTP_GET, path, q, NULL, NULL, e);
 		if (!page && cont && c->last_status == 410 && restarts < K8S_LIST_RESTARTS) {
 			/* the snapshot is gone: start again, the caller drops its partial result */
 			restarts++;
 			free(cont);
 			cont = NULL;
 			pages = 0;
+			json_object_clear(seen);
 			if (fn(arg, NULL, e) < 0)
 				return -1;
 			continue;
 		}
 		if (!page)
 			return err_wrap(e, "list %s: page %d", path, pages + 1);
+		if (check_page(page, e) < 0)
+			return err_wrap(e, "list %s: page %d", path, pages + 1);
 		if (jsonio_get_str(json_object_get(page, "metadata"), "list.metadata", "continue",
-				   &next, e) < 0)
-			return err_wrap(e, "list %s", path);
+				   &next, e) < 0) {
+			e->kind = ERR_TEMP;
+			return err_wrap(e, "list %s: page %d", path, pages + 1);
+		}
+		if (next && *next && json_object_get(seen, next))
+			return err_set(e, ERR_TEMP, 0,
+				       "list %s: page %d repeats the continue token of an earlier "
+				       "page: not taken as complete",
+				       path, pages + 1);
 		pages++;
 		if (fn(arg, page, e) < 0)
 			return -1;
 		if (!next || !*next)
 			return pages;
+		json_object_set_new(seen, next, json_true());
 		free(cont);
 		cont = xstrdup(next);
 	}

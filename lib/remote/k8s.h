@@ -74,6 +74,7 @@
 #define K8S_MAX_WAIT_MS 10000     /* default k8s_client.max_wait_ms */
 #define K8S_LIST_LIMIT 500        /* default page size (kubectl's chunk size) */
 #define K8S_LIST_RESTARTS 3       /* a listing restarts at most this often after 410 */
+#define K8S_LIST_MAX_PAGES 2000   /* default k8s_list_options.max_pages */
 
 /* Where the configuration comes from: a tool's flags.  All strings
  * borrowed; every member may be NULL/0. */
@@ -184,6 +185,8 @@ struct k8s_list_options {
 	const char *field_selector; /* "spec.nodeName=n1,status.phase!=Succeeded" */
 	const char *label_selector; /* "app=x,tier in (a,b)" */
 	long limit;                 /* items per page, 0: K8S_LIST_LIMIT */
+	long max_pages;             /* pages of one listing, 0: K8S_LIST_MAX_PAGES */
+	int64_t deadline_ms;        /* clock_mono_ms() past which no page is asked for, 0: none */
 };
 
 /* Called once per page with the list object (a "NodeList"/"PodList",
@@ -198,7 +201,12 @@ typedef int k8s_page_fn(void *arg, json_t *page, struct err *e);
  * "/api/v1/namespaces/yarn/pods") page by page with limit/continue.  A 410
  * on a continued page restarts the listing (page NULL to fn) at most
  * K8S_LIST_RESTARTS times; any other failed page fails the whole listing.
- * Returns the number of pages handed to fn, or -1 with e set. */
+ * A listing is never taken as complete unless it is (threat-model.md: a
+ * partial or endless listing): a page that is not a list object (kind
+ * "...List" and an items array: a Status, a missing or non-array items), a
+ * continue token this listing was already given, more than max_pages pages,
+ * or deadline_ms passing each fail it with ERR_TEMP, so the caller writes
+ * nothing.  Returns the number of pages handed to fn, or -1 with e set. */
 int k8s_list(struct k8s_client *c, const char *path, const struct k8s_list_options *lo,
 	     k8s_page_fn *fn, void *arg, struct err *e);
 

@@ -314,6 +314,19 @@ static int get_str(const struct kc_file *f, const json_t *obj, const char *ctx, 
 	return 0;
 }
 
+/* A secret field (token, key data), copied (NULL when absent); a bad type
+ * is reported without the value. */
+static int get_secret(const struct kc_file *f, const json_t *obj, const char *ctx, const char *key,
+		      char **out, struct err *e)
+{
+	const char *v = NULL;
+
+	if (config_secret(&f->c, obj, ctx, key, &v, e) < 0)
+		return -1;
+	*out = v && *v ? xstrdup(v) : NULL;
+	return 0;
+}
+
 /* A path field, made absolute against the file's directory. */
 static int get_path(const struct kc_file *f, const json_t *obj, const char *ctx, const char *key,
 		    char **out, struct err *e)
@@ -336,7 +349,9 @@ static int get_data(const struct kc_file *f, const json_t *obj, const char *ctx,
 	cleanup_free char *b64 = NULL;
 	char pos[PATH_MAX + 64];
 
-	if (get_str(f, obj, ctx, key, &b64, e) < 0)
+	/* client-key-data is a secret; the certificates are not */
+	if ((strcmp(key, "client-key-data") == 0 ? get_secret(f, obj, ctx, key, &b64, e)
+						 : get_str(f, obj, ctx, key, &b64, e)) < 0)
 		return -1;
 	if (!b64)
 		return 0;
@@ -497,7 +512,7 @@ static int read_user(struct k8s_config *cfg, const struct kc_file *f, const json
 	    get_data(f, u, ctx, "client-certificate-data", &cfg->cert_data, e) < 0 ||
 	    get_path(f, u, ctx, "client-key", &cfg->key_file, e) < 0 ||
 	    get_data(f, u, ctx, "client-key-data", &cfg->key_data, e) < 0 ||
-	    get_str(f, u, ctx, "token", &cfg->token, e) < 0 ||
+	    get_secret(f, u, ctx, "token", &cfg->token, e) < 0 ||
 	    get_path(f, u, ctx, "tokenFile", &cfg->token_file, e) < 0 ||
 	    config_obj(&f->c, u, ctx, "exec", &ex, e) < 0)
 		return -1;

@@ -47,7 +47,8 @@ enum yarn_resize_answer yarn_resize_classify(const struct http_response *resp, c
 
 	*reported_known = 0;
 	http_response_snippet(resp, snippet, sizeof(snippet));
-	if (resp->status == 307 || (resp->status == 200 && !http_response_is_json(resp))) {
+	if (resp->status == 307 || resp->status == 308 ||
+	    (resp->status == 200 && !http_response_is_json(resp))) {
 		err_set(e, ERR_TEMP, 0, "%s: no active RM (HTTP %ld, %s: '%s')", what, resp->status,
 			resp->content_type ? resp->content_type : "no content type", snippet);
 		return YARN_RESIZE_NO_ACTIVE;
@@ -141,6 +142,7 @@ int yarn_find_active(struct yarn_cluster *c, struct err *e)
 	for (size_t i = 0; i < c->n_rm; i++) {
 		enum yarn_ha_state st = YARN_HA_OTHER;
 		struct err sub = { 0 };
+		char *url;
 
 		if (rm_ha_state(c, (int)i, &st, &sub) == 0 &&
 		    (st == YARN_HA_ACTIVE || st == YARN_HA_NONE)) {
@@ -150,8 +152,10 @@ int yarn_find_active(struct yarn_cluster *c, struct err *e)
 		if (sub.kind == ERR_NONE)
 			snprintf(sub.msg, sizeof(sub.msg), "%s",
 				 st == YARN_HA_STANDBY ? "standby" : "not active");
+		url = http_redact_url(c->rm_urls[i]); /* no userinfo in any message */
 		len += (size_t)snprintf(why + len, len < sizeof(why) ? sizeof(why) - len : 0,
-					"%s%s: %s", i ? "; " : "", c->rm_urls[i], sub.msg);
+					"%s%s: %s", i ? "; " : "", url, sub.msg);
+		free(url);
 		if (len >= sizeof(why))
 			len = sizeof(why) - 1;
 	}
@@ -174,15 +178,15 @@ static int get_json(struct yarn_cluster *c, const char *path, json_t **doc, stru
 		if (c->active < 0 && yarn_find_active(c, e) < 0)
 			return -1;
 		rm_request(c, c->active, &req, HTTP_GET, path);
-		req.follow_redirects = 1;
-		ret = http_perform(&c->http, &req, &resp, e);
-		if (ret == 0 &&
-		    (resp.status == 307 || (resp.status == 200 && !http_response_is_json(&resp)))) {
+		ret = http_perform(&c->http, &req, &resp, e); /* a redirect is never followed */
+		if (ret == 0 && (resp.status == 307 || resp.status == 308 ||
+				 (resp.status == 200 && !http_response_is_json(&resp)))) {
 			char snippet[200];
+			cleanup_free char *url = http_redact_url(req.url);
 
 			http_response_snippet(&resp, snippet, sizeof(snippet));
-			ret = err_set(e, ERR_TEMP, 0, "GET %s: no active RM (HTTP %ld: '%s')",
-				      req.url, resp.status, snippet);
+			ret = err_set(e, ERR_TEMP, 0, "GET %s: not the active RM (HTTP %ld: '%s')",
+				      url, resp.status, snippet);
 		}
 		http_request_release(&req);
 		if (ret < 0) {
@@ -345,8 +349,7 @@ int yarn_node_resize(struct yarn_cluster *c, const char *id, struct yarn_resourc
 			return -1;
 		rm_request(c, rm, &req, HTTP_POST, path);
 		http_request_set_json(&req, NULL, body);
-		req.follow_redirects = 1;
-		ret = http_perform(&c->http, &req, &resp, e);
+		ret = http_perform(&c->http, &req, &resp, e); /* a redirect is never followed */
 		http_request_release(&req);
 		if (ret < 0) {
 			c->active = -1;

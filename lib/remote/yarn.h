@@ -10,8 +10,12 @@
  *  - the active RM is the one whose /ws/v1/cluster/info says haState ACTIVE
  *    (no haState: an old single RM); it is remembered and re-discovered when
  *    a call fails;
- *  - a standby's 307 is followed with the body re-sent; a 307 without
- *    Location or a 200 that is not JSON means "no active RM" (ERR_TEMP);
+ *  - no redirect is ever followed (threat-model.md: a resize or the admin
+ *    identity never goes to a host not configured): a 307 or 308 (a
+ *    standby's Location, or only Refresh when it knows no active RM) or a
+ *    200 that is not JSON means "not the active RM": the client drops it,
+ *    re-runs discovery over the configured RMs and tries once more
+ *    (ERR_TEMP when none is active);
  *  - a write goes only to an RM that said ACTIVE just before;
  *  - a resize always carries overCommitTimeout (the RM defaults a missing
  *    one to 0, "kill at once"); a 200 means accepted, not applied.
@@ -67,7 +71,7 @@ enum yarn_resize_answer {
 	YARN_RESIZE_ACCEPTED,     /* 200: queued; reported total in *reported when known */
 	YARN_RESIZE_UNKNOWN_NODE, /* 404 with a RemoteException: no such node id */
 	YARN_RESIZE_NO_ENDPOINT,  /* 404/405 without JSON: the RM lacks the endpoint */
-	YARN_RESIZE_NO_ACTIVE,    /* 307 without Location, or 200 not JSON */
+	YARN_RESIZE_NO_ACTIVE,    /* 307/308 (never followed), or 200 not JSON */
 	YARN_RESIZE_FAILED,       /* anything else: e says what */
 };
 
@@ -104,7 +108,8 @@ int yarn_node_get(struct yarn_cluster *c, const char *id, struct yarn_node *out,
 
 /* Ask the active RM to set node id's total to `total`, with an explicit
  * overCommitTimeout (ms).  The RM is confirmed ACTIVE by /ws/v1/cluster/info
- * right before the POST; a 307 from it is followed with the body re-sent.
+ * right before the POST; a 307/308 from it is never followed: discovery
+ * runs again and the POST goes to the configured RM that says ACTIVE.
  * When the RM lacks the endpoint (404/405 non-JSON) and c->rmadmin is set,
  * runs `<rmadmin> rmadmin -updateNodeResource ID MB VCORES TIMEOUT` instead.
  * Returns 0 (accepted: confirm with a later read), or -1 with e set:

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/clock.h"
 #include "core/jsonio.h"
 #include "core/quantity.h"
 #include "core/xalloc.h"
@@ -87,7 +88,7 @@ static struct yarn_cluster *rms_find(struct sync_rms *r, const char *id)
 	return NULL;
 }
 
-static int gather_rm(struct sync_input *in, struct sync_rms *rms, struct sync_stats *st)
+static void gather_rm(struct sync_input *in, struct sync_rms *rms, struct sync_stats *st)
 {
 	for (size_t i = 0; i < rms->n; i++) {
 		struct yarn_cluster *c = &rms->c[i];
@@ -104,7 +105,6 @@ static int gather_rm(struct sync_input *in, struct sync_rms *rms, struct sync_st
 			sync_input_cluster_unreachable(in, c->id, e.msg);
 		yarn_nodes_release(&nodes);
 	}
-	return 0;
 }
 
 /* A listing that failed is a temporary failure of the pass when the
@@ -121,12 +121,17 @@ int sync_gather(struct sync_input *in, const struct sync_config *sc, struct sync
 		struct k8s_client *kc, const char *const *only_nodes, struct sync_stats *st,
 		struct err *e)
 {
+	int64_t deadline = clock_mono_ms() + sc->pass_timeout_ms;
 	struct k8s_list_options pods = {
 		.field_selector = "status.phase!=Succeeded,status.phase!=Failed",
 		.label_selector = sc->pod_label_selector,
 		.limit = sc->page_size,
+		.max_pages = sc->max_pages,
+		.deadline_ms = deadline,
 	};
-	struct k8s_list_options nodes = { .limit = sc->page_size };
+	struct k8s_list_options nodes = { .limit = sc->page_size,
+					  .max_pages = sc->max_pages,
+					  .deadline_ms = deadline };
 	struct page_ctx pc = { .in = in, .st = st };
 
 	if (only_nodes) {
@@ -152,7 +157,12 @@ int sync_gather(struct sync_input *in, const struct sync_config *sc, struct sync
 			return list_failed(kc, e, "list pods");
 	}
 	st->nodes = sync_input_nodes(in);
-	return gather_rm(in, rms, st);
+	gather_rm(in, rms, st);
+	if (clock_mono_ms() > deadline) /* the figures may be stale: write nothing */
+		return err_set(e, ERR_TEMP, 0,
+			       "gathering took longer than passTimeoutMs %lld: nothing applied",
+			       (long long)sc->pass_timeout_ms);
+	return 0;
 }
 
 /* ---- apply ---- */
@@ -401,12 +411,17 @@ int sync_plan_check(const json_t *plan, const struct sync_config *sc, struct err
 }
 
 json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync_rms *rms,
-		   struct k8s_client *kc, int dry_run, struct sync_stats *st, struct err *e)
+		   struct k8s_client *kc, int dry_run, int per_item, struct sync_stats *st,
+		   struct err *e)
 {
 	json_t *report, *items_out, *it;
 	size_t i;
+	const char *kind = item_str(plan, "kind");
+	int shape_ok = kind && strcmp(kind, "SyncPlan") == 0 &&
+		       json_is_array(json_object_get(plan, "items"));
 
-	if (sync_plan_check(plan, sc, e) < 0)
+	/* per item, only the document's own shape is all-or-nothing */
+	if ((!per_item || !shape_ok) && sync_plan_check(plan, sc, e) < 0)
 		return NULL;
 	report = jsonio_new_doc("SyncReport");
 	json_object_set_new(report, "dryRun", json_boolean(dry_run));
@@ -415,9 +430,17 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 	json_object_set_new(report, "items", items_out);
 	json_array_foreach(json_object_get(plan, "items"), i, it)
 	{
-		json_t *out = json_deep_copy(it);
+		json_t *out = json_is_object(it) ? json_deep_copy(it) : json_object();
+		struct err ie = { 0 };
 
 		json_array_append_new(items_out, out);
+		if (per_item && check_item(it, i, sc, &ie) < 0) {
+			/* a bad item costs that item only: nothing is sent for it */
+			json_object_set_new(out, "result", json_string("failed"));
+			json_object_set_new(out, "error", json_string(ie.msg));
+			count_error(st, &ie);
+			continue;
+		}
 		apply_rm(it, out, rms, dry_run, st);
 		apply_annotation(it, out, sc, kc, dry_run, st);
 		if (!json_object_get(out, "error"))

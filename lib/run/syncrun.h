@@ -73,9 +73,14 @@ int sync_plan_check(const json_t *plan, const struct sync_config *sc, struct err
  * (updated, annotated, unchanged, skipped, failed, planned) and "error",
  * and per annotation its own "result" and "error"; counts in *st.  Returns
  * NULL with e set, before anything is sent, when sync_plan_check() refuses
- * the plan. */
+ * the plan.  With per_item (a live pass: the plan was made from remote
+ * data), only a document that is not a SyncPlan with an items array is
+ * refused whole; an item sync_plan_check() would refuse is reported
+ * "failed" with its error, nothing is sent for it, and the others are
+ * applied (threat-model.md: one bad item costs that item only). */
 json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync_rms *rms,
-		   struct k8s_client *kc, int dry_run, struct sync_stats *st, struct err *e);
+		   struct k8s_client *kc, int dry_run, int per_item, struct sync_stats *st,
+		   struct err *e);
 
 /* The Prometheus metrics of a pass: per node and cluster the planned YARN
  * total (nodes not skipped) and YARN used (vcores, bytes), counts by

@@ -44,7 +44,10 @@ string, skip how many matching requests pass first (default 0), count how
 many matching requests are hit (0: all).  status answers
 with that code (429 plain text, others a Status); delayMs sleeps first;
 drop closes the connection without an answer; compact expires all continue
-tokens issued so far, then the request is served.
+tokens issued so far, then the request is served; body answers with that
+JSON document instead (status 200 unless given): a Status with 200, a list
+without items, a page whose continue token repeats; headers adds response
+headers to a status answer (a 307 with a Location).
 
 Control (a second, plain-HTTP listener, no authentication): POST /faults
 (add one), DELETE /faults (remove all), POST /compact, GET /objects
@@ -514,9 +517,13 @@ class Handler(BaseHTTPRequestHandler):
                     return
                 if fault.get("compact"):
                     state.compact()
+                if "body" in fault:  # any answer at all, e.g. a 200 that is no list
+                    self.reply(fault.get("status", 200), fault["body"])
+                    return
                 st = fault.get("status")
                 if st:
                     hdr = {"Retry-After": str(fault["retryAfter"])} if "retryAfter" in fault else {}
+                    hdr.update(fault.get("headers", {}))
                     if st == 429:
                         self.reply(429, text="Too many requests, please try again later.\n",
                                    headers=hdr)

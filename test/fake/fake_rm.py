@@ -32,7 +32,9 @@ Control API (plain HTTP on the control port, JSON bodies):
                         ("retrying"|"exhausted"), haState (false: omit it, an old
                         RM), totalResource (false: old node shape),
                         endpoint ("present"|"missing404"|"missing405"),
-                        applyDelayMs, requireUserName, acceptWithoutApply
+                        applyDelayMs, requireUserName, acceptWithoutApply,
+                        redirectTo (a base URL: every RM, the active one too,
+                        answers 307 there for every path but cluster/info)
   POST /failover        swap the active and the standby
   POST /nodes           replace the node list: [{"id","state","memoryMB","vCores",
                         "usedMemoryMB","usedVCores","containers"}]
@@ -84,7 +86,8 @@ class State:
         self.node_template = load(fixtures, "rm-node.json")["node"]
         self.config = {"active": "rm1", "noActive": "exhausted", "haState": True,
                        "totalResource": True, "endpoint": "present", "applyDelayMs": 200,
-                       "requireUserName": False, "acceptWithoutApply": False}
+                       "requireUserName": False, "acceptWithoutApply": False,
+                       "redirectTo": None}
         self.log = []
         self.faults = []
         self.resizes = []   # accepted POSTs, in order
@@ -244,6 +247,11 @@ class RMHandler(BaseHTTPRequestHandler):
     def route(self, method, url, body):
         st = self.st
         active = st.config["active"]
+        if url.path not in NOT_REDIRECTED and st.config["redirectTo"]:
+            # a compromised or misconfigured RM: every answer a 307 elsewhere
+            target = st.config["redirectTo"] + self.path
+            return self.send(307, "This is standby RM. The redirect url is: " + target,
+                             "text/plain;charset=utf-8", [("Location", target)])
         if url.path not in NOT_REDIRECTED and active != self.server.name:
             return self.standby(url, active)
         query = urllib.parse.parse_qs(url.query)

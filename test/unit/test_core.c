@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "core/clock.h"
 #include "core/err.h"
+#include "core/num.h"
 #include "testlib.h"
 
 START_TEST(test_err_set_wrap_and_exit_codes)
@@ -80,6 +81,34 @@ START_TEST(test_cli_parse_and_exit_for_items)
 }
 END_TEST
 
+START_TEST(test_num_checked_at_int64_edges)
+{
+	int64_t v = 7;
+
+	ck_assert_int_eq(num_add(INT64_MAX - 1, 1, &v), 0);
+	ck_assert_int_eq(v, INT64_MAX);
+	ck_assert_int_eq(num_add(INT64_MAX, 1, &v), -1);
+	ck_assert_int_eq(v, INT64_MAX); /* unchanged on overflow */
+	ck_assert_int_eq(num_add(INT64_MIN, -1, &v), -1);
+	ck_assert_int_eq(num_sub(INT64_MIN + 1, 1, &v), 0);
+	ck_assert_int_eq(v, INT64_MIN);
+	ck_assert_int_eq(num_sub(0, INT64_MIN, &v), -1);
+	ck_assert_int_eq(num_sub(-2, INT64_MAX, &v), -1);
+	ck_assert_int_eq(num_mul(INT64_C(1) << 42, INT64_C(1) << 20, &v), 0);
+	ck_assert_int_eq(v, INT64_C(1) << 62);
+	ck_assert_int_eq(num_mul(INT64_C(1) << 43, INT64_C(1) << 20, &v), -1); /* 2^63 */
+	ck_assert_int_eq(num_mul(-1, INT64_MIN, &v), -1);
+	ck_assert_int_eq(num_parse_i64("-9223372036854775808", INT64_MIN, INT64_MAX, &v), 0);
+	ck_assert_int_eq(v, INT64_MIN);
+	ck_assert_int_eq(num_parse_i64("9223372036854775808", INT64_MIN, INT64_MAX, &v), -1);
+	ck_assert_int_eq(num_parse_i64(" 1", INT64_MIN, INT64_MAX, &v), -1);
+	ck_assert_int_eq(num_parse_i64("1 ", INT64_MIN, INT64_MAX, &v), -1);
+	ck_assert_int_eq(num_parse_i64("", INT64_MIN, INT64_MAX, &v), -1);
+	ck_assert_int_eq(num_parse_i64(NULL, INT64_MIN, INT64_MAX, &v), -1);
+	ck_assert_int_eq(num_parse_i64("11", 0, 10, &v), -1);
+}
+END_TEST
+
 START_TEST(test_clock_rfc3339)
 {
 	char buf[40];
@@ -113,6 +142,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_err_wrap_truncates_safely);
 	tcase_add_test(tc, test_cli_parse_and_exit_for_items);
 	tcase_add_test(tc, test_clock_rfc3339);
+	tcase_add_test(tc, test_num_checked_at_int64_edges);
 	suite_add_tcase(s, tc);
 	return s;
 }

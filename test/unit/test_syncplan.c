@@ -5,6 +5,7 @@
 #include "core/jsonio.h"
 #include "core/xalloc.h"
 #include "decide/syncplan.h"
+#include "run/syncrun.h"
 #include "testlib.h"
 
 static struct sync_options opts;
@@ -375,6 +376,120 @@ START_TEST(test_syncplan_reservation)
 }
 END_TEST
 
+/* Two pods each requesting 2^63-1 milli-cores (the API server accepts each)
+ * wrapped the node's sum negative and offered the whole pool: now the node
+ * is skipped, naming the pod and the resource, and nothing is annotated. */
+START_TEST(test_syncplan_request_sum_overflow_skips_node)
+{
+	json_t *it;
+
+	add_text(node_doc("n1", NULL, "100k", "100Gi", NULL));
+	add_text(node_doc("n2", NULL, "100k", "100Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_text(pod_doc("nm2", "n2", "Running", "n2:8041", NULL, "\"containers\":[]"));
+	add_text(pod_doc("big-1", "n1", "Running", NULL, NULL,
+			 "\"containers\":[" REQ("9223372036854775807", "1") "]"));
+	add_text(pod_doc("big-2", "n1", "Running", NULL, NULL,
+			 "\"containers\":[" REQ("9223372036854775807", "1") "]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 0, 0, 1, 1024);
+	add_rm_to(in, "other", "n2:8041", "RUNNING", 0, 0, 0, 0);
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "Pod ns/big-2: the kubernetes.io/batch-cpu requests on node n1 overflow");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	ck_assert_ptr_null(json_object_get(it, "yarnTotal"));
+	json_decref(it);
+}
+END_TEST
+
+/* Within one pod: containers, sidecars and overhead are summed checked too. */
+START_TEST(test_syncplan_pod_sum_overflow_skips_node)
+{
+	json_t *it;
+
+	add_text(node_doc("n1", NULL, "100k", "100Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_text(pod_doc("wide", "n1", "Running", NULL, NULL,
+			 "\"containers\":[" REQ("1", "4Ei") "," REQ("1", "4Ei") "]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 0, 0, 0, 0);
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(
+		gets_(it, "reason"),
+		"Pod ns/wide.spec.containers: the sum of kubernetes.io/batch-memory overflows");
+	json_decref(it);
+}
+END_TEST
+
+/* origin x reservation.percent wrapped for an origin near 2^63; the pool
+ * minus the reservation and requests is checked as well. */
+START_TEST(test_syncplan_reservation_at_int64_edge)
+{
+	json_t *it;
+
+	sync_input_free(in);
+	opts.reserve_percent = 100;
+	opts.reserve_cpu_milli = 1;
+	in = sync_input_new(&opts);
+	add_text(node_doc("n1", NULL, "9223372036854775807", "100Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 0, 0, 0, 0);
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "the reservation overflows on this node's origin pool");
+	json_decref(it);
+
+	/* 100 % of a pool near 2^63 without the fixed part: exact, 0 left */
+	sync_input_free(in);
+	opts.reserve_cpu_milli = 0;
+	in = sync_input_new(&opts);
+	add_text(node_doc("n1", NULL, "9223372036854775807", "100Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 0, 0, 0, 0);
+	it = plan_of("n1");
+	ck_assert_int_eq(geti(it, "reserved", "cpuMilli"), INT64_MAX);
+	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 0);
+	ck_assert_int_eq(geti(it, "yarnTotal", "memoryMB"), 0);
+	json_decref(it);
+}
+END_TEST
+
+/* An RM node whose used figures are impossible (negative; beyond 2^53
+ * bytes, where used x 2^20 wrapped) costs that node only: skipped, not
+ * annotated, and the plan of another node is unaffected. */
+START_TEST(test_syncplan_impossible_rm_figures_skip_node)
+{
+	static const struct {
+		int vc;
+		long long mb;
+	} bad[] = { { -1, 0 }, { 0, -5 }, { 0, (1LL << 33) + 1 }, { 0, 1LL << 44 } };
+	char buf[1024];
+	json_t *it;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sync_input_free(in);
+		in = sync_input_new(&opts);
+		add_text(node_doc("n1", NULL, "100k", "100Gi", NULL));
+		add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+		snprintf(buf, sizeof(buf),
+			 "{\"nodes\":{\"node\":[{\"id\":\"n1:8041\",\"state\":\"RUNNING\","
+			 "\"usedMemoryMB\":%lld,\"usedVirtualCores\":%d,"
+			 "\"totalResource\":{\"memory\":1,\"vCores\":1}}]}}",
+			 bad[i].mb, bad[i].vc);
+		add_text(buf);
+		it = plan_of("n1");
+		ck_assert_str_eq(gets_(it, "action"), "skip");
+		ck_assert_msg(strstr(gets_(it, "reason"),
+				     "RM node n1:8041 reports impossible used figures"),
+			      "case %zu: %s", i, gets_(it, "reason"));
+		ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+		json_decref(it);
+	}
+}
+END_TEST
+
 START_TEST(test_syncplan_node_without_nm_is_zeroed_once)
 {
 	json_t *plan, *it;
@@ -395,6 +510,105 @@ START_TEST(test_syncplan_node_without_nm_is_zeroed_once)
 	ck_assert_str_eq(gets_(it, "reason"), "no NodeManager pod on the node");
 	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "annotate");
 	json_decref(it);
+}
+END_TEST
+
+/* A NodeManager pod lost from the listing (or never given) turned the
+ * node's YARN share into 0/0 while YARN still ran containers there.  Now,
+ * while the RM lists an active NodeManager using resources on that host
+ * (by the node's name, the id's first DNS label or one of the Node's
+ * addresses), the node is skipped and its annotation left; an idle one is
+ * still zeroed. */
+START_TEST(test_syncplan_never_zero_while_rm_says_busy)
+{
+	static const char *const alloc =
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":"
+		"{\\\"kubernetes.io/batch-cpu\\\":\\\"2k\\\",\\\"kubernetes.io/batch-memory\\\":\\\"2Gi\\\"}}]}\"";
+	char node[2048];
+	const char *base;
+	json_t *it;
+
+	add_text(node_doc("n1", NULL, "10k", "10Gi", alloc));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1.example.com:8041", "RUNNING", 8, 8192, 2, 2048);
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(
+		gets_(it, "reason"),
+		"no NodeManager pod seen on the node, but RM node n1.example.com:8041 of "
+		"cluster 'default' on its host uses 2 vCores, 2048 MB: its share is not zeroed");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	json_decref(it);
+
+	/* the same NodeManager idle: zeroed as before */
+	sync_input_free(in);
+	in = sync_input_new(&opts);
+	add_text(node_doc("n1", NULL, "10k", "10Gi", alloc));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1.example.com:8041", "RUNNING", 8, 8192, 0, 0);
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "reason"), "no NodeManager pod on the node");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "annotate");
+	json_decref(it);
+
+	/* registered under the Node's InternalIP; a busy node elsewhere does not count */
+	sync_input_free(in);
+	in = sync_input_new(&opts);
+	base = node_doc("ip-10-0-0-7", NULL, "10k", "10Gi", alloc);
+	/* status.addresses beside status.allocatable */
+	snprintf(node, sizeof(node),
+		 "%.*s,\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"10.0.0.7\"}]}}",
+		 (int)strlen(base) - 2, base);
+	add_text(node);
+	add_rm(SYNC_DEFAULT_CLUSTER, "10.0.0.7:8041", "RUNNING", 8, 8192, 1, 0);
+	add_rm_to(in, "other", "10.0.0.70:8041", "RUNNING", 8, 8192, 1, 1);
+	it = plan_of("ip-10-0-0-7");
+	ck_assert_msg(strstr(gets_(it, "reason"), "RM node 10.0.0.7:8041 of cluster 'default'"),
+		      "%s", gets_(it, "reason"));
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	json_decref(it);
+
+	/* a LOST NodeManager uses nothing any more: zeroed */
+	sync_input_free(in);
+	in = sync_input_new(&opts);
+	add_text(node_doc("n1", NULL, "10k", "10Gi", alloc));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "LOST", 0, 0, 2, 2048);
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "annotate");
+	json_decref(it);
+}
+END_TEST
+
+/* A live pass applies per item: an item the plan check refuses costs that
+ * item only; a SyncPlan from stdin (per_item 0) is still refused whole. */
+START_TEST(test_syncapply_per_item_in_a_live_pass)
+{
+	static const char *const text =
+		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"SyncPlan\",\"items\":["
+		"{\"node\":\"bad\",\"action\":\"update\",\"cluster\":\"c\",\"yarnNodeId\":\"bad:1\","
+		"\"yarnTotal\":{\"vCores\":-1,\"memoryMB\":1},\"overCommitTimeoutMs\":-1},"
+		"{\"node\":\"good\",\"action\":\"skip\",\"annotation\":{\"action\":\"annotate\","
+		"\"hadoopYarn\":{\"kubernetes.io/batch-cpu\":\"1k\",\"kubernetes.io/batch-memory\":\"1Gi\"}}}]}";
+	struct sync_config sc;
+	struct sync_stats st = { 0 };
+	struct err e = { 0 };
+	json_t *plan = jsonio_parse(text, "test", &e), *report, *items;
+
+	ck_assert_ptr_nonnull(plan);
+	ck_assert_int_eq(sync_config_load(&sc, NULL, NULL, &e), 0);
+	ck_assert_ptr_null(sync_apply(plan, &sc, &(struct sync_rms){ 0 }, NULL, 1, 0, &st, &e));
+	ck_assert_msg(strstr(e.msg, "SyncPlan.items[0].yarnTotal.vCores"), "%s", e.msg);
+	report = sync_apply(plan, &sc, &(struct sync_rms){ 0 }, NULL, 1, 1, &st, &e);
+	ck_assert_ptr_nonnull(report);
+	items = json_object_get(report, "items");
+	ck_assert_uint_eq(json_array_size(items), 2);
+	ck_assert_str_eq(gets_(json_array_get(items, 0), "result"), "failed");
+	ck_assert_msg(strstr(gets_(json_array_get(items, 0), "error"), "yarnTotal.vCores"), "%s",
+		      gets_(json_array_get(items, 0), "error"));
+	ck_assert_str_eq(gets_(json_object_get(json_array_get(items, 1), "annotation"), "result"),
+			 "planned");
+	ck_assert_uint_eq(st.failed, 1);
+	json_decref(report);
+	json_decref(plan);
+	sync_config_release(&sc);
 }
 END_TEST
 
@@ -527,7 +741,13 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_two_clusters_one_down);
 	tcase_add_test(tc, test_syncplan_graceful_reclaim);
 	tcase_add_test(tc, test_syncplan_reservation);
+	tcase_add_test(tc, test_syncplan_request_sum_overflow_skips_node);
+	tcase_add_test(tc, test_syncplan_pod_sum_overflow_skips_node);
+	tcase_add_test(tc, test_syncplan_reservation_at_int64_edge);
+	tcase_add_test(tc, test_syncplan_impossible_rm_figures_skip_node);
 	tcase_add_test(tc, test_syncplan_node_without_nm_is_zeroed_once);
+	tcase_add_test(tc, test_syncplan_never_zero_while_rm_says_busy);
+	tcase_add_test(tc, test_syncapply_per_item_in_a_live_pass);
 	tcase_add_test(tc, test_syncplan_third_party_value_keeps_other_entries);
 	tcase_add_test(tc, test_syncplan_bad_input_names_field);
 	tcase_add_test(tc, test_syncplan_kubectl_list_and_only_nodes);

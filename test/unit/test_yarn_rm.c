@@ -152,7 +152,7 @@ START_TEST(test_rm_failover_between_calls)
 	ck_assert_msg(yarn_nodes_list(&c, &nodes, &e) == 0, "%s", e.msg);
 	ck_assert_uint_eq(nodes.n, 3);
 	yarn_nodes_release(&nodes);
-	/* rm1, now standby, answered 307; the client followed it and now knows rm2. */
+	/* rm1, now standby, answered 307; the client did not follow it but found rm2 by discovery. */
 	ck_assert_int_eq(count("rm1", "GET", "/ws/v1/cluster/nodes", "STANDBY"), 1);
 	ck_assert_int_eq(count("rm2", "GET", "/ws/v1/cluster/nodes", "ACTIVE"), 1);
 	ck_assert_int_eq(c.active, 1);

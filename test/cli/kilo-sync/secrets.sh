@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Secrets are never printed (threat-model.md: kubeconfig, tokens, RM URL
+# userinfo appear in no log, report, metric or error): marker secrets are
+# seeded in the kubeconfig token and in RM URLs (a reachable RM and one that
+# is down, whose error lands in the SyncReport's reason), a pass runs with
+# --verbose, and every output is searched.  A token or client key that YAML
+# reads as a number or a list is refused naming the field, not the value.
+. "$KILO_TOP/test/lib.sh"
+. "$KILO_TOP/test/fake/sync-cluster.sh"
+cd "$tmpdir" || exit 1
+
+port() { printf '%s' "${1##*:}"; }
+down=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cat >"$tmpdir/secret.yaml" <<EOF2
+clusters:
+  - id: yarn-cluster-1
+    rmUrls: [http://kilo:MARKER-RM-PASS-1@127.0.0.1:$(port "$rm1"), $rm2]
+    timeoutMs: 5000
+  - id: c2
+    rmUrls: [http://kilo:MARKER-RM-PASS-2@127.0.0.1:$down]
+    timeoutMs: 1000
+kubernetes: {pageSize: $SYNC_PAGE_SIZE}
+EOF2
+sed 's/users: \[{name: kilo, user: {}}\]/users: [{name: kilo, user: {token: MARKER-TOKEN-3}}]/' \
+	"$tmpdir/kubeconfig" >"$tmpdir/kc-token"
+grep -q MARKER-TOKEN-3 "$tmpdir/kc-token" || fail "kubeconfig with a token: $(cat "$tmpdir/kc-token")"
+
+rc=0
+KUBECONFIG=$tmpdir/kc-token kilo-sync --config "$tmpdir/secret.yaml" --verbose \
+	--textfile-dir "$tmpdir" >"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+assert_eq "$rc" 3 "exit with one cluster down"
+grep -q '"node":"worker-2"' "$tmpdir/out" || fail "no report: $(head -c 300 "$tmpdir/out")"
+grep -q 'GET http://kilo@\|GET http://127.0.0.1' "$tmpdir/err" || fail "no trace on stderr: $(head -n 3 "$tmpdir/err")"
+for f in out err kilo-sync.prom; do
+	if grep -n MARKER "$tmpdir/$f" >"$tmpdir/found"; then
+		fail "a secret in $f: $(head -c 300 "$tmpdir/found")"
+	fi
+done
+
+# secret-typed fields of the wrong type: the field named, the value not
+for v in 123456789012345678 '[MARKER-LIST-4]' '{a: MARKER-MAP-5}'; do
+	for key in token client-key-data; do
+		sed "s/users: \[{name: kilo, user: {}}\]/users: [{name: kilo, user: {$key: $v}}]/" \
+			"$tmpdir/kubeconfig" >"$tmpdir/kc-bad"
+		rc=0
+		KUBECONFIG=$tmpdir/kc-bad kilo-sync plan --config "$tmpdir/kilo-sync.yaml" \
+			>"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+		assert_eq "$rc" 2 "exit for $key: $v"
+		grep -q "users\[name=kilo\]\.user\.$key: expected a string (a secret: its value is not shown)" \
+			"$tmpdir/err" || fail "message for $key: $v: $(cat "$tmpdir/err")"
+		if grep -q 'MARKER\|123456789012345678' "$tmpdir/err"; then
+			fail "the value of $key shown: $(cat "$tmpdir/err")"
+		fi
+	done
+done
+exit 0
