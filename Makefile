@@ -2,7 +2,7 @@
 # kilo - build, test and install.  See README.md.
 #
 #   make            build lib/ into build/libkilo.a and every cmd/<tool> into bin/<tool>
-#   make check      lint, then unit + CLI tests, built with ASan/UBSan in build/check/
+#   make check      build with ASan/UBSan in build/check/, lint, then unit + CLI tests
 #   make demo       install what is missing (scripts/install-deps), build, run scripts/demo
 #   make lint       formatting, shellcheck and the layers of lib/ (scripts/lint)
 #   make bench      benchmarks under test/bench/ (not run by CI)
@@ -61,7 +61,7 @@ UNITS := $(UNIT_SRC:test/unit/%.c=$(O)/test/%)
 TEST_TOOLS := $(patsubst test/tools/%.c,$(O)/test/tools/%,$(wildcard test/tools/*.c))
 MANS := $(foreach t,$(TOOLS),$(wildcard cmd/$(t)/$(t).1.scd))
 
-.PHONY: all check check-build unit cli bench install clean deps man lint need-pkgs
+.PHONY: all check check-build bench install clean deps man lint need-pkgs
 .DELETE_ON_ERROR:
 .SECONDARY:
 
