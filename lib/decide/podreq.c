@@ -27,6 +27,12 @@ static int container_request(const json_t *c, const char *ctx, const char *res, 
 /* Effective pod request (kubernetes resourcehelper.PodRequests): max(sum
  * of containers + restartable init containers, each regular init
  * container + the restartable ones started before it) + overhead. */
+static int negative(const char *ctx, const char *res, struct err *e)
+{
+	err_set(e, ERR_INPUT, 0, "%s: %s is negative", ctx, res);
+	return PODREQ_OVERFLOW;
+}
+
 static int overflow(const char *who, const char *where, const char *res, struct err *e)
 {
 	err_set(e, ERR_INPUT, 0, "Pod %s.spec.%s: the sum of %s overflows", who, where, res);
@@ -47,6 +53,8 @@ int podreq_effective(const json_t *pod, const char *who, const char *res, int64_
 		snprintf(ctx, sizeof(ctx), "Pod %s.spec.containers[%zu]", who, i);
 		if (container_request(c, ctx, res, &v, e) < 0)
 			return -1;
+		if (v < 0)
+			return negative(ctx, res, e);
 		if (num_add(sum, v, &sum) < 0)
 			return overflow(who, "containers", res, e);
 	}
@@ -57,6 +65,8 @@ int podreq_effective(const json_t *pod, const char *who, const char *res, int64_
 		snprintf(ctx, sizeof(ctx), "Pod %s.spec.initContainers[%zu]", who, i);
 		if (container_request(c, ctx, res, &v, e) < 0)
 			return -1;
+		if (v < 0)
+			return negative(ctx, res, e);
 		if (restart && strcmp(restart, "Always") == 0) {
 			if (num_add(sidecars, v, &sidecars) < 0)
 				return overflow(who, "initContainers", res, e);
@@ -72,6 +82,10 @@ int podreq_effective(const json_t *pod, const char *who, const char *res, int64_
 	snprintf(ctx, sizeof(ctx), "Pod %s.spec", who);
 	if (quantity_get_value(json_object_get(spec, "overhead"), ctx, res, 1, &v, e) < 0)
 		return -1;
+	if (v < 0) {
+		snprintf(ctx, sizeof(ctx), "Pod %s.spec.overhead", who);
+		return negative(ctx, res, e);
+	}
 	if (num_add(sum > init_max ? sum : init_max, v, out) < 0)
 		return overflow(who, "overhead", res, e);
 	return 0;

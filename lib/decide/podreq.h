@@ -23,8 +23,9 @@
  * resource's integer units (Quantity.Value(), rounded up: milli-cores for
  * kubernetes.io/batch-cpu, bytes for memory).  who names the pod in
  * messages ("ns/name").  Every sum goes through checked arithmetic
- * (core/num).  Returns 0; PODREQ_OVERFLOW with e set when a sum does not
- * fit in int64 (ERR_INPUT "Pod <who>.spec.containers: the sum of <r>
+ * (core/num).  Returns 0; PODREQ_OVERFLOW with e set when a request or the
+ * overhead is negative (the API server refuses those; a hand-made input may
+ * not) or a sum does not fit in int64 (ERR_INPUT "Pod <who>.spec.containers: the sum of <r>
  * overflows": the API server accepts each request up to 2^63-1); or -1
  * with e set (ERR_INPUT "Pod <who>.spec.containers[0].resources.requests.<r>:
  * expected ..."). */

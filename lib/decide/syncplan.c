@@ -272,9 +272,12 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 
 		n->origin_source = "allocatable";
 		snprintf(ctx, sizeof(ctx), "Node %s status.allocatable", name);
+		/* a bad figure from the API costs this node only */
 		if (quantity_get_value(alloc, ctx, in->o.batch_cpu, 0, &n->origin_cpu, e) < 0 ||
-		    quantity_get_value(alloc, ctx, in->o.batch_memory, 0, &n->origin_mem, e) < 0)
-			return -1;
+		    quantity_get_value(alloc, ctx, in->o.batch_memory, 0, &n->origin_mem, e) < 0) {
+			n->origin_error = xstrdup(e->msg);
+			err_clear(e);
+		}
 	}
 	if (n->origin_cpu < 0)
 		n->origin_cpu = 0;
@@ -608,6 +611,19 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
 			busy = busy_rm_node(&in->clusters[i], n);
 			busy_cluster = in->clusters[i].id;
 		}
+		for (size_t i = 0; i < in->nclusters && !busy; i++)
+			if (in->clusters[i].unreachable && n->has_alloc &&
+			    (n->alloc_cpu || n->alloc_mem)) {
+				/* zero only on this pass's RM evidence */
+				snprintf(reason, sizeof(reason),
+					 "no NodeManager pod seen on the node, and cluster '%s' is "
+					 "unreachable: YARN's share is not zeroed on no evidence",
+					 in->clusters[i].id);
+				json_object_set_new(item, "reason", json_string(reason));
+				json_object_set_new(item, "annotation",
+						    json_pack("{s:s}", "action", "none"));
+				return item;
+			}
 		if (!busy) {
 			json_object_set_new(item, "reason",
 					    json_string("no NodeManager pod on the node"));
@@ -668,6 +684,8 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
 		SKIP("origin - requested - reserved overflows");
 	total.vcores = free_cpu > 0 ? floor_div(free_cpu, 1000) : 0;
 	total.memory_mb = free_mem > 0 ? floor_div(free_mem, 1 << 20) : 0;
+	if (total.vcores > INT32_MAX)
+		SKIP("%lld vCores exceed what the RM takes (2^31-1)", (long long)total.vcores);
 	json_object_set_new(item, "yarnTotal", yarn_res(total));
 	c = cluster_entry((struct sync_input *)in, n->nm_cluster, 0);
 	if (!c)

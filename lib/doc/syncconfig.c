@@ -64,7 +64,13 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, jso
 
 		if (!s || (strncmp(s, "http://", 7) != 0 && strncmp(s, "https://", 8) != 0)) {
 			snprintf(sub, sizeof(sub), "%s.rmUrls", ctx);
-			jsonio_bad_value(e, sub, NULL, "an http:// or https:// URL", u);
+			if (s && strchr(s, '@')) /* userinfo: a password is never shown */
+				err_set(e, ERR_INPUT, 0,
+					"%s: expected an http:// or https:// URL (value not shown: "
+					"it holds an '@', perhaps a password)",
+					sub);
+			else
+				jsonio_bad_value(e, sub, NULL, "an http:// or https:// URL", u);
 			long line, col;
 
 			if (config_where(c, u, &line, &col) == 0)

@@ -150,6 +150,21 @@ char *http_redact_url(const char *url)
 	for (const char *p = a; p < z; p++)
 		if (*p == '@')
 			at = p;
+	if (!at && *a != '[') {
+		/* "user:pa/ss@host": a password with '/' (or '?', '#') in it ends
+		 * the authority early.  What precedes that '/' is then no
+		 * host:port (a port is digits), so the userinfo runs to the next
+		 * '@': redacting too much of a message is the safe side. */
+		const char *colon = memchr(a, ':', (size_t)(z - a));
+		int port = colon != NULL;
+
+		for (const char *p = colon ? colon + 1 : z; p < z; p++)
+			port = port && *p >= '0' && *p <= '9';
+		if (colon && !port)
+			for (const char *p = z; *p && *p != '#'; p++)
+				if (*p == '@')
+					at = p;
+	}
 	if (!at)
 		return xstrdup(url);
 	return xasprintf("%.*s%s", (int)(a - url), url, at + 1);

@@ -122,6 +122,13 @@ static char *read_token_file(const char *path, struct err *e)
 		err_set(e, ERR_INPUT, 0, "read token '%s': empty", path);
 		return NULL;
 	}
+	for (size_t i = a; i < n; i++)
+		if ((unsigned char)buf[i] < 0x20 ||
+		    buf[i] == 0x7f) { /* CR/LF would forge headers */
+			err_set(e, ERR_INPUT, 0, "read token '%s': holds a control character",
+				path);
+			return NULL;
+		}
 	return xstrdup(buf + a);
 }
 
@@ -401,15 +408,17 @@ json_t *k8s_node_get(struct k8s_client *c, const char *name, struct err *e)
 	return k8s_call(c, HTTP_GET, path, NULL, NULL, NULL, e);
 }
 
-/* ERR_TEMP unless page is a list object: kind "<Kind>List", items an array. */
-static int check_page(const json_t *page, struct err *e)
+/* ERR_TEMP unless page is a list object: kind want (or "<Kind>List"),
+ * items an array. */
+static int check_page(const json_t *page, const char *want, struct err *e)
 {
 	const char *kind = json_string_value(json_object_get(page, "kind"));
 	size_t len = kind ? strlen(kind) : 0;
 
-	if (!json_is_object(page) || len < 4 || strcmp(kind + len - 4, "List") != 0)
-		return err_set(e, ERR_TEMP, 0, "not a list (kind %s%.40s%s)", kind ? "'" : "",
-			       kind ? kind : "missing", kind ? "'" : "");
+	if (!json_is_object(page) || len < 4 || strcmp(kind + len - 4, "List") != 0 ||
+	    (want && strcmp(kind, want) != 0))
+		return err_set(e, ERR_TEMP, 0, "not a %s (kind %s%.40s%s)", want ? want : "list",
+			       kind ? "'" : "", kind ? kind : "missing", kind ? "'" : "");
 	if (!json_is_array(json_object_get(page, "items")))
 		return err_set(e, ERR_TEMP, 0, "%s without an items array", kind);
 	return 0;
@@ -464,7 +473,7 @@ int k8s_list(struct k8s_client *c, const char *path, const struct k8s_list_optio
 		}
 		if (!page)
 			return err_wrap(e, "list %s: page %d", path, pages + 1);
-		if (check_page(page, e) < 0)
+		if (check_page(page, lo->kind, e) < 0)
 			return err_wrap(e, "list %s: page %d", path, pages + 1);
 		if (jsonio_get_str(json_object_get(page, "metadata"), "list.metadata", "continue",
 				   &next, e) < 0) {
@@ -490,7 +499,10 @@ int k8s_list(struct k8s_client *c, const char *path, const struct k8s_list_optio
 int k8s_nodes_list(struct k8s_client *c, const struct k8s_list_options *lo, k8s_page_fn *fn,
 		   void *arg, struct err *e)
 {
-	return k8s_list(c, "/api/v1/nodes", lo, fn, arg, e);
+	struct k8s_list_options o = lo ? *lo : (struct k8s_list_options){ 0 };
+
+	o.kind = "NodeList";
+	return k8s_list(c, "/api/v1/nodes", &o, fn, arg, e);
 }
 
 int k8s_pods_list(struct k8s_client *c, const char *namespace, const char *node_name,
@@ -501,6 +513,7 @@ int k8s_pods_list(struct k8s_client *c, const char *namespace, const char *node_
 	cleanup_free char *ns = NULL;
 	cleanup_free char *sel = NULL;
 
+	o.kind = "PodList";
 	if (namespace) {
 		ns = http_escape(namespace, 1);
 		path = xasprintf("/api/v1/namespaces/%s/pods", ns);

@@ -187,6 +187,8 @@ struct k8s_list_options {
 	long limit;                 /* items per page, 0: K8S_LIST_LIMIT */
 	long max_pages;             /* pages of one listing, 0: K8S_LIST_MAX_PAGES */
 	int64_t deadline_ms;        /* clock_mono_ms() past which no page is asked for, 0: none */
+	const char *kind;           /* every page must be of this kind ("PodList"), NULL: any
+				     * "...List" (k8s_nodes_list/k8s_pods_list set it) */
 };
 
 /* Called once per page with the list object (a "NodeList"/"PodList",

@@ -323,6 +323,13 @@ static int get_secret(const struct kc_file *f, const json_t *obj, const char *ct
 
 	if (config_secret(&f->c, obj, ctx, key, &v, e) < 0)
 		return -1;
+	for (const char *p = v; p && *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) /* CR/LF would forge headers */
+			return err_set(
+				e, ERR_INPUT, 0,
+				"%s.%s: holds a control character (a secret: its value is not "
+				"shown)",
+				ctx, key);
 	*out = v && *v ? xstrdup(v) : NULL;
 	return 0;
 }

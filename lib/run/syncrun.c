@@ -157,6 +157,13 @@ int sync_gather(struct sync_input *in, const struct sync_config *sc, struct sync
 			return list_failed(kc, e, "list pods");
 	}
 	st->nodes = sync_input_nodes(in);
+	/* a listing that gave nodes but not one pod (a proxy's empty answer, a
+	 * podLabelSelector that selects nothing) would zero every node */
+	if (!only_nodes && st->nodes > 0 && sync_input_pods(in) == 0)
+		return err_set(e, ERR_TEMP, 0,
+			       "listed %zu nodes but no pod: every node would lose its NodeManager "
+			       "and YARN's share; nothing applied (check podLabelSelector)",
+			       st->nodes);
 	gather_rm(in, rms, st);
 	if (clock_mono_ms() > deadline) /* the figures may be stale: write nothing */
 		return err_set(e, ERR_TEMP, 0,

@@ -127,6 +127,13 @@ START_TEST(test_http_redact_and_origin)
 	u = http_redact_url("http://rm1:8088/x@y");
 	ck_assert_str_eq(u, "http://rm1:8088/x@y");
 	free(u);
+	/* a password with '/', '?' or '#' in it (not URL-escaped) is still redacted */
+	u = http_redact_url("http://kilo:MARK/ER@127.0.0.1:8088/ws");
+	ck_assert_str_eq(u, "http://127.0.0.1:8088/ws");
+	free(u);
+	u = http_redact_url("http://kilo:a?b@rm1:8088");
+	ck_assert_str_eq(u, "http://rm1:8088");
+	free(u);
 	ck_assert_int_eq(http_same_origin("http://RM1:8088/a", "http://rm1:8088/b?c"), 1);
 	ck_assert_int_eq(http_same_origin("http://rm1:8088/a", "http://rm2:8088/a"), 0);
 	ck_assert_int_eq(http_same_origin("http://rm1:8088/a", "https://rm1:8088/a"), 0);

@@ -612,6 +612,50 @@ START_TEST(test_syncapply_per_item_in_a_live_pass)
 }
 END_TEST
 
+/* From a breaker's review: a negative overhead inflated a YARN total; a
+ * Node whose allocatable cannot be read failed the whole pass; a node
+ * without its NodeManager pod was zeroed while a cluster was unreachable;
+ * a huge pool planned vCores the RM cannot take.  Each costs its node only. */
+START_TEST(test_syncplan_review_cases_cost_the_node_only)
+{
+	static const char *const alloc =
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":"
+		"{\\\"kubernetes.io/batch-cpu\\\":\\\"2k\\\",\\\"kubernetes.io/batch-memory\\\":\\\"2Gi\\\"}}]}\"";
+	json_t *it;
+
+	add_text(node_doc("n1", NULL, "10k", "10Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_text(pod_doc("neg", "n1", "Running", NULL, NULL,
+			 "\"containers\":[],\"overhead\":{\"kubernetes.io/batch-cpu\":\"-1000000\","
+			 "\"kubernetes.io/batch-memory\":\"-1Ti\"}"));
+	add_text(node_doc("odd", NULL, "10E", "1Gi", NULL)); /* beyond int64 milli-cores */
+	add_text(node_doc("lost", NULL, "10k", "10Gi", alloc));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 0, 0, 0, 0);
+	sync_input_cluster_unreachable(in, "c2", "down");
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "Pod ns/neg.spec.overhead: kubernetes.io/batch-cpu is negative");
+	json_decref(it);
+	it = plan_of("lost");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	ck_assert_msg(strstr(gets_(it, "reason"), "cluster 'c2' is unreachable"), "%s",
+		      gets_(it, "reason"));
+	json_decref(it);
+
+	sync_input_free(in);
+	in = sync_input_new(&opts);
+	add_text(node_doc("big", NULL, "9223372036854775807", "1Gi", NULL));
+	add_text(pod_doc("nm", "big", "Running", "big:8041", NULL, "\"containers\":[]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "big:8041", "RUNNING", 0, 0, 0, 0);
+	it = plan_of("big");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_msg(strstr(gets_(it, "reason"), "exceed what the RM takes"), "%s",
+		      gets_(it, "reason"));
+	json_decref(it);
+}
+END_TEST
+
 START_TEST(test_syncplan_third_party_value_keeps_other_entries)
 {
 	struct err e = { 0 };
@@ -748,6 +792,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_node_without_nm_is_zeroed_once);
 	tcase_add_test(tc, test_syncplan_never_zero_while_rm_says_busy);
 	tcase_add_test(tc, test_syncapply_per_item_in_a_live_pass);
+	tcase_add_test(tc, test_syncplan_review_cases_cost_the_node_only);
 	tcase_add_test(tc, test_syncplan_third_party_value_keeps_other_entries);
 	tcase_add_test(tc, test_syncplan_bad_input_names_field);
 	tcase_add_test(tc, test_syncplan_kubectl_list_and_only_nodes);

@@ -31,7 +31,15 @@ sync_fails() {
 
 # the third page of pods is a Status with 200 (a broken aggregated API or proxy)
 api_ctl POST /faults '{"method":"GET","path":"/api/v1/pods","skip":2,"count":1,"body":{"kind":"Status","apiVersion":"v1","status":"Success","metadata":{}}}'
-sync_fails "Status page" "list pods.*page 3: not a list \(kind 'Status'\)"
+sync_fails "Status page" "list pods.*page 3: not a PodList \(kind 'Status'\)"
+
+# a list of another kind where pods were asked for (an empty NodeList)
+api_ctl POST /faults '{"method":"GET","path":"/api/v1/pods","count":1,"body":{"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[]}}'
+sync_fails "NodeList for pods" "list pods.*page 1: not a PodList \(kind 'NodeList'\)"
+
+# an empty PodList: nodes but not one pod would zero every node's YARN share
+api_ctl POST /faults '{"method":"GET","path":"/api/v1/pods","count":1,"body":{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]}}'
+sync_fails "no pod at all" "listed 3 nodes but no pod"
 
 # a PodList without items on page 2
 api_ctl POST /faults '{"method":"GET","path":"/api/v1/pods","skip":1,"count":1,"body":{"kind":"PodList","apiVersion":"v1","metadata":{}}}'

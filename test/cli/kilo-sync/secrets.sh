@@ -54,4 +54,20 @@ for v in 123456789012345678 '[MARKER-LIST-4]' '{a: MARKER-MAP-5}'; do
 		fi
 	done
 done
+
+# CR/LF in a token would forge request headers: refused, value not shown
+printf 'apiVersion: v1\nkind: Config\nclusters: [{name: fake, cluster: {server: "%s"}}]\nusers: [{name: kilo, user: {token: "MARKER-CR\\r\\nX-Injected: yes"}}]\ncontexts: [{name: fake, context: {cluster: fake, user: kilo}}]\ncurrent-context: fake\n' "$api" >"$tmpdir/kc-crlf"
+: >"$applog"
+rc=0
+KUBECONFIG=$tmpdir/kc-crlf kilo-sync plan --config "$tmpdir/kilo-sync.yaml" >"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+assert_eq "$rc" 2 "exit for a token with CR/LF"
+grep -q 'user.token: holds a control character (a secret: its value is not shown)' "$tmpdir/err" ||
+	fail "message for a CR/LF token: $(cat "$tmpdir/err")"
+! grep -q MARKER "$tmpdir/err" || fail "the CR/LF token shown: $(cat "$tmpdir/err")"
+assert_eq "$(count_api GET /)" 0 "requests sent with a CR/LF token"
+
+# a password with '/' in an RM URL is still redacted everywhere
+sed "s#http://kilo:MARKER-RM-PASS-2@#http://kilo:MARKER/RM-PASS-6@#" "$tmpdir/secret.yaml" >"$tmpdir/slash.yaml"
+KUBECONFIG=$tmpdir/kubeconfig kilo-sync --config "$tmpdir/slash.yaml" --verbose >"$tmpdir/out" 2>"$tmpdir/err" || :
+! grep -q MARKER "$tmpdir/out" "$tmpdir/err" || fail "a password with '/' shown: $(grep -h MARKER "$tmpdir/out" "$tmpdir/err" | head -c 300)"
 exit 0
