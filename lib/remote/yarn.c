@@ -100,15 +100,6 @@ static void rm_request(const struct yarn_cluster *c, int rm, struct http_request
 		http_request_add_query(r, "user.name", c->user_name);
 }
 
-/* The index of the RM whose web base has the origin of url, or -1. */
-static int rm_of_url(const struct yarn_cluster *c, const char *url)
-{
-	for (size_t i = 0; i < c->n_rm; i++)
-		if (http_same_origin(c->rm_urls[i], url))
-			return (int)i;
-	return -1;
-}
-
 /* haState of RM rm.  Returns 0, or -1 with e set. */
 static int rm_ha_state(const struct yarn_cluster *c, int rm, enum yarn_ha_state *state,
 		       struct err *e)
@@ -173,7 +164,7 @@ static int get_json(struct yarn_cluster *c, const char *path, json_t **doc, stru
 		struct http_response resp = { 0 };
 		struct http_request req;
 		cleanup_free char *ex = NULL;
-		int rm, ret;
+		int ret;
 
 		if (c->active < 0 && yarn_find_active(c, e) < 0)
 			return -1;
@@ -194,8 +185,6 @@ static int get_json(struct yarn_cluster *c, const char *path, json_t **doc, stru
 			c->active = -1;
 			continue;
 		}
-		rm = rm_of_url(c, resp.url);
-		c->active = rm;
 		if (resp.status == 404 && (ex = answer_exception(&resp)))
 			ret = err_set(e, ERR_NOTFOUND, 0, "GET %s: %s", path, ex);
 		else if (http_status_err(&resp, path, e) < 0)
@@ -357,7 +346,7 @@ int yarn_node_resize(struct yarn_cluster *c, const char *id, struct yarn_resourc
 		}
 		snprintf(what, sizeof(what), "cluster %s: POST %s", c->id ? c->id : "?", path);
 		answer = yarn_resize_classify(&resp, what, &res->reported_known, &res->reported, e);
-		res->rm = rm_of_url(c, resp.url);
+		res->rm = rm; /* no redirect is followed: the RM asked answered */
 		http_response_release(&resp);
 		switch (answer) {
 		case YARN_RESIZE_ACCEPTED:
