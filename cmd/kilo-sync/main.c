@@ -223,8 +223,8 @@ static json_t *read_plan(const char *from, struct err *e)
 	return plan;
 }
 
-/* 75 when every YARN cluster was unreachable, 3 when some were or some
- * actions failed (1 when all failed). */
+/* 75 when every YARN cluster was unreachable, 3 when some were, some
+ * actions failed (1 when all failed) or a node was skipped for bad data. */
 static int exit_code(const struct sync_stats *st)
 {
 	size_t actions = st->updated + st->annotated + st->failed;
@@ -232,7 +232,7 @@ static int exit_code(const struct sync_stats *st)
 
 	if (st->clusters && st->clusters_down == st->clusters)
 		return KILO_EXIT_TEMPFAIL;
-	if (st->clusters_down && code == KILO_EXIT_OK)
+	if ((st->clusters_down || st->skipped_bad) && code == KILO_EXIT_OK)
 		return KILO_EXIT_PARTIAL;
 	return code;
 }
@@ -252,6 +252,7 @@ static void count_plan(const json_t *plan, struct sync_stats *st)
 
 		st->updated += action && strcmp(action, "update") == 0;
 		st->skipped += action && strcmp(action, "skip") == 0;
+		st->skipped_bad += action && strcmp(action, "skip") == 0 && sync_item_bad(it);
 		st->annotated += ann && strcmp(ann, "annotate") == 0;
 	}
 }
@@ -290,7 +291,15 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	int need_k8s = (o->mode == MODE_SYNC || (o->mode == MODE_PLAN && !o->from) ||
 			(o->mode == MODE_APPLY && !o->dry_run));
 	int code = KILO_EXIT_OK;
+	char bad[48] = "";
 
+	/* threat-model.md: never a live pass with zero clusters (it could
+	 * resize nothing, and would zero shares with no RM evidence) */
+	if ((o->mode == MODE_SYNC || (o->mode == MODE_PLAN && !o->from)) && sc->nclusters == 0)
+		return err_set(e, ERR_USAGE, 0,
+			       "%s names no YARN cluster (clusters: [{id, rmUrls}]): nothing "
+			       "to sync with",
+			       o->config ? o->config : "the default configuration");
 	/* a SyncPlan is checked whole before any connection or write */
 	if (o->mode == MODE_APPLY &&
 	    (!(plan = read_plan(o->from, e)) || sync_plan_check(plan, sc, e) < 0)) {
@@ -318,9 +327,10 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	}
 	if (o->mode == MODE_PLAN) {
 		out = plan;
-		code = exit_code(&(struct sync_stats){ .clusters = st.clusters,
-						       .clusters_down = st.clusters_down });
 		count_plan(plan, &shown);
+		code = exit_code(&(struct sync_stats){ .clusters = st.clusters,
+						       .clusters_down = st.clusters_down,
+						       .skipped_bad = shown.skipped_bad });
 	} else {
 		report = sync_apply(plan, sc, rms, &kc, o->dry_run, o->mode == MODE_SYNC, &st, e);
 		json_decref(plan);
@@ -336,8 +346,11 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	k8s_client_release(&kc);
 	if (jsonio_write(stdout, out, o->pretty, e) < 0)
 		code = KILO_EXIT_FAIL;
+	if (st.skipped_bad + shown.skipped_bad)
+		snprintf(bad, sizeof(bad), " (%zu for bad data)",
+			 st.skipped_bad + shown.skipped_bad);
 	fprintf(stderr,
-		"%s: %s%zu nodes, %zu pods, %zu %s, %zu %s, %zu skipped, %zu errors, "
+		"%s: %s%zu nodes, %zu pods, %zu %s, %zu %s, %zu skipped%s, %zu errors, "
 		"%zu of %zu clusters unreachable in %.2f s\n",
 		cli_prog(),
 		o->mode == MODE_PLAN ? "plan: "
@@ -345,7 +358,7 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 				     : "",
 		st.nodes, st.pods, st.updated + shown.updated,
 		o->mode == MODE_PLAN ? "to update" : "updated", st.annotated + shown.annotated,
-		o->mode == MODE_PLAN ? "to annotate" : "annotated", st.skipped + shown.skipped,
+		o->mode == MODE_PLAN ? "to annotate" : "annotated", st.skipped + shown.skipped, bad,
 		st.failed, st.clusters_down, st.clusters, (double)(clock_mono_ms() - t0) / 1000);
 	if (write_metrics(o, report ? report : out, &st, (double)(clock_mono_ms() - t0) / 1000) <
 		    0 &&

@@ -80,6 +80,43 @@ int err_wrap(struct err *e, const char *fmt, ...)
 	return -1;
 }
 
+/* Append n bytes of s to buf (used bytes so far), never past ERR_MSG_MAX - 1. */
+static void put(char *buf, size_t *used, const char *s, size_t n)
+{
+	if (n > ERR_MSG_MAX - 1 - *used)
+		n = ERR_MSG_MAX - 1 - *used;
+	memcpy(buf + *used, s, n);
+	*used += n;
+}
+
+void err_redact(struct err *e, const char *secret)
+{
+	static const char mark[] = "[redacted]";
+	size_t sl = secret ? strlen(secret) : 0, used = 0, len;
+	char buf[ERR_MSG_MAX];
+	const char *p, *hit;
+	int cut = 0;
+
+	if (!e || sl == 0)
+		return;
+	/* a message cut short may end in the start of the secret */
+	len = strlen(e->msg);
+	for (size_t k = sl - 1 < len ? sl - 1 : len; k >= 4 && !cut; k--)
+		if (memcmp(e->msg + len - k, secret, k) == 0) {
+			e->msg[len - k] = '\0';
+			cut = 1;
+		}
+	for (p = e->msg; (hit = strstr(p, secret)) != NULL; p = hit + sl) {
+		put(buf, &used, p, (size_t)(hit - p));
+		put(buf, &used, mark, sizeof(mark) - 1);
+	}
+	put(buf, &used, p, strlen(p));
+	if (cut)
+		put(buf, &used, mark, sizeof(mark) - 1);
+	buf[used] = '\0';
+	memcpy(e->msg, buf, used + 1);
+}
+
 void err_clear(struct err *e)
 {
 	if (!e)

@@ -54,6 +54,12 @@ int err_vset(struct err *e, enum err_kind kind, int errnum, const char *fmt, va_
  * The result is truncated to ERR_MSG_MAX - 1 bytes.  Returns -1. */
 int err_wrap(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Remove a secret from e's message (a server that echoes the bearer token
+ * in its error): every occurrence of secret becomes "[redacted]", and so
+ * does a prefix of it of 4 bytes or more that ends the message (one cut
+ * short by ERR_MSG_MAX).  Nothing when secret is NULL or empty. */
+void err_redact(struct err *e, const char *secret);
+
 /* Reset *e to ERR_NONE with an empty message. */
 void err_clear(struct err *e);
 

@@ -24,6 +24,10 @@ struct sync_node {
 	int64_t req_cpu, req_mem;
 	int nm_pods;
 	char *nm_pod, *nm_node_id, *nm_cluster;
+	json_t *nm_names;     /* the claiming pod's name, spec.hostname and IPs */
+	char *nm_terminating; /* a NodeManager pod being deleted, or NULL */
+	json_t *gone_ids;     /* node ids that labelled pods not claiming the node name */
+	char *nm_foreign;     /* a pod labelled as NodeManager outside the namespaces */
 	int has_alloc;
 	int64_t alloc_cpu, alloc_mem;
 	char *alloc_error;
@@ -46,6 +50,7 @@ struct sync_input {
 	struct in_cluster *clusters;
 	size_t nclusters;
 	size_t pods;
+	int remote; /* a live API's objects: a bad one costs its node only */
 };
 
 static void set_str(char **dst, const char *src)
@@ -72,6 +77,7 @@ static void yarn_nodes_copy(struct yarn_nodes *dst, const struct yarn_nodes *src
 		dst->items[i].id = xstrdup(src->items[i].id ? src->items[i].id : "");
 		dst->items[i].state = xstrdup(src->items[i].state ? src->items[i].state : "");
 		dst->items[i].host = xstrdup(src->items[i].host ? src->items[i].host : "");
+		dst->items[i].bad = src->items[i].bad ? xstrdup(src->items[i].bad) : NULL;
 	}
 }
 
@@ -87,6 +93,10 @@ void sync_input_free(struct sync_input *in)
 		free(n->nm_pod);
 		free(n->nm_node_id);
 		free(n->nm_cluster);
+		json_decref(n->nm_names);
+		free(n->nm_terminating);
+		json_decref(n->gone_ids);
+		free(n->nm_foreign);
 		free(n->alloc_error);
 		free(n->pod_error);
 		json_decref(n->addresses);
@@ -121,9 +131,19 @@ void sync_input_discard_pods(struct sync_input *in)
 		set_str(&n->nm_pod, NULL);
 		set_str(&n->nm_node_id, NULL);
 		set_str(&n->nm_cluster, NULL);
+		set_str(&n->nm_terminating, NULL);
+		set_str(&n->nm_foreign, NULL);
 		set_str(&n->pod_error, NULL);
+		json_decref(n->nm_names);
+		json_decref(n->gone_ids);
+		n->nm_names = n->gone_ids = NULL;
 	}
 	in->pods = 0;
+}
+
+void sync_input_set_remote(struct sync_input *in)
+{
+	in->remote = 1;
 }
 
 size_t sync_input_pods(const struct sync_input *in)
@@ -256,6 +276,8 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 	struct sync_node *n;
 	char ctx[300];
 
+	if ((!name || !*name) && in->remote)
+		return 0; /* no node to cost: its pods find no Node and are skipped */
 	if (!name || !*name)
 		return jsonio_bad_value(e, "Node", "metadata.name", "a name",
 					json_object_get(json_object_get(node, "metadata"), "name"));
@@ -288,6 +310,69 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 	return 0;
 }
 
+static int nm_namespace(const struct sync_options *o, const char *ns)
+{
+	for (size_t i = 0; ns && o->nm_namespaces && o->nm_namespaces[i]; i++)
+		if (strcmp(o->nm_namespaces[i], ns) == 0)
+			return 1;
+	return 0;
+}
+
+/* The names a NodeManager in this pod may be registered under: the pod's
+ * name, spec.hostname, status.podIP and status.podIPs[].ip. */
+static json_t *pod_names(const json_t *pod)
+{
+	const json_t *status = json_object_get(pod, "status"), *ip;
+	const char *v[] = { str_at(pod, "metadata", "name"), str_at(pod, "spec", "hostname"),
+			    str_at(status, "podIP", NULL) };
+	json_t *names = json_array();
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (v[i] && *v[i])
+			json_array_append_new(names, json_string(v[i]));
+	json_array_foreach(json_object_get(status, "podIPs"), i, ip)
+	{
+		const char *s = str_at(ip, "ip", NULL);
+
+		if (s && *s)
+			json_array_append_new(names, json_string(s));
+	}
+	return names;
+}
+
+/* A pod with the NodeManager label: the node's NodeManager only from
+ * nodeManagerNamespaces and while not being deleted. */
+static void add_nm_pod(struct sync_input *in, struct sync_node *n, const json_t *pod,
+		       const char *who)
+{
+	const char *cluster = annotation(pod, SYNC_ANN_CLUSTER_ID);
+	const char *id = annotation(pod, SYNC_ANN_NODE_ID);
+	const json_t *meta = json_object_get(pod, "metadata");
+
+	int foreign = !nm_namespace(&in->o, str_at(meta, "namespace", NULL));
+
+	if (foreign || (json_object_get(meta, "deletionTimestamp") &&
+			!json_is_null(json_object_get(meta, "deletionTimestamp")))) {
+		/* claims nothing; the id it names may only keep YARN's share */
+		if (foreign && !n->nm_foreign)
+			set_str(&n->nm_foreign, who);
+		else if (!foreign)
+			set_str(&n->nm_terminating, who);
+		if (!n->gone_ids)
+			n->gone_ids = json_array();
+		if (id && *id)
+			json_array_append_new(n->gone_ids, json_string(id));
+		return;
+	}
+	n->nm_pods++;
+	set_str(&n->nm_pod, who);
+	set_str(&n->nm_node_id, id);
+	set_str(&n->nm_cluster, cluster && *cluster ? cluster : SYNC_DEFAULT_CLUSTER);
+	json_decref(n->nm_names);
+	n->nm_names = pod_names(pod);
+}
+
 int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
 {
 	const json_t *meta = json_object_get(pod, "metadata");
@@ -310,8 +395,8 @@ int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
 	ret = podreq_effective(pod, who, in->o.batch_cpu, &cpu, e);
 	if (ret == 0)
 		ret = podreq_effective(pod, who, in->o.batch_memory, &mem, e);
-	if (ret < 0)
-		return -1;
+	if (ret < 0 && !in->remote)
+		return -1; /* an operator's document: refused whole */
 	/* A request the API server accepts (each up to 2^63-1) can still wrap a
 	 * sum: the node is skipped, never offered what the wrap gives. */
 	if (ret == 0 && num_add(n->req_cpu, cpu, &n->req_cpu) < 0)
@@ -325,14 +410,8 @@ int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
 			n->pod_error = xstrdup(e->msg);
 		err_clear(e);
 	}
-	if (label && strcmp(label, in->o.nm_label_value) == 0) {
-		const char *cluster = annotation(pod, SYNC_ANN_CLUSTER_ID);
-
-		n->nm_pods++;
-		set_str(&n->nm_pod, who);
-		set_str(&n->nm_node_id, annotation(pod, SYNC_ANN_NODE_ID));
-		set_str(&n->nm_cluster, cluster && *cluster ? cluster : SYNC_DEFAULT_CLUSTER);
-	}
+	if (label && strcmp(label, in->o.nm_label_value) == 0)
+		add_nm_pod(in, n, pod, who);
 	return 0;
 }
 
@@ -390,7 +469,7 @@ static int add_rm_payload(struct sync_input *in, const char *cluster, const json
 	struct yarn_nodes nodes = { 0 };
 	int ret;
 
-	if (yarn_nodes_parse(doc, &nodes, e) < 0)
+	if (yarn_nodes_parse(doc, YARN_NODES_STRICT, &nodes, e) < 0)
 		return err_wrap(e, "RM nodes of cluster '%s'", cluster);
 	ret = sync_input_add_rm_nodes(in, cluster, &nodes, e);
 	yarn_nodes_release(&nodes);
@@ -428,7 +507,8 @@ int sync_input_add_document(struct sync_input *in, const json_t *doc, struct err
 }
 
 static const struct jsonio_filter meta_fields[] = {
-	{ "name" }, { "namespace" }, { "labels" }, { "annotations" }, { NULL },
+	{ "name" },        { "namespace" },         { "labels" },
+	{ "annotations" }, { "deletionTimestamp" }, { NULL },
 };
 static const struct jsonio_filter container_fields[] = {
 	{ "resources" },
@@ -437,16 +517,14 @@ static const struct jsonio_filter container_fields[] = {
 };
 static const struct jsonio_filter spec_fields[] = {
 	{ "nodeName" },
+	{ "hostname" },
 	{ "overhead" },
 	{ "containers", container_fields },
 	{ "initContainers", container_fields },
 	{ NULL },
 };
 static const struct jsonio_filter status_fields[] = {
-	{ "phase" },
-	{ "allocatable" },
-	{ "addresses" },
-	{ NULL },
+	{ "phase" }, { "allocatable" }, { "addresses" }, { "podIP" }, { "podIPs" }, { NULL },
 };
 /* What sync_input_add_node/_pod, podreq_effective, add_items and
  * yarn_nodes_parse read; a new field read there must be added here
@@ -526,61 +604,129 @@ static int valid_node_id(const char *id)
 	return colon[1] && *end == '\0' && port > 0 && port <= 65535;
 }
 
-static json_t *candidates(const struct in_cluster *c, const char *node_id)
+/* The length of a node id's host part ("host:port" -> host). */
+static size_t id_host_len(const char *id)
 {
-	const char *colon = strrchr(node_id, ':');
-	size_t hl = colon ? (size_t)(colon - node_id) : strlen(node_id);
-	json_t *arr = json_array();
+	const char *colon = strrchr(id, ':');
 
-	for (size_t i = 0; i < c->nodes.n; i++) {
-		const struct yarn_node *y = &c->nodes.items[i];
-		const char *yc = strrchr(y->id, ':');
-		size_t yl = yc ? (size_t)(yc - y->id) : strlen(y->id);
-
-		if ((yl == hl && strncmp(y->id, node_id, hl) == 0) ||
-		    (y->host && strlen(y->host) == hl && strncmp(y->host, node_id, hl) == 0))
-			json_array_append_new(arr, json_string(y->id));
-	}
-	return arr;
+	return colon ? (size_t)(colon - id) : strlen(id);
 }
 
-/* 1 when the host (len bytes) or its first DNS label is the Node's name or
- * one of its addresses (case-insensitive, as DNS names compare). */
-static int host_names_node(const char *host, size_t len, const struct sync_node *n)
+/* The length of the first DNS label of host (len bytes). */
+static size_t first_label(const char *host, size_t len)
 {
 	const char *dot = memchr(host, '.', len);
-	size_t label = dot ? (size_t)(dot - host) : len;
-	const json_t *a;
+
+	return dot ? (size_t)(dot - host) : len;
+}
+
+/* 1 when name is the host (len bytes) or the host's first DNS label,
+ * compared as DNS names are (case-insensitive). */
+static int host_is(const char *host, size_t len, const char *name)
+{
+	size_t nl = name ? strlen(name) : 0, label = first_label(host, len);
+
+	return nl && ((nl == len && strncasecmp(host, name, len) == 0) ||
+		      (nl == label && strncasecmp(host, name, label) == 0));
+}
+
+/* host_is() for any string of names (a JSON array, may be NULL). */
+static int host_in(const char *host, size_t len, const json_t *names)
+{
+	const json_t *v;
 	size_t i;
 
-	if ((strlen(n->name) == len && strncasecmp(host, n->name, len) == 0) ||
-	    (strlen(n->name) == label && strncasecmp(host, n->name, label) == 0))
-		return 1;
-	json_array_foreach(n->addresses, i, a)
+	json_array_foreach(names, i, v)
 	{
-		const char *s = json_string_value(a);
-
-		if (strlen(s) == len && strncasecmp(host, s, len) == 0)
+		if (host_is(host, len, json_string_value(v)))
 			return 1;
 	}
 	return 0;
 }
 
-/* An active RM node of c on node n's host that uses something, or NULL. */
-static const struct yarn_node *busy_rm_node(const struct in_cluster *c, const struct sync_node *n)
+/* 1 when the host names node n: its name or one of its Hostname,
+ * InternalIP and ExternalIP addresses. */
+static int host_names_node(const char *host, size_t len, const struct sync_node *n)
+{
+	return host_is(host, len, n->name) || host_in(host, len, n->addresses);
+}
+
+/* RM ids an operator may have meant by node_id: the same host with another
+ * port, a node whose nodeHostName is that host, and hosts with the same
+ * first DNS label (a short name against its FQDN). */
+static json_t *candidates(const struct in_cluster *c, const char *node_id)
+{
+	size_t hl = id_host_len(node_id), label = first_label(node_id, hl);
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < c->nodes.n; i++) {
+		const struct yarn_node *y = &c->nodes.items[i];
+		size_t yl = id_host_len(y->id), ylabel = first_label(y->id, yl);
+
+		if (!*y->id)
+			continue;
+		if ((yl == hl && strncasecmp(y->id, node_id, hl) == 0) ||
+		    (strlen(y->host) == hl && strncasecmp(y->host, node_id, hl) == 0) ||
+		    (ylabel == label && strncasecmp(y->id, node_id, label) == 0))
+			json_array_append_new(arr, json_string(y->id));
+	}
+	return arr;
+}
+
+/* Whether RM node y may hold YARN containers on node n: 1 when it is on n's
+ * host, 2 when a labelled pod on n that claims nothing (terminating, or
+ * outside the namespaces) names it, 0 otherwise. */
+static int rm_node_on(const struct yarn_node *y, const struct sync_node *n)
+{
+	const json_t *v;
+	size_t i;
+
+	if (*y->id && host_names_node(y->id, id_host_len(y->id), n))
+		return 1;
+	if (*y->host && host_names_node(y->host, strlen(y->host), n))
+		return 1;
+	json_array_foreach(n->gone_ids, i, v)
+	{
+		if (*y->id && strcasecmp(y->id, json_string_value(v)) == 0)
+			return 2;
+	}
+	return 0;
+}
+
+/* Why YARN's share on node n (which has no NodeManager pod) must not be
+ * zeroed by the RM evidence of cluster c: an active RM node on n that uses
+ * something or cannot be read, or an unreadable RM item that names no host.
+ * Returns 1 with why filled, else 0. */
+static int share_in_use(const struct in_cluster *c, const struct sync_node *n, char *why,
+			size_t len)
 {
 	for (size_t i = 0; c->has_nodes && i < c->nodes.n; i++) {
 		const struct yarn_node *y = &c->nodes.items[i];
-		const char *colon = strrchr(y->id, ':');
-		size_t hl = colon ? (size_t)(colon - y->id) : strlen(y->id);
+		int on = rm_node_on(y, n);
+		const char *where = on == 1 ? "on its host" : "named by a pod on it";
 
-		if (y->inactive || (y->used.vcores <= 0 && y->used.memory_mb <= 0))
+		if (y->bad && !*y->id && !*y->host) {
+			snprintf(why, len,
+				 "an RM node of cluster '%s' cannot be read (%s): no evidence "
+				 "that YARN's share is free",
+				 c->id, y->bad);
+			return 1;
+		}
+		if (!on)
 			continue;
-		if (host_names_node(y->id, hl, n) ||
-		    (y->host && *y->host && host_names_node(y->host, strlen(y->host), n)))
-			return y;
+		if (y->bad) {
+			snprintf(why, len, "RM node %s of cluster '%s' %s cannot be read (%s)",
+				 *y->id ? y->id : y->host, c->id, where, y->bad);
+			return 1;
+		}
+		if (!y->inactive && (y->used.vcores > 0 || y->used.memory_mb > 0)) {
+			snprintf(why, len, "RM node %s of cluster '%s' %s uses %lld vCores, %lld MB",
+				 y->id, c->id, where, (long long)y->used.vcores,
+				 (long long)y->used.memory_mb);
+			return 1;
+		}
 	}
-	return NULL;
+	return 0;
 }
 
 static int64_t floor_div(int64_t a, int64_t b)
@@ -588,7 +734,105 @@ static int64_t floor_div(int64_t a, int64_t b)
 	return a / b;
 }
 
-static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
+static json_t *skip(json_t *item, int error, const char *reason)
+{
+	json_object_set_new(item, "action", json_string("skip"));
+	json_object_set_new(item, "reason", json_string(reason));
+	if (error)
+		json_object_set_new(item, "severity", json_string("error"));
+	json_object_set_new(item, "annotation", json_pack("{s:s}", "action", "none"));
+	return item;
+}
+
+/* The number of RM node lists given (clusters read in this pass). */
+static size_t rm_lists(const struct sync_input *in)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < in->nclusters; i++)
+		n += in->clusters[i].has_nodes;
+	return n;
+}
+
+/* The item of a node without a NodeManager pod: its hadoop-yarn entry is
+ * zeroed only on this pass's RM evidence that YARN uses nothing there. */
+static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n, json_t *item)
+{
+	char reason[2048], why[768], note[400] = "";
+	int has_share = n->has_alloc && (n->alloc_cpu || n->alloc_mem);
+
+	if (n->nm_terminating)
+		snprintf(note, sizeof(note), " (NodeManager pod %s is terminating)",
+			 n->nm_terminating);
+	else if (n->nm_foreign)
+		snprintf(note, sizeof(note),
+			 " (pod %s has the NodeManager label outside nodeManagerNamespaces: "
+			 "ignored)",
+			 n->nm_foreign);
+	for (size_t i = 0; i < in->nclusters; i++)
+		if (share_in_use(&in->clusters[i], n, why, sizeof(why))) {
+			snprintf(reason, sizeof(reason),
+				 "no NodeManager pod seen on the node%s, but %s: its share is not "
+				 "zeroed",
+				 note, why);
+			return skip(item, 0, reason);
+		}
+	for (size_t i = 0; i < in->nclusters; i++)
+		if (in->clusters[i].unreachable && has_share) {
+			snprintf(reason, sizeof(reason),
+				 "no NodeManager pod seen on the node%s, and cluster '%s' is "
+				 "unreachable: YARN's share is not zeroed on no evidence",
+				 note, in->clusters[i].id);
+			return skip(item, 0, reason);
+		}
+	if (!rm_lists(in) && has_share) {
+		snprintf(reason, sizeof(reason),
+			 "no NodeManager pod seen on the node%s, and no RM node list in this pass: "
+			 "YARN's share is not zeroed on no evidence",
+			 note);
+		return skip(item, 0, reason);
+	}
+	snprintf(reason, sizeof(reason), "no NodeManager pod on the node%s", note);
+	json_object_set_new(item, "action", json_string("skip"));
+	json_object_set_new(item, "reason", json_string(reason));
+	json_object_set_new(item, "annotation", annotation_part(&in->o, n, 0, 0));
+	if (n->alloc_error)
+		json_object_set_new(item, "severity", json_string("error"));
+	return item;
+}
+
+/* The key of a claim in the claims index: cluster, then the id with its
+ * host lower-cased (DNS names compare without case). */
+static char *claim_key(const char *cluster, const char *id)
+{
+	char *key = xasprintf("%s\n%s", cluster, id);
+
+	for (char *p = key + strlen(cluster) + 1;
+	     *p && p < key + strlen(cluster) + 1 + id_host_len(id); p++)
+		*p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+	return key;
+}
+
+/* "a, b, c" of a JSON array of names, within len bytes. */
+static void join_names(const json_t *names, char *out, size_t len)
+{
+	const json_t *v;
+	size_t i, used = 0;
+
+	out[0] = '\0';
+	json_array_foreach(names, i, v)
+	{
+		int w = snprintf(out + used, len - used, "%s%s", i ? ", " : "",
+				 json_string_value(v));
+
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+}
+
+static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
+			 const json_t *claims)
 {
 	const struct sync_options *o = &in->o;
 	json_t *item = json_object();
@@ -596,75 +840,54 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
 	const struct yarn_node *y;
 	int64_t res_cpu, res_mem, free_cpu, free_mem, used_cpu, used_mem;
 	struct yarn_resource total;
-	char reason[512];
+	const json_t *claimants;
+	char reason[1024], names[768];
 
 	json_object_set_new(item, "node", json_string(n->name));
 	json_object_set_new(item, "cluster", n->nm_pods ? json_string(n->nm_cluster) : json_null());
 	json_object_set_new(item, "yarnNodeId",
 			    n->nm_node_id ? json_string(n->nm_node_id) : json_null());
-	if (!n->nm_pods) {
-		const struct yarn_node *busy = NULL;
-		const char *busy_cluster = NULL;
-
-		json_object_set_new(item, "action", json_string("skip"));
-		for (size_t i = 0; i < in->nclusters && !busy; i++) {
-			busy = busy_rm_node(&in->clusters[i], n);
-			busy_cluster = in->clusters[i].id;
-		}
-		for (size_t i = 0; i < in->nclusters && !busy; i++)
-			if (in->clusters[i].unreachable && n->has_alloc &&
-			    (n->alloc_cpu || n->alloc_mem)) {
-				/* zero only on this pass's RM evidence */
-				snprintf(reason, sizeof(reason),
-					 "no NodeManager pod seen on the node, and cluster '%s' is "
-					 "unreachable: YARN's share is not zeroed on no evidence",
-					 in->clusters[i].id);
-				json_object_set_new(item, "reason", json_string(reason));
-				json_object_set_new(item, "annotation",
-						    json_pack("{s:s}", "action", "none"));
-				return item;
-			}
-		if (!busy) {
-			json_object_set_new(item, "reason",
-					    json_string("no NodeManager pod on the node"));
-			json_object_set_new(item, "annotation", annotation_part(o, n, 0, 0));
-			return item;
-		}
-		/* a NodeManager pod not seen is not a NodeManager gone: while the
-		 * RM says YARN runs containers here, its share stays as it is */
-		snprintf(
-			reason, sizeof(reason),
-			"no NodeManager pod seen on the node, but RM node %s of cluster '%s' on its "
-			"host uses %lld vCores, %lld MB: its share is not zeroed",
-			busy->id, busy_cluster, (long long)busy->used.vcores,
-			(long long)busy->used.memory_mb);
-		json_object_set_new(item, "reason", json_string(reason));
-		json_object_set_new(item, "annotation", json_pack("{s:s}", "action", "none"));
-		return item;
-	}
-#define SKIP(...)                                                                                  \
+	if (!n->nm_pods)
+		return no_nm_item(in, n, item);
+#define SKIP(error, ...)                                                                           \
 	do {                                                                                       \
 		snprintf(reason, sizeof(reason), __VA_ARGS__);                                     \
-		json_object_set_new(item, "action", json_string("skip"));                          \
-		json_object_set_new(item, "reason", json_string(reason));                          \
-		json_object_set_new(item, "annotation", json_pack("{s:s}", "action", "none"));     \
-		return item;                                                                       \
+		return skip(item, error, reason);                                                  \
 	} while (0)
 	if (!n->seen)
-		SKIP("Node object not found (NodeManager pod %s)", n->nm_pod);
+		SKIP(0, "Node object not found (NodeManager pod %s)", n->nm_pod);
 	json_object_set_new(item, "origin", cpu_mem(n->origin_cpu, n->origin_mem));
 	json_object_set_new(json_object_get(item, "origin"), "source",
 			    json_string(n->origin_source));
 	json_object_set_new(item, "requested", cpu_mem(n->req_cpu, n->req_mem));
 	if (n->origin_error)
-		SKIP("invalid annotation: %s", n->origin_error);
+		SKIP(1, "invalid annotation: %s", n->origin_error);
 	if (n->pod_error)
-		SKIP("%s", n->pod_error);
+		SKIP(1, "%s", n->pod_error);
 	if (n->nm_pods > 1)
-		SKIP("%d NodeManager pods on the node", n->nm_pods);
+		SKIP(1, "%d NodeManager pods on the node", n->nm_pods);
 	if (!valid_node_id(n->nm_node_id))
-		SKIP("NodeManager pod %s has no valid %s annotation (host:port)", n->nm_pod,
+		SKIP(1, "NodeManager pod %s has no valid %s annotation (host:port)", n->nm_pod,
 		     SYNC_ANN_NODE_ID);
+	/* a node id is taken only when it names this node or its pod */
+	if (!host_names_node(n->nm_node_id, id_host_len(n->nm_node_id), n) &&
+	    !host_in(n->nm_node_id, id_host_len(n->nm_node_id), n->nm_names))
+		SKIP(1,
+		     "NodeManager pod %s names node id %s, whose host is neither node %s (its name "
+		     "or addresses) nor the pod (its name, hostname or IP)",
+		     n->nm_pod, n->nm_node_id, n->name);
+	{
+		cleanup_free char *key = claim_key(n->nm_cluster, n->nm_node_id);
+
+		claimants = json_object_get(claims, key);
+	}
+	if (json_array_size(claimants) > 1) {
+		join_names(claimants, names, sizeof(names));
+		SKIP(1,
+		     "node id %s of cluster '%s' is claimed on %zu nodes (%s): every claimant "
+		     "is skipped",
+		     n->nm_node_id, n->nm_cluster, json_array_size(claimants), names);
+	}
 	/* ceil(origin x percent / 100) without the product: origin >= 0 and
 	 * percent <= 100, so only the sums can overflow, and those are checked */
 	if (num_add(o->reserve_cpu_milli,
@@ -675,38 +898,43 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
 		    n->origin_mem / 100 * o->reserve_percent +
 			    (n->origin_mem % 100 * o->reserve_percent + 99) / 100,
 		    &res_mem) < 0)
-		SKIP("the reservation overflows on this node's origin pool");
+		SKIP(1, "the reservation overflows on this node's origin pool");
 	json_object_set_new(item, "reserved", cpu_mem(res_cpu, res_mem));
 	if (num_sub(n->origin_cpu, n->req_cpu, &free_cpu) < 0 ||
 	    num_sub(free_cpu, res_cpu, &free_cpu) < 0 ||
 	    num_sub(n->origin_mem, n->req_mem, &free_mem) < 0 ||
 	    num_sub(free_mem, res_mem, &free_mem) < 0)
-		SKIP("origin - requested - reserved overflows");
+		SKIP(1, "origin - requested - reserved overflows");
 	total.vcores = free_cpu > 0 ? floor_div(free_cpu, 1000) : 0;
 	total.memory_mb = free_mem > 0 ? floor_div(free_mem, 1 << 20) : 0;
 	if (total.vcores > INT32_MAX)
-		SKIP("%lld vCores exceed what the RM takes (2^31-1)", (long long)total.vcores);
+		SKIP(1, "%lld vCores exceed what the RM takes (2^31-1)", (long long)total.vcores);
 	json_object_set_new(item, "yarnTotal", yarn_res(total));
 	c = cluster_entry((struct sync_input *)in, n->nm_cluster, 0);
 	if (!c)
-		SKIP("no ResourceManager configured or given for cluster '%s'", n->nm_cluster);
+		SKIP(0, "no ResourceManager configured or given for cluster '%s'", n->nm_cluster);
 	if (c->unreachable)
-		SKIP("cluster '%s' unreachable: %s", n->nm_cluster, c->unreachable);
+		SKIP(0, "cluster '%s' unreachable: %s", n->nm_cluster, c->unreachable);
 	if (!c->has_nodes)
-		SKIP("no RM node list for cluster '%s'", n->nm_cluster);
+		SKIP(0, "no RM node list for cluster '%s'", n->nm_cluster);
 	y = yarn_nodes_find(&c->nodes, n->nm_node_id);
 	if (!y) {
 		json_object_set_new(item, "candidates", candidates(c, n->nm_node_id));
-		SKIP("node id %s unknown to the RM of cluster '%s'", n->nm_node_id, n->nm_cluster);
+		SKIP(0, "node id %s unknown to the RM of cluster '%s'", n->nm_node_id,
+		     n->nm_cluster);
 	}
+	if (y->bad)
+		SKIP(1, "RM node %s of cluster '%s' cannot be read: %s", y->id, n->nm_cluster,
+		     y->bad);
 	json_object_set_new(item, "rmTotal", yarn_res(y->total));
 	json_object_set_new(item, "rmUsed", yarn_res(y->used));
 	/* bad figures from the RM cost this node only (threat-model.md) */
 	if (y->used.vcores < 0 || y->used.memory_mb < 0 || y->used.vcores > SYNC_RM_MAX_VCORES ||
 	    y->used.memory_mb > SYNC_RM_MAX_MB || num_mul(y->used.vcores, 1000, &used_cpu) < 0 ||
 	    num_mul(y->used.memory_mb, (int64_t)1 << 20, &used_mem) < 0)
-		SKIP("RM node %s reports impossible used figures (%lld vCores, %lld MB)",
+		SKIP(1, "RM node %s reports impossible used figures (%lld vCores, %lld MB)",
 		     n->nm_node_id, (long long)y->used.vcores, (long long)y->used.memory_mb);
+#undef SKIP
 	json_object_set_new(item, "overCommitTimeoutMs", json_integer(o->over_commit_timeout_ms));
 	if (y->inactive) {
 		snprintf(reason, sizeof(reason), "RM node state %s", y->state);
@@ -740,7 +968,8 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n)
 	}
 	json_object_set_new(item, "reason", json_string(reason));
 	json_object_set_new(item, "annotation", annotation_part(o, n, used_cpu, used_mem));
-#undef SKIP
+	if (n->alloc_error)
+		json_object_set_new(item, "severity", json_string("error"));
 	return item;
 }
 
@@ -751,26 +980,50 @@ static int by_name(const void *a, const void *b)
 	return strcmp((*x)->name, (*y)->name);
 }
 
+/* Every node's NodeManager claim, by claim_key(): an array of node names
+ * (sorted, as order is): a node id claimed on two nodes is no one's. */
+static json_t *claims_index(const struct sync_node *const *order, size_t m)
+{
+	json_t *claims = json_object();
+
+	for (size_t i = 0; i < m; i++) {
+		const struct sync_node *n = order[i];
+		cleanup_free char *key = NULL;
+		json_t *arr;
+
+		if (n->nm_pods != 1 || !valid_node_id(n->nm_node_id))
+			continue;
+		key = claim_key(n->nm_cluster, n->nm_node_id);
+		if (!(arr = json_object_get(claims, key))) {
+			arr = json_array();
+			json_object_set_new(claims, key, arr);
+		}
+		json_array_append_new(arr, json_string(n->name));
+	}
+	return claims;
+}
+
 json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const *only_nodes)
 {
 	json_t *plan = jsonio_new_doc("SyncPlan");
 	json_t *items = json_array();
-	cleanup_free const struct sync_node **order = xcalloc(in->n, sizeof(*order));
-	size_t m = 0;
+	json_auto_t *claims = NULL;
+	cleanup_free const struct sync_node **order = xcalloc(in->n + 1, sizeof(*order));
 
+	for (size_t i = 0; i < in->n; i++)
+		order[i] = &in->nodes[i];
+	qsort(order, in->n, sizeof(*order), by_name);
+	claims = claims_index(order, in->n);
 	for (size_t i = 0; i < in->n; i++) {
-		const struct sync_node *n = &in->nodes[i];
+		const struct sync_node *n = order[i];
 
 		if (!listed(n->name, only_nodes))
 			continue;
 		if (!n->nm_pods && !(n->has_alloc && (n->alloc_cpu || n->alloc_mem)) &&
-		    !n->alloc_error)
+		    !n->alloc_error && !n->nm_terminating && !n->nm_foreign)
 			continue; /* never had YARN: not touched */
-		order[m++] = n;
+		json_array_append_new(items, plan_item(in, n, claims));
 	}
-	qsort(order, m, sizeof(*order), by_name);
-	for (size_t i = 0; i < m; i++)
-		json_array_append_new(items, plan_item(in, order[i]));
 	json_object_set_new(plan, "metadata", jsonio_metadata(NULL, now_ms));
 	json_object_set_new(plan, "items", items);
 	return plan;

@@ -12,6 +12,17 @@
  *                      share from status), else status.allocatable; a
  *                      missing resource is 0; an annotation that is not valid
  *                      JSON skips the node (never a fallback to status).
+ *  NodeManager pod     a pod with the nodeManagerSelector label, in one of
+ *                      nodeManagerNamespaces, bound to the node, not being
+ *                      deleted (metadata.deletionTimestamp unset).  Its
+ *                      node id's host, or the host's first DNS label, must
+ *                      be the Node's name or one of its Hostname, InternalIP
+ *                      or ExternalIP addresses, or the pod's name,
+ *                      spec.hostname or IP (so the pod's FQDN
+ *                      <hostname>.<subdomain>.<ns>.svc.<domain> too); a node
+ *                      id claimed on two nodes is no one's.  Otherwise the
+ *                      node is skipped (a tenant's pod must not send one
+ *                      node's Batch pool to YARN for another).
  *  requested           sum over pods bound to the node whose phase is not
  *                      Succeeded or Failed (terminating pods count, the
  *                      NodeManager pod too) of the effective request:
@@ -26,7 +37,15 @@
  *                      the hadoop-yarn entry (priority koord-batch) of
  *                      node.koordinator.sh/thirdPartyAllocations, other
  *                      entries kept; annotate only on change; a node without
- *                      a NodeManager pod whose entry is non-zero is zeroed.
+ *                      a NodeManager pod whose entry is non-zero is zeroed,
+ *                      unless this pass's RM lists an active NodeManager on
+ *                      its host (or named by its terminating NodeManager
+ *                      pod) that uses something or cannot be read, or a
+ *                      cluster is unreachable.
+ *  severity            a skip for bad or conflicting data carries
+ *                      "severity":"error" (kilo-sync exits 3); other skips
+ *                      (no NodeManager, an inactive RM node, an id the RM
+ *                      does not know yet) carry none.
  *
  * Quantities from the origin pool are rounded down, requests up, so YARN is
  * never offered more than the pool holds.
@@ -60,6 +79,11 @@ struct sync_input;
 /* A new, empty input set.  o is copied (its strings must outlive the set). */
 struct sync_input *sync_input_new(const struct sync_options *o);
 void sync_input_free(struct sync_input *in);
+
+/* Take the objects that follow as a live API's answers (threat-model.md):
+ * a Pod whose quantities cannot be read skips its node, a Node without a
+ * name is ignored.  Without it (an operator's document) both are errors. */
+void sync_input_set_remote(struct sync_input *in);
 
 /* Add one Kubernetes object: a Node, or a Pod (reduced into its node's
  * sums and forgotten).  Returns 0, or -1 with e set (ERR_INPUT naming the

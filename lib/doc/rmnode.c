@@ -24,6 +24,7 @@ void yarn_node_release(struct yarn_node *n)
 	free(n->id);
 	free(n->state);
 	free(n->host);
+	free(n->bad);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -121,7 +122,21 @@ void yarn_nodes_release(struct yarn_nodes *nodes)
 	nodes->n = 0;
 }
 
-int yarn_nodes_parse(const json_t *doc, struct yarn_nodes *out, struct err *e)
+/* What is readable of an item yarn_node_parse() refused, and why. */
+static void keep_bad(const json_t *obj, const struct err *why, struct yarn_node *out)
+{
+	const char *id = json_string_value(json_object_get(obj, "id"));
+	const char *host = json_string_value(json_object_get(obj, "nodeHostName"));
+
+	memset(out, 0, sizeof(*out));
+	out->id = xstrdup(id ? id : "");
+	out->state = xstrdup("");
+	out->host = xstrdup(host ? host : "");
+	out->bad = xstrdup(why->msg);
+}
+
+int yarn_nodes_parse(const json_t *doc, enum yarn_nodes_mode mode, struct yarn_nodes *out,
+		     struct err *e)
 {
 	json_t *wrap = NULL, *list = NULL;
 	char ctx[64];
@@ -135,10 +150,16 @@ int yarn_nodes_parse(const json_t *doc, struct yarn_nodes *out, struct err *e)
 		return 0;
 	out->items = xcalloc(json_array_size(list) + 1, sizeof(*out->items));
 	for (size_t i = 0; i < json_array_size(list); i++) {
+		const json_t *obj = json_array_get(list, i);
+
 		snprintf(ctx, sizeof(ctx), "nodes.node[%zu]", i);
-		if (yarn_node_parse(json_array_get(list, i), ctx, &out->items[i], e) < 0) {
-			yarn_nodes_release(out);
-			return -1;
+		if (yarn_node_parse(obj, ctx, &out->items[i], e) < 0) {
+			if (mode == YARN_NODES_STRICT) {
+				yarn_nodes_release(out);
+				return -1;
+			}
+			keep_bad(obj, e, &out->items[i]);
+			err_clear(e);
 		}
 		out->n = i + 1;
 	}
@@ -148,7 +169,7 @@ int yarn_nodes_parse(const json_t *doc, struct yarn_nodes *out, struct err *e)
 const struct yarn_node *yarn_nodes_find(const struct yarn_nodes *nodes, const char *id)
 {
 	for (size_t i = 0; i < nodes->n; i++)
-		if (strcmp(nodes->items[i].id, id) == 0)
+		if (*nodes->items[i].id && strcmp(nodes->items[i].id, id) == 0)
 			return &nodes->items[i];
 	return NULL;
 }

@@ -31,6 +31,8 @@ struct yarn_node {
 	int total_reported;         /* 1: total came from totalResource */
 	int inactive;               /* state is DECOMMISSIONED, LOST, SHUTDOWN or REBOOTED */
 	int64_t containers;         /* numContainers, 0 when absent */
+	char *bad;                  /* YARN_NODES_KEEP_BAD: why this item could not be read (its
+		    * id and host as far as readable, "" otherwise), or NULL */
 };
 
 struct yarn_nodes {
@@ -64,15 +66,24 @@ int yarn_node_parse(const json_t *obj, const char *ctx, struct yarn_node *out, s
 /* Free the strings of n and zero it. */
 void yarn_node_release(struct yarn_node *n);
 
+/* How yarn_nodes_parse() takes an item it cannot read. */
+enum yarn_nodes_mode {
+	YARN_NODES_STRICT,   /* the whole list fails (an operator's document) */
+	YARN_NODES_KEEP_BAD, /* the item is kept with .bad set: it costs only the
+			      * node it belongs to (an RM's answer, threat-model.md) */
+};
+
 /* Parse {"nodes":{"node":[...]}} (GET /ws/v1/cluster/nodes).  An empty list
  * may come as "nodes":null, {} or "node" missing (Jersey 1).  Returns 0, or
- * -1 with e set (ERR_INPUT) and *out empty. */
-int yarn_nodes_parse(const json_t *doc, struct yarn_nodes *out, struct err *e);
+ * -1 with e set (ERR_INPUT) and *out empty: a document of another shape, or
+ * in YARN_NODES_STRICT mode an item that yarn_node_parse() refuses. */
+int yarn_nodes_parse(const json_t *doc, enum yarn_nodes_mode mode, struct yarn_nodes *out,
+		     struct err *e);
 
 /* Free every node and the array; nodes is left empty. */
 void yarn_nodes_release(struct yarn_nodes *nodes);
 
-/* The node with this id, or NULL (borrowed). */
+/* The node with this id (a bad item too: check .bad), or NULL (borrowed). */
 const struct yarn_node *yarn_nodes_find(const struct yarn_nodes *nodes, const char *id);
 
 /* haState of a {"clusterInfo":{...}} document (ClusterInfo,

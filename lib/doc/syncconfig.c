@@ -9,6 +9,8 @@
 #include "core/jsonio.h"
 #include "core/xalloc.h"
 
+static const char *const default_nm_namespaces[] = { "hadoop-yarn", NULL };
+
 void sync_options_defaults(struct sync_options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -16,6 +18,7 @@ void sync_options_defaults(struct sync_options *o)
 	o->batch_memory = "kubernetes.io/batch-memory";
 	o->nm_label_key = "app.kubernetes.io/component";
 	o->nm_label_value = "node-manager";
+	o->nm_namespaces = default_nm_namespaces;
 	o->over_commit_timeout_ms = -1;
 }
 
@@ -97,13 +100,63 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, jso
 	return 0;
 }
 
+/* 1 for a Kubernetes namespace name: a DNS-1123 label (RFC 1123: lower-case
+ * letters, digits and '-', at most 63, alphanumeric at both ends). */
+static int dns_label(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > 63 || s[0] == '-' || s[n - 1] == '-')
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
+			return 0;
+	return 1;
+}
+
+/* nodeManagerNamespaces: a non-empty list of namespace names. */
+static int load_nm_namespaces(struct sync_config *sc, struct err *e)
+{
+	const struct config *c = &sc->file;
+	json_t *list = json_object_get(c->root, "nodeManagerNamespaces"), *v;
+	size_t i;
+
+	if (!list)
+		return 0;
+	if (!json_is_array(list) || json_array_size(list) == 0)
+		return config_reject(c, c->root, "", "nodeManagerNamespaces",
+				     "a non-empty list of namespaces", e);
+	sc->nm_ns = xcalloc(json_array_size(list) + 1, sizeof(*sc->nm_ns));
+	json_array_foreach(list, i, v)
+	{
+		const char *s = json_string_value(v);
+
+		if (!s || !dns_label(s)) {
+			long line, col;
+
+			jsonio_bad_value(e, "nodeManagerNamespaces", NULL, "a namespace name", v);
+			if (config_where(c, v, &line, &col) == 0)
+				return err_wrap(e, "%s:%ld:%ld", c->name, line, col);
+			return -1;
+		}
+		sc->nm_ns[i] = s;
+	}
+	sc->options.nm_namespaces = sc->nm_ns;
+	return 0;
+}
+
 int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings, struct err *e)
 {
-	static const char *const known[] = {
-		"clusters",         "batchResources",      "nodeManagerSelector",
-		"podLabelSelector", "overCommitTimeoutMs", "reservation",
-		"kubernetes",       "passTimeoutMs",       NULL
-	};
+	static const char *const known[] = { "clusters",
+					     "batchResources",
+					     "nodeManagerSelector",
+					     "podLabelSelector",
+					     "overCommitTimeoutMs",
+					     "reservation",
+					     "kubernetes",
+					     "passTimeoutMs",
+					     "nodeManagerNamespaces",
+					     NULL };
 	static const char *const res_known[] = { "cpu", "memory", NULL };
 	static const char *const rsv_known[] = { "cpuMilli", "memoryBytes", "percent", NULL };
 	static const char *const kube_known[] = { "kubeconfig", "context",  "pageSize",
@@ -170,6 +223,8 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 		o->nm_label_key = sc->nm_selector;
 		o->nm_label_value = sc->nm_selector + (eq - sel) + 1;
 	}
+	if (load_nm_namespaces(sc, e) < 0)
+		return -1;
 	clusters = json_object_get(c->root, "clusters");
 	if (clusters && !json_is_array(clusters))
 		return config_reject(c, c->root, "", "clusters", "a list of clusters", e);
@@ -189,6 +244,7 @@ void sync_config_release(struct sync_config *sc)
 		free((void *)sc->clusters[i].rm_urls);
 	free(sc->clusters);
 	free(sc->nm_selector);
+	free(sc->nm_ns);
 	config_release(&sc->file);
 	memset(sc, 0, sizeof(*sc));
 }

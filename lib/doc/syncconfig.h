@@ -11,6 +11,7 @@
  *                                # fallback when the RM lacks the REST resize
  *   batchResources: {cpu: kubernetes.io/batch-cpu, memory: kubernetes.io/batch-memory}
  *   nodeManagerSelector: app.kubernetes.io/component=node-manager
+ *   nodeManagerNamespaces: [hadoop-yarn]  # NodeManager pods only from these
  *   podLabelSelector: ""         # list only these pods (fewer pods listed
  *                                # means a smaller request sum: use with care)
  *   overCommitTimeoutMs: -1      # sent with every resize; >= 0 lets the RM
@@ -39,11 +40,12 @@ struct sync_options {
 	const char *batch_cpu;    /* resource name, default kubernetes.io/batch-cpu (milli-cores) */
 	const char *batch_memory; /* default kubernetes.io/batch-memory (bytes) */
 	const char *nm_label_key; /* default app.kubernetes.io/component */
-	const char *nm_label_value;     /* default node-manager */
-	int64_t over_commit_timeout_ms; /* sent with every resize; default -1 (never kill) */
-	int64_t reserve_cpu_milli;      /* fixed reservation off the pool, default 0 */
-	int64_t reserve_memory_bytes;   /* default 0 */
-	int reserve_percent;            /* percent of the origin pool, 0..100, default 0 */
+	const char *nm_label_value;       /* default node-manager */
+	const char *const *nm_namespaces; /* NULL-terminated; default {hadoop-yarn} */
+	int64_t over_commit_timeout_ms;   /* sent with every resize; default -1 (never kill) */
+	int64_t reserve_cpu_milli;        /* fixed reservation off the pool, default 0 */
+	int64_t reserve_memory_bytes;     /* default 0 */
+	int reserve_percent;              /* percent of the origin pool, 0..100, default 0 */
 };
 
 /* Fill *o with the defaults above. */
@@ -79,6 +81,7 @@ struct sync_config {
 	int64_t max_pages;       /* kubernetes.maxPages: pages of one listing, default 2000 */
 	int64_t pass_timeout_ms; /* passTimeoutMs: the whole gathering, default 120000 */
 	char *nm_selector;       /* "key=value", owned */
+	const char **nm_ns;      /* nodeManagerNamespaces, owned array (strings borrowed) */
 };
 
 /* Load path (NULL: defaults only) into *c.  Unknown fields are appended to

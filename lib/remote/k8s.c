@@ -397,6 +397,10 @@ json_t *k8s_call(struct k8s_client *c, enum http_method method, const char *path
 	}
 	http_response_release(&resp);
 	http_request_release(&req);
+	if (!doc) { /* a server may echo the token it refused */
+		err_redact(e, c->token);
+		err_redact(e, c->cfg.token);
+	}
 	return doc;
 }
 
@@ -480,6 +484,12 @@ int k8s_list(struct k8s_client *c, const char *path, const struct k8s_list_optio
 			e->kind = ERR_TEMP;
 			return err_wrap(e, "list %s: page %d", path, pages + 1);
 		}
+		if (next && strlen(next) > K8S_CONTINUE_MAX)
+			return err_set(
+				e, ERR_TEMP, 0,
+				"list %s: page %d: a continue token of %zu bytes (at most %d): "
+				"not taken as complete",
+				path, pages + 1, strlen(next), K8S_CONTINUE_MAX);
 		if (next && *next && json_object_get(seen, next))
 			return err_set(e, ERR_TEMP, 0,
 				       "list %s: page %d repeats the continue token of an earlier "

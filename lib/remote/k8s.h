@@ -75,6 +75,9 @@
 #define K8S_LIST_LIMIT 500        /* default page size (kubectl's chunk size) */
 #define K8S_LIST_RESTARTS 3       /* a listing restarts at most this often after 410 */
 #define K8S_LIST_MAX_PAGES 2000   /* default k8s_list_options.max_pages */
+/* The longest continue token taken (the API server's are a base64 key of
+ * ~100 bytes; a longer one could not be sent back in a URL). */
+#define K8S_CONTINUE_MAX 4096
 
 /* Where the configuration comes from: a tool's flags.  All strings
  * borrowed; every member may be NULL/0. */
@@ -206,7 +209,8 @@ typedef int k8s_page_fn(void *arg, json_t *page, struct err *e);
  * A listing is never taken as complete unless it is (threat-model.md: a
  * partial or endless listing): a page that is not a list object (kind
  * "...List" and an items array: a Status, a missing or non-array items), a
- * continue token this listing was already given, more than max_pages pages,
+ * continue token this listing was already given or one longer than
+ * K8S_CONTINUE_MAX, more than max_pages pages,
  * or deadline_ms passing each fail it with ERR_TEMP, so the caller writes
  * nothing.  Returns the number of pages handed to fn, or -1 with e set. */
 int k8s_list(struct k8s_client *c, const char *path, const struct k8s_list_options *lo,

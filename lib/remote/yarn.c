@@ -205,7 +205,7 @@ int yarn_nodes_list(struct yarn_cluster *c, struct yarn_nodes *out, struct err *
 	out->n = 0;
 	if (get_json(c, YARN_PATH_NODES, &doc, e) < 0)
 		return -1;
-	if (yarn_nodes_parse(doc, out, e) < 0)
+	if (yarn_nodes_parse(doc, YARN_NODES_KEEP_BAD, out, e) < 0)
 		return err_wrap(e, "cluster %s: GET %s", c->id ? c->id : "?", YARN_PATH_NODES);
 	return 0;
 }

@@ -96,8 +96,10 @@ int yarn_find_active(struct yarn_cluster *c, struct err *e);
 
 /* GET /ws/v1/cluster/nodes (every state) from the active RM, re-discovering
  * it once when the call fails.  Fills *out (release with
- * yarn_nodes_release).  Returns 0, or -1 with e set (ERR_TEMP when no RM
- * answers or none is active, ERR_INPUT/ERR_REMOTE for bad answers). */
+ * yarn_nodes_release); an item the RM answered that cannot be read is kept
+ * with .bad set (YARN_NODES_KEEP_BAD: it costs only its node).  Returns 0,
+ * or -1 with e set (ERR_TEMP when no RM answers or none is active,
+ * ERR_INPUT/ERR_REMOTE for an answer that is not a nodes list). */
 int yarn_nodes_list(struct yarn_cluster *c, struct yarn_nodes *out, struct err *e);
 
 /* GET /ws/v1/cluster/nodes/{id} (inactive nodes included).  Fills *out

@@ -134,6 +134,7 @@ int sync_gather(struct sync_input *in, const struct sync_config *sc, struct sync
 					  .deadline_ms = deadline };
 	struct page_ctx pc = { .in = in, .st = st };
 
+	sync_input_set_remote(in);
 	if (only_nodes) {
 		for (size_t i = 0; only_nodes[i]; i++) {
 			json_t *node = k8s_node_get(kc, only_nodes[i], e);
@@ -184,6 +185,13 @@ static void count_error(struct sync_stats *st, const struct err *e)
 static const char *item_str(const json_t *item, const char *key)
 {
 	return json_string_value(json_object_get(item, key));
+}
+
+int sync_item_bad(const json_t *item)
+{
+	const char *s = item_str(item, "severity");
+
+	return s && strcmp(s, "error") == 0;
 }
 
 /* The hadoop-yarn quantities an item's annotation part asks for. */
@@ -299,9 +307,10 @@ static void apply_rm(const json_t *item, json_t *out, struct sync_rms *rms, int 
 		json_object_set_new(out, "result",
 				    json_string(strcmp(action, "skip") == 0 ? "skipped"
 									    : "unchanged"));
-		if (strcmp(action, "skip") == 0)
+		if (strcmp(action, "skip") == 0) {
 			st->skipped++;
-		else
+			st->skipped_bad += sync_item_bad(item);
+		} else
 			st->unchanged++;
 		return;
 	}
@@ -521,6 +530,10 @@ void sync_metrics(struct promtext *p, const json_t *report, const struct sync_st
 			promtext_sample_i64(p, "kilo_sync_items", labels, (int64_t)r[k].n);
 		}
 	}
+	promtext_family(
+		p, "kilo_sync_nodes_skipped_bad", "gauge",
+		"Nodes skipped in the last pass for bad or conflicting data (severity error)");
+	promtext_sample_i64(p, "kilo_sync_nodes_skipped_bad", NULL, (int64_t)st->skipped_bad);
 	promtext_family(p, "kilo_sync_errors", "gauge", "Failed actions of the last pass by kind");
 	for (int k = 1; k <= ERR_TEMP; k++) {
 		const char *labels[] = { "kind", kinds[k], NULL };

@@ -21,7 +21,8 @@ struct sync_stats {
 	size_t restarts;                /* listings restarted after an expired continue token */
 	size_t clusters, clusters_down; /* configured YARN clusters, and those unreachable */
 	size_t updated, annotated, unchanged, skipped, failed; /* applied actions */
-	size_t conflicts;            /* annotation writes that met a 409 and were re-made */
+	size_t skipped_bad; /* of skipped: for bad or conflicting data ("severity":"error") */
+	size_t conflicts;   /* annotation writes that met a 409 and were re-made */
 	size_t errors[ERR_TEMP + 1]; /* failed actions (or the failed gathering) by err_kind */
 };
 
@@ -54,6 +55,10 @@ void sync_rms_release(struct sync_rms *r);
 int sync_gather(struct sync_input *in, const struct sync_config *sc, struct sync_rms *rms,
 		struct k8s_client *kc, const char *const *only_nodes, struct sync_stats *st,
 		struct err *e);
+
+/* 1 when a SyncPlan item is a skip for bad or conflicting data
+ * ("severity":"error", decide/syncplan.h): the pass exits 3. */
+int sync_item_bad(const json_t *item);
 
 /* Check a whole SyncPlan before anything is applied: kind SyncPlan with an
  * items array; every item an object with a node and an action (update,

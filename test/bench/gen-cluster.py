@@ -143,7 +143,7 @@ def main():
                  "ns": "team-%d" % (j % 7), "name": "svc-%d-%s" % (j, n), "nmid": "",
                  "cpu": "500", "mem": "1Gi"}
             if j == 0:
-                v.update(ns="yarn", name="yarn-nm-" + n, app="yarn-nm", cpu="2k", mem="4Gi",
+                v.update(ns="hadoop-yarn", name="yarn-nm-" + n, app="yarn-nm", cpu="2k", mem="4Gi",
                          nmid=n + ":8041")
                 tpl = NM
             elif j <= 12:

@@ -41,6 +41,7 @@ Control API (plain HTTP on the control port, JSON bodies):
   POST /restart         the RMs restart: every resize is forgotten
   POST /fault           {"rm":"rm1"|"rm2"|"any","path":PREFIX,"method":M,
                         "status":500,"retryAfter":S|"delayMs":N|"drop":true,"count":N}
+                        "body":JSON answers that document (200 unless "status")
   POST /shutdown
 """
 import argparse
@@ -221,6 +222,9 @@ class RMHandler(BaseHTTPRequestHandler):
             entry["status"] = "dropped"
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        if fault and "body" in fault:  # any JSON answer, 200 unless status is given
+            entry["status"] = self.send(fault.get("status", 200), fault["body"])
             return
         if fault and fault.get("status"):
             retry = [("Retry-After", str(fault["retryAfter"]))] if "retryAfter" in fault else []

@@ -20,7 +20,7 @@
 # shellcheck shell=sh
 
 : "${tmpdir:?sourced after test/lib.sh}" "${FIX:?}"
-export SYNC_NM_ID=yarn-nm-0.node-manager.yarn.svc.cluster.local:8041
+export SYNC_NM_ID=yarn-nm-0.node-manager.hadoop-yarn.svc.cluster.local:8041
 : "${SYNC_PAGE_SIZE:=2}"
 
 python3 - "$FIX" "$tmpdir/cluster.json" <<'EOF'

@@ -2,7 +2,8 @@
 /* fuzz_sync - kilo-sync's planner over a stream as `kilo-sync plan --from -`
  * reads it: Node, NodeList, Pod, PodList, List and RM nodes payloads into
  * sync_input_add_document, then sync_plan (the SyncPlan must be built from
- * whatever was accepted). */
+ * whatever was accepted).  An input whose size is odd is read as a live
+ * API's (sync_input_set_remote: bad pods and nameless Nodes cost a node). */
 #include <stdio.h>
 
 #include "decide/syncplan.h"
@@ -23,6 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	sync_options_defaults(&o);
 	in = sync_input_new(&o);
+	if (size % 2)
+		sync_input_set_remote(in);
 	r = jsonio_reader_new(f, "stdin");
 	while ((rc = jsonio_read(r, &doc, &e)) == 1) {
 		rc = sync_input_add_document(in, doc, &e);

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!doc)
 		return 0;
-	if (yarn_nodes_parse(doc, &nodes, &e) == 0) {
+	if (yarn_nodes_parse(doc, YARN_NODES_STRICT, &nodes, &e) == 0) {
 		for (size_t i = 0; i < nodes.n; i++)
 			if (yarn_nodes_find(&nodes, nodes.items[i].id) == NULL)
 				abort();

@@ -59,6 +59,36 @@ START_TEST(test_err_one_line)
 }
 END_TEST
 
+/* A server that echoes the token it refused: the token never shows, whole
+ * or cut short at the end of the message; a one-byte secret in a full
+ * message stays within ERR_MSG_MAX. */
+START_TEST(test_err_redact)
+{
+	struct err e = { 0 };
+	char big[600];
+
+	err_set(&e, ERR_REMOTE, 0, "GET /api: token s3cr3t-TOKEN is invalid (s3cr3t-TOKEN)");
+	err_redact(&e, "s3cr3t-TOKEN");
+	ck_assert_str_eq(e.msg, "GET /api: token [redacted] is invalid ([redacted])");
+	err_set(&e, ERR_REMOTE, 0, "bad token s3cr3t-TO");
+	err_redact(&e, "s3cr3t-TOKEN");
+	ck_assert_str_eq(e.msg, "bad token [redacted]");
+	err_set(&e, ERR_REMOTE, 0, "ends in s3c");
+	err_redact(&e, "s3cr3t-TOKEN"); /* 3 bytes: too short to tell */
+	ck_assert_str_eq(e.msg, "ends in s3c");
+	err_redact(&e, NULL);
+	err_redact(&e, "");
+	ck_assert_str_eq(e.msg, "ends in s3c");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	err_set(&e, ERR_REMOTE, 0, "%s", big);
+	err_redact(&e, "x");
+	ck_assert_int_eq(strlen(e.msg), ERR_MSG_MAX - 1);
+	ck_assert_ptr_null(strchr(e.msg, 'x'));
+	ck_assert_int_eq(strncmp(e.msg, "[redacted][redacted]", 20), 0);
+}
+END_TEST
+
 START_TEST(test_cli_parse_and_exit_for_items)
 {
 	struct err e = { 0 };
@@ -139,6 +169,7 @@ static Suite *core_suite(void)
 
 	tcase_add_test(tc, test_err_set_wrap_and_exit_codes);
 	tcase_add_test(tc, test_err_one_line);
+	tcase_add_test(tc, test_err_redact);
 	tcase_add_test(tc, test_err_wrap_truncates_safely);
 	tcase_add_test(tc, test_cli_parse_and_exit_for_items);
 	tcase_add_test(tc, test_clock_rfc3339);

@@ -539,8 +539,8 @@ START_TEST(test_k8s_list_pages)
 	ck_assert_int_eq(k8s_pods_list(&c, NULL, NULL, &lo, count_page, &p, &e), 3);
 	ck_assert_int_eq(p.pages, 3);
 	ck_assert_int_eq(p.items, 5);
-	ck_assert_str_eq(p.names[0], "web-frontend-6d9c7b8f5d-kx7pq");
-	ck_assert_str_eq(p.names[4], "yarn-nm-0");
+	ck_assert_str_eq(p.names[0], "yarn-nm-0"); /* by namespace: hadoop-yarn first */
+	ck_assert_str_eq(p.names[4], "spark-pi-5f8a2b8f1c3d4e6a-exec-1");
 	ck_assert_int_eq(log_count(&f, "\"query\": \"limit=2\"", NULL), 1);
 	ck_assert_int_eq(log_count(&f, "\"query\": \"limit=2&continue=", NULL), 2);
 
@@ -549,9 +549,9 @@ START_TEST(test_k8s_list_pages)
 	lo.field_selector = "status.phase!=Succeeded,status.phase!=Failed";
 	ck_assert_int_eq(k8s_pods_list(&c, NULL, "worker-1", &lo, count_page, &p, &e), 2);
 	ck_assert_int_eq(p.items, 3);
-	ck_assert_str_eq(p.names[0], "web-frontend-6d9c7b8f5d-kx7pq");
-	ck_assert_str_eq(p.names[1], "spark-pi-5f8a2b8f1c3d4e6a-exec-1");
-	ck_assert_str_eq(p.names[2], "yarn-nm-0");
+	ck_assert_str_eq(p.names[0], "yarn-nm-0");
+	ck_assert_str_eq(p.names[1], "web-frontend-6d9c7b8f5d-kx7pq");
+	ck_assert_str_eq(p.names[2], "spark-pi-5f8a2b8f1c3d4e6a-exec-1");
 	ck_assert_int_eq(log_count(&f,
 				   "fieldSelector=spec.nodeName%3Dworker-1%2Cstatus.phase%21%3D"
 				   "Succeeded%2Cstatus.phase%21%3DFailed",
@@ -564,9 +564,10 @@ START_TEST(test_k8s_list_pages)
 						"koordinator.sh/qosClass in (BE),!job-name" };
 	ck_assert_int_eq(k8s_pods_list(&c, NULL, NULL, &lo, count_page, &p, &e), 1);
 	ck_assert_int_eq(p.items, 3);
-	ck_assert_str_eq(p.names[0], "sessionize-8c2e4a6f1b3d5e7a-exec-3");
+	ck_assert_str_eq(p.names[0], "yarn-nm-0");
+	ck_assert_str_eq(p.names[1], "sessionize-8c2e4a6f1b3d5e7a-exec-3");
 	memset(&p, 0, sizeof(p));
-	ck_assert_int_eq(k8s_pods_list(&c, "yarn", NULL, NULL, count_page, &p, &e), 1);
+	ck_assert_int_eq(k8s_pods_list(&c, "hadoop-yarn", NULL, NULL, count_page, &p, &e), 1);
 	ck_assert_int_eq(p.items, 1);
 	ck_assert_str_eq(p.names[0], "yarn-nm-0");
 

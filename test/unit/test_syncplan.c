@@ -94,7 +94,7 @@ static const char *gets_(json_t *item, const char *a)
 	return json_string_value(json_object_get(item, a));
 }
 
-#define NM_ID "yarn-nm-0.node-manager.yarn.svc.cluster.local:8041"
+#define NM_ID "yarn-nm-0.node-manager.hadoop-yarn.svc.cluster.local:8041"
 
 START_TEST(test_syncplan_fixture_worker1)
 {
@@ -181,10 +181,11 @@ static const char *pod_doc(const char *name, const char *node, const char *phase
 	static char buf[4096];
 
 	snprintf(buf, sizeof(buf),
-		 "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"ns\",\"name\":\"%s\","
+		 "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"%s\",\"name\":\"%s\","
 		 "\"labels\":{%s},\"annotations\":{%s%s%s%s%s%s%s}},"
 		 "\"spec\":{\"nodeName\":\"%s\",%s},\"status\":{\"phase\":\"%s\"}}",
-		 name, nm_id ? "\"app.kubernetes.io/component\":\"node-manager\"" : "",
+		 nm_id ? "hadoop-yarn" : "ns", name,
+		 nm_id ? "\"app.kubernetes.io/component\":\"node-manager\"" : "",
 		 nm_id ? "\"" SYNC_ANN_NODE_ID "\":\"" : "", nm_id ? nm_id : "", nm_id ? "\"" : "",
 		 cluster ? ",\"" SYNC_ANN_CLUSTER_ID "\":\"" : "", cluster ? cluster : "",
 		 cluster ? "\"" : "", "", node, spec_extra, phase);
@@ -505,6 +506,16 @@ START_TEST(test_syncplan_node_without_nm_is_zeroed_once)
 	plan = sync_plan(in, 0, NULL);
 	ck_assert_int_eq(json_array_size(json_object_get(plan, "items")), 1);
 	json_decref(plan);
+	/* no RM node list at all: no evidence that YARN's share is free */
+	it = plan_of("old");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "no NodeManager pod seen on the node, and no RM node list in this pass: "
+			 "YARN's share is not zeroed on no evidence");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	json_decref(it);
+	/* an RM that lists nothing on the node: zeroed */
+	add_text("{\"nodes\":{\"node\":[]}}");
 	it = plan_of("old");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
 	ck_assert_str_eq(gets_(it, "reason"), "no NodeManager pod on the node");
@@ -656,6 +667,375 @@ START_TEST(test_syncplan_review_cases_cost_the_node_only)
 }
 END_TEST
 
+/* A NodeManager pod as JSON: ns/name on node, node id `id`, and extra
+ * members of metadata, spec and status (each "" or `"k":v,`). */
+static const char *nm_doc(const char *ns, const char *name, const char *node, const char *id,
+			  const char *meta_extra, const char *spec_extra, const char *status_extra)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf),
+		 "{\"kind\":\"Pod\",\"metadata\":{%s\"namespace\":\"%s\",\"name\":\"%s\","
+		 "\"labels\":{\"app.kubernetes.io/component\":\"node-manager\"},"
+		 "\"annotations\":{\"" SYNC_ANN_NODE_ID "\":\"%s\"}},"
+		 "\"spec\":{%s\"nodeName\":\"%s\",\"containers\":[]},"
+		 "\"status\":{%s\"phase\":\"Running\"}}",
+		 meta_extra, ns, name, id, spec_extra, node, status_extra);
+	return buf;
+}
+
+static const char *severity(json_t *it)
+{
+	const char *s = gets_(it, "severity");
+
+	return s ? s : "";
+}
+
+/* The breaker's case: a tenant pod on a big node that copies a small
+ * node's node id sent the big node's whole Batch pool to YARN for the
+ * small node.  A pod outside nodeManagerNamespaces claims nothing. */
+START_TEST(test_syncplan_tenant_pod_claims_nothing)
+{
+	json_t *plan, *it;
+	size_t i;
+
+	add_text(node_doc("big", NULL, "64k", "64Gi", NULL));
+	add_text(node_doc("small", NULL, "4k", "4Gi", NULL));
+	add_text(nm_doc("hadoop-yarn", "nm-small", "small", "small:8041", "", "", ""));
+	add_text(nm_doc("tenant", "evil", "big", "small:8041", "", "", ""));
+	add_rm(SYNC_DEFAULT_CLUSTER, "small:8041", "RUNNING", 4, 4096, 0, 0);
+	plan = sync_plan(in, 0, NULL);
+	json_array_foreach(json_object_get(plan, "items"), i, it)
+		ck_assert_msg(geti(it, "yarnTotal", "vCores") <= 4, "%s offers %lld vCores",
+			      gets_(it, "node"), (long long)geti(it, "yarnTotal", "vCores"));
+	json_decref(plan);
+	it = plan_of("small");
+	ck_assert_str_eq(gets_(it, "action"), "none");
+	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 4);
+	json_decref(it);
+	it = plan_of("big");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(
+		gets_(it, "reason"),
+		"no NodeManager pod on the node (pod tenant/evil has the NodeManager label "
+		"outside nodeManagerNamespaces: ignored)");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	json_decref(it);
+
+	/* a namespace of the configuration is taken */
+	sync_input_free(in);
+	opts.nm_namespaces = (const char *const[]){ "yarn", "tenant", NULL };
+	in = sync_input_new(&opts);
+	add_text(node_doc("big", NULL, "64k", "64Gi", NULL));
+	add_text(nm_doc("tenant", "nm", "big", "big:8041", "", "", ""));
+	add_rm(SYNC_DEFAULT_CLUSTER, "big:8041", "RUNNING", 1, 1, 0, 0);
+	it = plan_of("big");
+	ck_assert_str_eq(gets_(it, "action"), "update");
+	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 64);
+	json_decref(it);
+}
+END_TEST
+
+/* Inside the namespace too, a node id whose host names neither the node
+ * nor the pod is refused, naming both. */
+START_TEST(test_syncplan_node_id_bound_to_node_or_pod)
+{
+	static const struct {
+		const char *node, *id, *spec, *status, *addresses;
+	} ok[] = {
+		{ "w1", "w1:8041", "", "", "" },
+		{ "w2", "W2.Example.COM:8041", "", "", "" }, /* first label, any case */
+		{ "ip-10-0-0-9", "10.0.0.9:8041", "", "",
+		  "\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"10.0.0.9\"}]," },
+		{ "w4", "w4-host.corp:8041", "", "",
+		  "\"addresses\":[{\"type\":\"Hostname\",\"address\":\"w4-host\"}]," },
+		{ "w5", "10.244.3.4:8041", "", "\"podIP\":\"10.244.3.4\",", "" },
+		{ "w6", "fd00::5:8041", "",
+		  "\"podIPs\":[{\"ip\":\"10.244.6.6\"},{\"ip\":\"fd00::5\"}],", "" },
+		{ "w7", "nm-x.node-manager.hadoop-yarn.svc.cluster.local:8041",
+		  "\"hostname\":\"nm-x\",\"subdomain\":\"node-manager\",", "", "" },
+		{ "w8", "nm-w8:8041", "", "", "" }, /* the pod's name */
+	};
+	char node[2048], name[32];
+	json_t *it;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		sync_input_free(in);
+		in = sync_input_new(&opts);
+		snprintf(node, sizeof(node),
+			 "{\"kind\":\"Node\",\"metadata\":{\"name\":\"%s\"},\"status\":{%s"
+			 "\"allocatable\":{\"kubernetes.io/batch-cpu\":\"8k\","
+			 "\"kubernetes.io/batch-memory\":\"8Gi\"}}}",
+			 ok[i].node, ok[i].addresses);
+		add_text(node);
+		snprintf(name, sizeof(name), "nm-%s", ok[i].node);
+		add_text(nm_doc("hadoop-yarn", name, ok[i].node, ok[i].id, "", ok[i].spec,
+				ok[i].status));
+		add_rm(SYNC_DEFAULT_CLUSTER, ok[i].id, "RUNNING", 8, 8192, 0, 0);
+		it = plan_of(ok[i].node);
+		ck_assert_msg(strcmp(gets_(it, "action"), "none") == 0, "case %zu: %s", i,
+			      gets_(it, "reason"));
+		json_decref(it);
+	}
+
+	sync_input_free(in);
+	in = sync_input_new(&opts);
+	add_text(node_doc("big", NULL, "64k", "64Gi", NULL));
+	add_text(nm_doc("hadoop-yarn", "nm-big", "big", "small.example.com:8041", "",
+			"\"hostname\":\"nm-big\",", "\"podIP\":\"10.244.1.1\","));
+	add_rm(SYNC_DEFAULT_CLUSTER, "small.example.com:8041", "RUNNING", 4, 4096, 0, 0);
+	it = plan_of("big");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(severity(it), "error");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "NodeManager pod hadoop-yarn/nm-big names node id small.example.com:8041, "
+			 "whose host is neither node big (its name or addresses) nor the pod (its "
+			 "name, hostname or IP)");
+	ck_assert_ptr_null(json_object_get(it, "yarnTotal"));
+	json_decref(it);
+}
+END_TEST
+
+/* A node id claimed on two nodes is no one's: each claimant is skipped
+ * with the one error naming all (ids compare as DNS names do). */
+START_TEST(test_syncplan_duplicate_claims_skip_all)
+{
+	json_t *it;
+
+	add_text(node_doc("d1", NULL, "8k", "8Gi", NULL));
+	add_text(node_doc("d2", NULL, "8k", "8Gi", NULL));
+	add_text(node_doc("d3", NULL, "8k", "8Gi", NULL));
+	add_text(nm_doc("hadoop-yarn", "nm-1", "d1", "nm:8041", "", "\"hostname\":\"nm\",", ""));
+	add_text(nm_doc("hadoop-yarn", "nm-2", "d2", "NM:8041", "", "\"hostname\":\"nm\",", ""));
+	add_text(nm_doc("hadoop-yarn", "nm-3", "d3", "d3:8041", "", "", ""));
+	add_rm(SYNC_DEFAULT_CLUSTER, "nm:8041", "RUNNING", 4, 4096, 0, 0);
+	for (int i = 1; i <= 2; i++) {
+		it = plan_of(i == 1 ? "d1" : "d2");
+		ck_assert_str_eq(gets_(it, "action"), "skip");
+		ck_assert_str_eq(severity(it), "error");
+		ck_assert_str_eq(gets_(it, "reason"),
+				 i == 1 ? "node id nm:8041 of cluster 'default' is claimed on 2 "
+					  "nodes (d1, d2): every claimant is skipped"
+					: "node id NM:8041 of cluster 'default' is claimed on 2 "
+					  "nodes (d1, d2): every claimant is skipped");
+		json_decref(it);
+	}
+	it = plan_of("d3"); /* unknown to the RM, but not a duplicate */
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "node id d3:8041 unknown to the RM of cluster 'default'");
+	ck_assert_str_eq(severity(it), "");
+	json_decref(it);
+}
+END_TEST
+
+/* A NodeManager pod being deleted is not the node's NodeManager; the id it
+ * names (a pod DNS name the node's host does not match) still keeps the
+ * share while the RM says YARN uses something there. */
+START_TEST(test_syncplan_terminating_nm_pod)
+{
+	static const char *const alloc =
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":"
+		"{\\\"kubernetes.io/batch-cpu\\\":\\\"2k\\\",\\\"kubernetes.io/batch-memory\\\":\\\"2Gi\\\"}}]}\"";
+	static const char *const id = "nm-t.node-manager.hadoop-yarn.svc.cluster.local:8041";
+	json_t *it;
+
+	for (int busy = 1; busy >= 0; busy--) {
+		sync_input_free(in);
+		in = sync_input_new(&opts);
+		add_text(node_doc("t1", NULL, "8k", "8Gi", alloc));
+		add_text(nm_doc("hadoop-yarn", "nm-t", "t1", id,
+				"\"deletionTimestamp\":\"2026-12-02T00:00:00Z\",",
+				"\"hostname\":\"nm-t\",", ""));
+		add_rm(SYNC_DEFAULT_CLUSTER, id, "RUNNING", 8, 8192, busy, busy * 1024);
+		it = plan_of("t1");
+		ck_assert_str_eq(gets_(it, "action"), "skip");
+		ck_assert_ptr_eq(json_object_get(it, "yarnTotal"), NULL);
+		if (busy) {
+			ck_assert_str_eq(
+				gets_(it, "reason"),
+				"no NodeManager pod seen on the node (NodeManager pod "
+				"hadoop-yarn/nm-t is terminating), but RM node "
+				"nm-t.node-manager.hadoop-yarn.svc.cluster.local:8041 of "
+				"cluster 'default' named by a pod on it uses 1 vCores, 1024 MB: its "
+				"share is not zeroed");
+			ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"),
+					 "none");
+		} else {
+			ck_assert_str_eq(gets_(it, "reason"),
+					 "no NodeManager pod on the node (NodeManager pod "
+					 "hadoop-yarn/nm-t is terminating)");
+			ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"),
+					 "annotate");
+		}
+		json_decref(it);
+	}
+}
+END_TEST
+
+/* One RM node that cannot be read costs its node only; one that names no
+ * host keeps every share that would be zeroed. */
+START_TEST(test_syncplan_unreadable_rm_node_costs_its_node)
+{
+	static const char *const alloc =
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":"
+		"{\\\"kubernetes.io/batch-cpu\\\":\\\"2k\\\",\\\"kubernetes.io/batch-memory\\\":\\\"2Gi\\\"}}]}\"";
+	struct yarn_nodes nodes = { 0 };
+	struct err e = { 0 };
+	json_t *doc, *it;
+
+	doc = jsonio_parse("{\"nodes\":{\"node\":["
+			   "{\"id\":\"k1:8041\",\"state\":\"RUNNING\",\"usedMemoryMB\":\"lots\","
+			   "\"totalResource\":{\"memory\":1,\"vCores\":1}},"
+			   "{\"id\":\"k2:8041\",\"state\":\"RUNNING\",\"nodeHostName\":\"k2\","
+			   "\"totalResource\":{\"memory\":8192,\"vCores\":8}},"
+			   "[\"not a node\"]]}}",
+			   "test", &e);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(yarn_nodes_parse(doc, YARN_NODES_STRICT, &nodes, &e), -1);
+	ck_assert_int_eq(yarn_nodes_parse(doc, YARN_NODES_KEEP_BAD, &nodes, &e), 0);
+	ck_assert_int_eq(nodes.n, 3);
+	ck_assert_str_eq(nodes.items[0].bad,
+			 "nodes.node[0].usedMemoryMB: expected an integer "
+			 "-9223372036854775808..9223372036854775807, got \"lots\"");
+	ck_assert_ptr_null(nodes.items[1].bad);
+	ck_assert_str_eq(nodes.items[2].id, "");
+	ck_assert_int_eq(sync_input_add_rm_nodes(in, SYNC_DEFAULT_CLUSTER, &nodes, &e), 0);
+	yarn_nodes_release(&nodes);
+	json_decref(doc);
+	add_text(node_doc("k1", NULL, "8k", "8Gi", NULL));
+	add_text(node_doc("k2", NULL, "8k", "8Gi", NULL));
+	add_text(node_doc("z", NULL, "8k", "8Gi", alloc));
+	add_text(nm_doc("hadoop-yarn", "nm-k1", "k1", "k1:8041", "", "", ""));
+	add_text(nm_doc("hadoop-yarn", "nm-k2", "k2", "k2:8041", "", "", ""));
+	it = plan_of("k1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(severity(it), "error");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "RM node k1:8041 of cluster 'default' cannot be read: "
+			 "nodes.node[0].usedMemoryMB: expected an integer "
+			 "-9223372036854775808..9223372036854775807, got \"lots\"");
+	json_decref(it);
+	it = plan_of("k2");
+	ck_assert_str_eq(gets_(it, "action"), "none");
+	json_decref(it);
+	it = plan_of("z");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_ptr_nonnull(strstr(gets_(it, "reason"), "an RM node of cluster 'default' cannot "
+							  "be read (nodes.node[2]: expected an "
+							  "object)"));
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	json_decref(it);
+}
+END_TEST
+
+/* A pod quantity that is not a string: a live API's pod skips its node, an
+ * operator's document is refused. */
+START_TEST(test_syncplan_bad_pod_quantity_live_costs_node)
+{
+	static const char *const bad =
+		"{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"ns\",\"name\":\"p\"},"
+		"\"spec\":{\"nodeName\":\"q1\",\"containers\":[{\"resources\":{\"requests\":"
+		"{\"kubernetes.io/batch-cpu\":[5]}}}]},\"status\":{\"phase\":\"Running\"}}";
+	struct err e = { 0 };
+	json_t *doc = jsonio_parse(bad, "test", &e), *it;
+
+	ck_assert_int_eq(sync_input_add_document(in, doc, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	err_clear(&e);
+	sync_input_set_remote(in);
+	ck_assert_int_eq(sync_input_add_pod(in, doc, &e), 0);
+	json_decref(doc);
+	doc = jsonio_parse("{\"kind\":\"Node\",\"metadata\":{}}", "test", &e);
+	ck_assert_int_eq(sync_input_add_node(in, doc, &e), 0); /* nameless: ignored */
+	json_decref(doc);
+	add_text(node_doc("q1", NULL, "8k", "8Gi", NULL));
+	add_text(node_doc("q2", NULL, "8k", "8Gi", NULL));
+	add_text(nm_doc("hadoop-yarn", "nm-q1", "q1", "q1:8041", "", "", ""));
+	add_text(nm_doc("hadoop-yarn", "nm-q2", "q2", "q2:8041", "", "", ""));
+	add_text(
+		"{\"nodes\":{\"node\":["
+		"{\"id\":\"q1:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"memory\":1,\"vCores\":1}},"
+		"{\"id\":\"q2:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"memory\":1,\"vCores\":1}}]}}");
+	it = plan_of("q1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(severity(it), "error");
+	ck_assert_ptr_nonnull(strstr(gets_(it, "reason"), "ns/p"));
+	json_decref(it);
+	it = plan_of("q2");
+	ck_assert_str_eq(gets_(it, "action"), "update");
+	json_decref(it);
+}
+END_TEST
+
+/* Candidates for an unknown id: another port on the host, a node whose
+ * nodeHostName is the host, and the short name against its FQDN. */
+START_TEST(test_syncplan_candidates_by_host_and_label)
+{
+	json_t *it, *c;
+
+	add_text(node_doc("c1", NULL, "8k", "8Gi", NULL));
+	add_text(nm_doc("hadoop-yarn", "nm-c1", "c1", "c1:8041", "", "", ""));
+	add_text(
+		"{\"nodes\":{\"node\":["
+		"{\"id\":\"c1.example.com:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"memory\":1,\"vCores\":1}},"
+		"{\"id\":\"c1:45454\",\"state\":\"RUNNING\",\"totalResource\":{\"memory\":1,\"vCores\":1}},"
+		"{\"id\":\"10.1.1.1:8041\",\"state\":\"RUNNING\",\"nodeHostName\":\"c1\",\"totalResource\":{\"memory\":1,\"vCores\":1}},"
+		"{\"id\":\"c10:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"memory\":1,\"vCores\":1}},"
+		"{\"id\":\"other.example.com:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"memory\":1,\"vCores\":1}}]}}");
+	it = plan_of("c1");
+	c = json_object_get(it, "candidates");
+	ck_assert_int_eq(json_array_size(c), 3);
+	ck_assert_str_eq(json_string_value(json_array_get(c, 0)), "c1.example.com:8041");
+	ck_assert_str_eq(json_string_value(json_array_get(c, 1)), "c1:45454");
+	ck_assert_str_eq(json_string_value(json_array_get(c, 2)), "10.1.1.1:8041");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	json_decref(it);
+}
+END_TEST
+
+/* kilo-sync's configuration: nodeManagerNamespaces taken as given, its
+ * default, an unknown field warned about, bad values refused naming the
+ * field, the value and the position. */
+START_TEST(test_syncconfig_namespaces_and_warnings)
+{
+	char *dir = testlib_tmpdir(), *path = xasprintf("%s/sync.yaml", dir);
+	struct sync_config sc;
+	struct err e = { 0 };
+	json_t *warnings = json_array();
+
+	ck_assert_int_eq(sync_config_load(&sc, NULL, NULL, &e), 0);
+	ck_assert_str_eq(sc.options.nm_namespaces[0], "hadoop-yarn");
+	ck_assert_ptr_null(sc.options.nm_namespaces[1]);
+	sync_config_release(&sc);
+
+	testlib_write(dir, "sync.yaml",
+		      "clusters: [{id: a, rmUrls: ['http://rm:8088']}]\n"
+		      "nodeManagerNamespaces: [yarn, hadoop-yarn]\nnodeManagerNamespace: x\n");
+	ck_assert_msg(sync_config_load(&sc, path, warnings, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(sc.options.nm_namespaces[0], "yarn");
+	ck_assert_str_eq(sc.options.nm_namespaces[1], "hadoop-yarn");
+	ck_assert_ptr_null(sc.options.nm_namespaces[2]);
+	ck_assert_int_eq(json_array_size(warnings), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(warnings, 0)), "nodeManagerNamespace");
+	sync_config_release(&sc);
+
+	testlib_write(dir, "sync.yaml", "nodeManagerNamespaces: [ok, -bad]\n");
+	ck_assert_int_eq(sync_config_load(&sc, path, NULL, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_str_eq(strstr(e.msg, "sync.yaml:"), "sync.yaml:1:29: nodeManagerNamespaces: "
+						      "expected a namespace name, got \"-bad\"");
+	sync_config_release(&sc);
+	testlib_write(dir, "sync.yaml", "nodeManagerNamespaces: hadoop-yarn\n");
+	ck_assert_int_eq(sync_config_load(&sc, path, NULL, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "nodeManagerNamespaces: expected a non-empty list"));
+	sync_config_release(&sc);
+	json_decref(warnings);
+	testlib_rmtree(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_syncplan_third_party_value_keeps_other_entries)
 {
 	struct err e = { 0 };
@@ -793,6 +1173,14 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_never_zero_while_rm_says_busy);
 	tcase_add_test(tc, test_syncapply_per_item_in_a_live_pass);
 	tcase_add_test(tc, test_syncplan_review_cases_cost_the_node_only);
+	tcase_add_test(tc, test_syncplan_tenant_pod_claims_nothing);
+	tcase_add_test(tc, test_syncplan_node_id_bound_to_node_or_pod);
+	tcase_add_test(tc, test_syncplan_duplicate_claims_skip_all);
+	tcase_add_test(tc, test_syncplan_terminating_nm_pod);
+	tcase_add_test(tc, test_syncplan_unreadable_rm_node_costs_its_node);
+	tcase_add_test(tc, test_syncplan_bad_pod_quantity_live_costs_node);
+	tcase_add_test(tc, test_syncplan_candidates_by_host_and_label);
+	tcase_add_test(tc, test_syncconfig_namespaces_and_warnings);
 	tcase_add_test(tc, test_syncplan_third_party_value_keeps_other_entries);
 	tcase_add_test(tc, test_syncplan_bad_input_names_field);
 	tcase_add_test(tc, test_syncplan_kubectl_list_and_only_nodes);

@@ -26,7 +26,7 @@ START_TEST(test_yarn_nodes_fixture)
 	struct yarn_nodes nodes;
 	struct err e = { 0 };
 
-	ck_assert_int_eq(yarn_nodes_parse(doc, &nodes, &e), 0);
+	ck_assert_int_eq(yarn_nodes_parse(doc, YARN_NODES_STRICT, &nodes, &e), 0);
 	ck_assert_uint_eq(nodes.n, 2);
 	ck_assert_str_eq(nodes.items[0].id, "host.domain.com:54158");
 	ck_assert_str_eq(nodes.items[0].state, "RUNNING");
@@ -121,7 +121,7 @@ START_TEST(test_yarn_nodes_empty)
 	struct yarn_nodes nodes;
 	struct err e = { 0 };
 
-	ck_assert_int_eq(yarn_nodes_parse(doc, &nodes, &e), 0);
+	ck_assert_int_eq(yarn_nodes_parse(doc, YARN_NODES_STRICT, &nodes, &e), 0);
 	ck_assert_uint_eq(nodes.n, 0);
 	yarn_nodes_release(&nodes);
 	json_decref(doc);
@@ -161,7 +161,7 @@ START_TEST(test_yarn_nodes_bad)
 	struct err e = { 0 };
 
 	ck_assert_ptr_nonnull(doc);
-	ck_assert_int_eq(yarn_nodes_parse(doc, &nodes, &e), -1);
+	ck_assert_int_eq(yarn_nodes_parse(doc, YARN_NODES_STRICT, &nodes, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 	ck_assert_msg(strncmp(e.msg, bad_nodes[_i].msg, strlen(bad_nodes[_i].msg)) == 0,
 		      "got '%s', want '%s'", e.msg, bad_nodes[_i].msg);

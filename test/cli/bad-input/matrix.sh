@@ -194,6 +194,18 @@ printf 'clusters: [{id: a, rmUrls: ["http://127.0.0.1:1"]}]\nreservation: {perce
 : | stdin
 row "kilo-sync: config percent 120" "reservation.percent: expected an integer 0..100, got 120" \
 	kilo-sync plan --from - -c "$tmpdir/c.yaml"
+printf 'nodeManagerNamespaces: []\n' >"$tmpdir/c.yaml"
+row "kilo-sync: config nodeManagerNamespaces []" \
+	"nodeManagerNamespaces: expected a non-empty list of namespaces" kilo-sync plan --from - -c "$tmpdir/c.yaml"
+printf 'nodeManagerNamespaces: [hadoop-yarn, Bad_NS]\n' >"$tmpdir/c.yaml"
+row "kilo-sync: config nodeManagerNamespaces Bad_NS" \
+	"nodeManagerNamespaces: expected a namespace name, got \"Bad_NS\"" kilo-sync plan --from - -c "$tmpdir/c.yaml"
+# an operator's stream: Nodes without one Pod would zero every node; a pod
+# quantity that is not one is refused (a live API's costs its node only)
+printf '{"kind":"Node","metadata":{"name":"w1"}}\n' | stdin
+row "kilo-sync plan: Nodes but no Pod" "--allow-no-pods" kilo-sync plan --from -
+printf '{"kind":"Pod","metadata":{"name":"p","namespace":"n"},"spec":{"nodeName":"w1","containers":[{"resources":{"requests":{"kubernetes.io/batch-cpu":[1]}}}]}}\n' | stdin
+row "kilo-sync plan: pod quantity a list" "kubernetes.io/batch-cpu" kilo-sync plan --from -
 
 # unknown policy fields warn (exit 0); NodeSLO fields kilo does not use are silent
 evin '' | stdin

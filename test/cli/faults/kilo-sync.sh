@@ -24,7 +24,7 @@ for i in range(6):  # 6 pods: with limit 2, page 3 exists
                       "requests": B("500", "1Gi"), "limits": B("500", "1Gi")}}]},
                   "status": {"phase": "Running"}})
 items.append({"apiVersion": "v1", "kind": "Pod",
-              "metadata": {"namespace": "yarn", "name": "nm-worker-1",
+              "metadata": {"namespace": "hadoop-yarn", "name": "nm-worker-1",
                            "labels": {"app.kubernetes.io/component": "node-manager"},
                            "annotations": {"yarn.hadoop.apache.org/node-id": "worker-1:8041"}},
               "spec": {"nodeName": "worker-1", "containers": [{"name": "m", "resources": {
@@ -133,11 +133,15 @@ rm_fault '{"rm":"rm2","path":"/ws/v1/cluster","count":0,"status":503}'
 pass "$w/sync.yaml"
 expect "both RMs down" 75 "1 of 1 clusters unreachable"
 # no Kubernetes configuration at all: exit 1 and one line saying so (it
-# used to exit 1 silently)
+# used to exit 1 silently); no cluster configured at all: exit 2 first
 mkdir "$w/nohome"
-HOME=$w/nohome KUBECONFIG='' kilo-sync plan >"$w/out" 2>"$w/err"
+printf 'clusters: [{id: default, rmUrls: ["%s"]}]\n' "$rm1" >"$w/nokube.yaml"
+HOME=$w/nohome KUBECONFIG='' kilo-sync plan -c "$w/nokube.yaml" >"$w/out" 2>"$w/err"
 rc=$?
 expect "no kubeconfig" 1 "kilo-sync: no Kubernetes configuration: no kubeconfig"
 assert_eq "$(wc -l <"$w/err")" 1 "no kubeconfig: stderr lines"
+HOME=$w/nohome KUBECONFIG='' kilo-sync plan >"$w/out" 2>"$w/err"
+rc=$?
+expect "no cluster" 2 "kilo-sync: the default configuration names no YARN cluster (clusters: [{id, rmUrls}]): nothing to sync with"
 echo "kilo-sync faults: $n passes"
 exit 0

@@ -68,7 +68,7 @@ for sel in "" ",status.phase!=Succeeded,status.phase!=Failed"; do
 	assert_eq "$(items <"$tmpdir/k-pods.json")" "$(items <"$tmpdir/c-pods.json")" "pods '$sel'"
 done
 assert_eq "$(jq -r '[.items[].metadata.name] | join(" ")' "$tmpdir/c-pods.json")" \
-	"web-frontend-6d9c7b8f5d-kx7pq spark-pi-5f8a2b8f1c3d4e6a-exec-1 yarn-nm-0" "running pods"
+	"yarn-nm-0 web-frontend-6d9c7b8f5d-kx7pq spark-pi-5f8a2b8f1c3d4e6a-exec-1" "running pods"
 grep '"userAgent": "kubectl' "$tmpdir/requests.log" | grep -q "continue=" ||
 	fail "kubectl did not page"
 grep '"userAgent": "kilo/' "$tmpdir/requests.log" | grep -q "continue=" ||

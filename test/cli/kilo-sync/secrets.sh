@@ -38,6 +38,21 @@ for f in out err kilo-sync.prom; do
 	fi
 done
 
+# a server that echoes the token it refuses, in a Status and in plain text:
+# the pass fails, its one line does not hold the token
+for body in '"body":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"token MARKER-TOKEN-3 is not valid","reason":"Unauthorized","code":401}' \
+	'"body":"bearer MARKER-TOKEN-3 refused"'; do
+	api_ctl POST /faults "{\"method\":\"GET\",\"path\":\"/api/v1/nodes\",\"count\":1,\"status\":401,$body}"
+	rc=0
+	KUBECONFIG=$tmpdir/kc-token kilo-sync --config "$tmpdir/secret.yaml" --verbose \
+		--textfile-dir "$tmpdir" >"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+	assert_eq "$rc" 1 "exit when the token is refused"
+	grep -q 'list nodes.*\[redacted\]' "$tmpdir/err" || fail "the refusal: $(cat "$tmpdir/err")"
+	! grep -n MARKER "$tmpdir/err" "$tmpdir/out" "$tmpdir/kilo-sync.prom" ||
+		fail "a token echoed by the server was printed"
+	api_ctl DELETE /faults
+done
+
 # secret-typed fields of the wrong type: the field named, the value not
 for v in 123456789012345678 '[MARKER-LIST-4]' '{a: MARKER-MAP-5}'; do
 	for key in token client-key-data; do
