@@ -720,8 +720,9 @@ static int share_in_use(const struct in_cluster *c, const struct sync_node *n, c
 			return 1;
 		}
 		if (!y->inactive && (y->used.vcores > 0 || y->used.memory_mb > 0)) {
-			snprintf(why, len, "RM node %s of cluster '%s' %s uses %lld vCores, %lld MB",
-				 y->id, c->id, where, (long long)y->used.vcores,
+			snprintf(why, len,
+				 "RM node %s of cluster '%s' %s uses %lld vCores, %lld MB", y->id,
+				 c->id, where, (long long)y->used.vcores,
 				 (long long)y->used.memory_mb);
 			return 1;
 		}
