@@ -42,7 +42,8 @@ static void usage(void)
 	       "onto the Node (node.koordinator.sh/thirdPartyAllocations).\n"
 	       "\n"
 	       "Options:\n"
-	       " -c, --config <file>       clusters, names, reservation, timeouts (YAML/JSON)\n"
+	       " -c, --config <file>       clusters, names, reservation, timeouts (YAML/JSON);\n"
+	       "                           a live pass needs at least one cluster\n"
 	       " -f, --from <file>         plan: read Node/Pod/List and RM documents from file\n"
 	       "                           ('-' for stdin) instead of the live APIs;\n"
 	       "                           apply: read the SyncPlan from file (default stdin)\n"
@@ -58,7 +59,8 @@ static void usage(void)
 	       " -h, --help                display this help\n"
 	       " -V, --version             display version\n"
 	       "\n"
-	       "Input:  plan --from: Node, NodeList, Pod, PodList, List, RM nodes payloads\n"
+	       "Input:  plan --from: Node, NodeList, Pod, PodList, List, RM nodes payloads,\n"
+	       "        YarnNodes (an RM payload of a named cluster)\n"
 	       "Output: SyncPlan (plan) or SyncReport (apply, default)\n"
 	       "\n"
 	       "For more details see kilo-sync(1).\n");
@@ -257,6 +259,53 @@ static void count_plan(const json_t *plan, struct sync_stats *st)
 	}
 }
 
+/* One stderr line per problem a pass met (README: logs say why): each
+ * unreachable cluster, each node skipped for bad data (the first 20), and
+ * one warning for NodeManager-labelled pods outside nodeManagerNamespaces
+ * (NodeManagers in a namespace not configured look like this on every node). */
+static void report_problems(const json_t *doc, const struct sync_rms *rms,
+			    const struct sync_config *sc)
+{
+	enum { SHOWN = 20 };
+	const char *first_pod = NULL, *first_node = NULL;
+	size_t bad = 0, ignored = 0, i;
+	char list[256] = "";
+	const json_t *it;
+
+	for (i = 0; i < rms->n; i++)
+		if (rms->down[i].kind != ERR_NONE)
+			cli_error("cluster '%s' unreachable: %s", rms->c[i].id, rms->down[i].msg);
+	json_array_foreach(json_object_get(doc, "items"), i, it)
+	{
+		const char *node = json_string_value(json_object_get(it, "node"));
+		const char *pod = json_string_value(json_object_get(it, "ignoredPod"));
+
+		if (sync_item_bad(it) && bad++ < SHOWN)
+			cli_error("node %s skipped: %s", node,
+				  json_string_value(json_object_get(it, "reason")));
+		if (pod && !ignored++) {
+			first_pod = pod;
+			first_node = node;
+		}
+	}
+	if (bad > SHOWN)
+		cli_error("and %zu more nodes skipped for bad data (the items with "
+			  "\"severity\":\"error\")",
+			  bad - SHOWN);
+	if (!ignored)
+		return;
+	for (i = 0; sc->options.nm_namespaces[i]; i++) {
+		size_t used = strlen(list);
+
+		snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
+			 sc->options.nm_namespaces[i]);
+	}
+	cli_warn("%zu node(s) have a pod with the NodeManager label outside nodeManagerNamespaces "
+		 "[%s] (first: %s on %s): ignored; if your NodeManagers run there, add their "
+		 "namespace",
+		 ignored, list, first_pod, first_node);
+}
+
 static int write_metrics(const struct opts *o, const json_t *report, const struct sync_stats *st,
 			 double secs)
 {
@@ -275,15 +324,16 @@ static int write_metrics(const struct opts *o, const json_t *report, const struc
 	return ret;
 }
 
+/* One pass.  kc is the caller's (released by it, after the secrets it
+ * holds were redacted from e). */
 static int run(const struct opts *o, const struct sync_config *sc, struct sync_rms *rms,
-	       struct err *e)
+	       struct k8s_client *kc, struct err *e)
 {
 	const char *const *only = o->nnodes ? o->nodes : NULL;
 	struct k8s_options ko = {
 		.kubeconfig = o->kubeconfig ? o->kubeconfig : sc->kubeconfig,
 		.context = o->context ? o->context : sc->context,
 	};
-	struct k8s_client kc = { 0 };
 	struct sync_stats st = { 0 }, shown = { 0 }; /* shown: a plan's actions */
 	int64_t t0 = clock_mono_ms();
 	json_t *plan = NULL, *report = NULL, *out;
@@ -298,7 +348,8 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	if ((o->mode == MODE_SYNC || (o->mode == MODE_PLAN && !o->from)) && sc->nclusters == 0)
 		return err_set(e, ERR_USAGE, 0,
 			       "%s names no YARN cluster (clusters: [{id, rmUrls}]): nothing "
-			       "to sync with",
+			       "to sync with; give --config FILE "
+			       "(manifests/kilo/kilo-sync-config.yaml), or plan --from -",
 			       o->config ? o->config : "the default configuration");
 	/* a SyncPlan is checked whole before any connection or write */
 	if (o->mode == MODE_APPLY &&
@@ -306,21 +357,19 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 		json_decref(plan);
 		return -1;
 	}
-	if (need_k8s && k8s_client_init(&kc, &ko, o->verbose ? trace : NULL, NULL, e) < 0) {
-		k8s_client_release(&kc);
+	if (need_k8s && k8s_client_init(kc, &ko, o->verbose ? trace : NULL, NULL, e) < 0) {
 		json_decref(plan);
 		return -1; /* main prints e */
 	}
-	kc.http.timeout_ms = sc->kube_timeout_ms;
+	kc->http.timeout_ms = sc->kube_timeout_ms;
 	if (o->mode != MODE_APPLY) {
 		in = sync_input_new(&sc->options);
 		if ((o->from ? read_inputs(in, o->from, o->allow_no_pods, &st, e)
-			     : sync_gather(in, sc, rms, &kc, only, &st, e)) == 0)
+			     : sync_gather(in, sc, rms, kc, only, &st, e)) == 0)
 			plan = sync_plan(in, clock_now_ms(), only);
 		sync_input_free(in);
 	}
 	if (!plan) {
-		k8s_client_release(&kc);
 		st.errors[e->kind <= ERR_TEMP ? e->kind : ERR_SYSTEM]++;
 		write_metrics(o, NULL, &st, (double)(clock_mono_ms() - t0) / 1000);
 		return -1;
@@ -332,10 +381,16 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 						       .clusters_down = st.clusters_down,
 						       .skipped_bad = shown.skipped_bad });
 	} else {
-		report = sync_apply(plan, sc, rms, &kc, o->dry_run, o->mode == MODE_SYNC, &st, e);
+		if (o->dry_run) { /* the summary says what would be done */
+			struct sync_stats would = { 0 };
+
+			count_plan(plan, &would);
+			shown.updated = would.updated;
+			shown.annotated = would.annotated;
+		}
+		report = sync_apply(plan, sc, rms, kc, o->dry_run, o->mode == MODE_SYNC, &st, e);
 		json_decref(plan);
 		if (!report) {
-			k8s_client_release(&kc);
 			st.errors[e->kind <= ERR_TEMP ? e->kind : ERR_SYSTEM]++;
 			write_metrics(o, NULL, &st, (double)(clock_mono_ms() - t0) / 1000);
 			return -1;
@@ -343,23 +398,29 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 		out = report;
 		code = exit_code(&st);
 	}
-	k8s_client_release(&kc);
+	/* what a server echoed is never printed */
+	sync_redact(sc, kc, out, NULL);
+	for (size_t i = 0; i < rms->n; i++)
+		sync_redact(sc, kc, NULL, &rms->down[i]);
 	if (jsonio_write(stdout, out, o->pretty, e) < 0)
 		code = KILO_EXIT_FAIL;
+	report_problems(out, rms, sc);
 	if (st.skipped_bad + shown.skipped_bad)
 		snprintf(bad, sizeof(bad), " (%zu for bad data)",
 			 st.skipped_bad + shown.skipped_bad);
 	fprintf(stderr,
-		"%s: %s%zu nodes, %zu pods, %zu %s, %zu %s, %zu skipped%s, %zu errors, "
+		"%s: %s%zu nodes, %zu pods, %zu %s, %zu %s, %zu skipped%s, %zu failed, "
 		"%zu of %zu clusters unreachable in %.2f s\n",
 		cli_prog(),
 		o->mode == MODE_PLAN ? "plan: "
 		: o->dry_run         ? "dry run: "
 				     : "",
 		st.nodes, st.pods, st.updated + shown.updated,
-		o->mode == MODE_PLAN ? "to update" : "updated", st.annotated + shown.annotated,
-		o->mode == MODE_PLAN ? "to annotate" : "annotated", st.skipped + shown.skipped, bad,
-		st.failed, st.clusters_down, st.clusters, (double)(clock_mono_ms() - t0) / 1000);
+		o->mode == MODE_PLAN || o->dry_run ? "to update" : "updated",
+		st.annotated + shown.annotated,
+		o->mode == MODE_PLAN || o->dry_run ? "to annotate" : "annotated",
+		st.skipped + shown.skipped, bad, st.failed, st.clusters_down, st.clusters,
+		(double)(clock_mono_ms() - t0) / 1000);
 	if (write_metrics(o, report ? report : out, &st, (double)(clock_mono_ms() - t0) / 1000) <
 		    0 &&
 	    code == KILO_EXIT_OK)
@@ -373,6 +434,7 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct sync_config sc;
 	struct sync_rms rms;
+	struct k8s_client kc = { 0 };
 	struct err e = { 0 };
 	json_t *warnings, *w;
 	size_t i;
@@ -397,12 +459,14 @@ int main(int argc, char **argv)
 		return KILO_EXIT_FAIL;
 	}
 	sync_rms_init(&rms, &sc, o.verbose ? trace : NULL);
-	code = run(&o, &sc, &rms, &e);
-	sync_rms_release(&rms);
+	code = run(&o, &sc, &rms, &kc, &e);
 	if (code < 0) {
+		sync_redact(&sc, &kc, NULL, &e);
 		cli_print_err(&e);
 		code = err_exit_code(&e);
 	}
+	k8s_client_release(&kc);
+	sync_rms_release(&rms);
 	sync_config_release(&sc);
 	http_global_cleanup();
 	return cli_finish(code);

@@ -3,7 +3,10 @@
 #include "core/err.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/xalloc.h"
 
 /* Copy src into dst (ERR_MSG_MAX) as one line: newline, tab and carriage
  * return become \n, \t, \r, other control bytes \xHH (values quoted from
@@ -80,24 +83,35 @@ int err_wrap(struct err *e, const char *fmt, ...)
 	return -1;
 }
 
-/* Append n bytes of s to buf (used bytes so far), never past ERR_MSG_MAX - 1. */
-static void put(char *buf, size_t *used, const char *s, size_t n)
+char *err_redact_str(const char *s, const char *secret)
 {
-	if (n > ERR_MSG_MAX - 1 - *used)
-		n = ERR_MSG_MAX - 1 - *used;
-	memcpy(buf + *used, s, n);
-	*used += n;
+	static const char mark[] = "[redacted]";
+	size_t sl = secret ? strlen(secret) : 0, n = 0, used = 0;
+	const char *p, *hit;
+	char *out;
+
+	if (sl < ERR_SECRET_MIN || !strstr(s, secret))
+		return NULL;
+	for (p = s; (hit = strstr(p, secret)) != NULL; p = hit + sl)
+		n++;
+	out = xmalloc(strlen(s) + n * sizeof(mark) + 1);
+	for (p = s; (hit = strstr(p, secret)) != NULL; p = hit + sl) {
+		memcpy(out + used, p, (size_t)(hit - p));
+		used += (size_t)(hit - p);
+		memcpy(out + used, mark, sizeof(mark) - 1);
+		used += sizeof(mark) - 1;
+	}
+	strcpy(out + used, p);
+	return out;
 }
 
 void err_redact(struct err *e, const char *secret)
 {
-	static const char mark[] = "[redacted]";
-	size_t sl = secret ? strlen(secret) : 0, used = 0, len;
-	char buf[ERR_MSG_MAX];
-	const char *p, *hit;
+	size_t sl = secret ? strlen(secret) : 0, len;
+	char *r;
 	int cut = 0;
 
-	if (!e || sl == 0)
+	if (!e || sl < ERR_SECRET_MIN)
 		return;
 	/* a message cut short may end in the start of the secret */
 	len = strlen(e->msg);
@@ -106,15 +120,14 @@ void err_redact(struct err *e, const char *secret)
 			e->msg[len - k] = '\0';
 			cut = 1;
 		}
-	for (p = e->msg; (hit = strstr(p, secret)) != NULL; p = hit + sl) {
-		put(buf, &used, p, (size_t)(hit - p));
-		put(buf, &used, mark, sizeof(mark) - 1);
+	r = err_redact_str(e->msg, secret);
+	if (r)
+		snprintf(e->msg, ERR_MSG_MAX, "%s", r);
+	free(r);
+	if (cut) {
+		len = strlen(e->msg);
+		snprintf(e->msg + len, ERR_MSG_MAX - len, "[redacted]");
 	}
-	put(buf, &used, p, strlen(p));
-	if (cut)
-		put(buf, &used, mark, sizeof(mark) - 1);
-	buf[used] = '\0';
-	memcpy(e->msg, buf, used + 1);
 }
 
 void err_clear(struct err *e)

@@ -54,11 +54,20 @@ int err_vset(struct err *e, enum err_kind kind, int errnum, const char *fmt, va_
  * The result is truncated to ERR_MSG_MAX - 1 bytes.  Returns -1. */
 int err_wrap(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Secrets shorter than this are not looked for: they would match ordinary
+ * words ("t" in every message); real tokens and passwords are longer. */
+#define ERR_SECRET_MIN 6
+
 /* Remove a secret from e's message (a server that echoes the bearer token
  * in its error): every occurrence of secret becomes "[redacted]", and so
  * does a prefix of it of 4 bytes or more that ends the message (one cut
- * short by ERR_MSG_MAX).  Nothing when secret is NULL or empty. */
+ * short by ERR_MSG_MAX).  Nothing when secret is NULL or shorter than
+ * ERR_SECRET_MIN. */
 void err_redact(struct err *e, const char *secret);
+
+/* s with every occurrence of secret replaced by "[redacted]": a new string,
+ * or NULL when secret is NULL, shorter than ERR_SECRET_MIN or not in s. */
+char *err_redact_str(const char *s, const char *secret);
 
 /* Reset *e to ERR_NONE with an empty message. */
 void err_clear(struct err *e);

@@ -948,3 +948,22 @@ json_t *jsonio_int_or_null(int known, int64_t v)
 {
 	return known ? json_integer(v) : json_null();
 }
+
+void jsonio_redact(json_t *doc, const char *secret)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (!secret || !*secret)
+		return;
+	if (json_is_string(doc)) {
+		char *r = err_redact_str(json_string_value(doc), secret);
+
+		if (r)
+			json_string_set(doc, r);
+		free(r);
+	}
+	json_object_foreach(doc, key, v) jsonio_redact(v, secret);
+	json_array_foreach(doc, i, v) jsonio_redact(v, secret);
+}

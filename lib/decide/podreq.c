@@ -5,8 +5,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/jsonio.h"
 #include "core/num.h"
 #include "core/quantity.h"
+
+/* 0 when v is absent (NULL or JSON null) or of type t, else -1 with e set
+ * naming ctx.field: a wrong shape is an error, never "no request". */
+static int shape(const json_t *v, json_type t, const char *ctx, const char *field, const char *what,
+		 struct err *e)
+{
+	if (!v || json_is_null(v) || json_typeof(v) == t)
+		return 0;
+	return jsonio_bad_value(e, ctx, field, what, v);
+}
 
 /* The request of one container for resource res: requests[res], else
  * limits[res] (a limit alone is the request of an extended resource). */
@@ -16,6 +27,15 @@ static int container_request(const json_t *c, const char *ctx, const char *res, 
 	const json_t *r = json_object_get(c, "resources");
 	const json_t *req = json_object_get(r, "requests");
 	char sub[400];
+
+	*out = 0;
+	if (!json_is_object(c))
+		return jsonio_bad_value(e, ctx, NULL, "a container object", c);
+	if (shape(r, JSON_OBJECT, ctx, "resources", "an object", e) < 0 ||
+	    shape(req, JSON_OBJECT, ctx, "resources.requests", "an object", e) < 0 ||
+	    shape(json_object_get(r, "limits"), JSON_OBJECT, ctx, "resources.limits", "an object",
+		  e) < 0)
+		return -1;
 
 	snprintf(sub, sizeof(sub), "%s.resources.requests", ctx);
 	if (json_object_get(req, res))
@@ -48,6 +68,18 @@ int podreq_effective(const json_t *pod, const char *who, const char *res, int64_
 	json_t *c;
 	size_t i;
 
+	snprintf(ctx, sizeof(ctx), "Pod %s", who);
+	if (!json_is_object(spec))
+		return jsonio_bad_value(e, ctx, "spec", "an object", spec);
+	snprintf(ctx, sizeof(ctx), "Pod %s.spec", who);
+	if (!json_is_array(json_object_get(spec, "containers")))
+		return jsonio_bad_value(e, ctx, "containers", "an array",
+					json_object_get(spec, "containers"));
+	if (shape(json_object_get(spec, "initContainers"), JSON_ARRAY, ctx, "initContainers",
+		  "an array", e) < 0 ||
+	    shape(json_object_get(spec, "overhead"), JSON_OBJECT, ctx, "overhead", "an object", e) <
+		    0)
+		return -1;
 	json_array_foreach(json_object_get(spec, "containers"), i, c)
 	{
 		snprintf(ctx, sizeof(ctx), "Pod %s.spec.containers[%zu]", who, i);

@@ -26,7 +26,8 @@ struct sync_node {
 	char *nm_pod, *nm_node_id, *nm_cluster;
 	json_t *nm_names;     /* the claiming pod's name, spec.hostname and IPs */
 	char *nm_terminating; /* a NodeManager pod being deleted, or NULL */
-	json_t *gone_ids;     /* node ids that labelled pods not claiming the node name */
+	json_t *gone_ids;     /* node ids that terminating NodeManager pods name */
+	json_t *claims;       /* claim_key()s of every NodeManager pod on it, terminating too */
 	char *nm_foreign;     /* a pod labelled as NodeManager outside the namespaces */
 	int has_alloc;
 	int64_t alloc_cpu, alloc_mem;
@@ -96,6 +97,7 @@ void sync_input_free(struct sync_input *in)
 		json_decref(n->nm_names);
 		free(n->nm_terminating);
 		json_decref(n->gone_ids);
+		json_decref(n->claims);
 		free(n->nm_foreign);
 		free(n->alloc_error);
 		free(n->pod_error);
@@ -136,7 +138,8 @@ void sync_input_discard_pods(struct sync_input *in)
 		set_str(&n->pod_error, NULL);
 		json_decref(n->nm_names);
 		json_decref(n->gone_ids);
-		n->nm_names = n->gone_ids = NULL;
+		json_decref(n->claims);
+		n->nm_names = n->gone_ids = n->claims = NULL;
 	}
 	in->pods = 0;
 }
@@ -240,7 +243,8 @@ static void read_origin(struct sync_input *in, struct sync_node *n, const char *
 	char ctx[300];
 
 	snprintf(ctx, sizeof(ctx), "annotation %s.resources", SYNC_ANN_ORIGIN);
-	if (doc && res && !json_is_object(res))
+	/* {} or a misspelt member is no pool: never taken as a pool of 0 */
+	if (doc && !json_is_object(res))
 		jsonio_bad_value(&e, ctx, NULL, "an object", res);
 	if (e.kind == ERR_NONE &&
 	    quantity_get_value(res, ctx, in->o.batch_cpu, 0, &n->origin_cpu, &e) == 0)
@@ -276,11 +280,12 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 	struct sync_node *n;
 	char ctx[300];
 
-	if ((!name || !*name) && in->remote)
-		return 0; /* no node to cost: its pods find no Node and are skipped */
-	if (!name || !*name)
-		return jsonio_bad_value(e, "Node", "metadata.name", "a name",
-					json_object_get(json_object_get(node, "metadata"), "name"));
+	if (!name || !*name) { /* from an API: a malformed listing, not complete */
+		jsonio_bad_value(e, "Node", "metadata.name", "a name",
+				 json_object_get(json_object_get(node, "metadata"), "name"));
+		e->kind = in->remote ? ERR_TEMP : ERR_INPUT;
+		return -1;
+	}
 	n = node_entry(in, name);
 	n->seen = 1;
 	set_str(&n->origin_error, NULL);
@@ -295,8 +300,14 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 		n->origin_source = "allocatable";
 		snprintf(ctx, sizeof(ctx), "Node %s status.allocatable", name);
 		/* a bad figure from the API costs this node only */
-		if (quantity_get_value(alloc, ctx, in->o.batch_cpu, 0, &n->origin_cpu, e) < 0 ||
-		    quantity_get_value(alloc, ctx, in->o.batch_memory, 0, &n->origin_mem, e) < 0) {
+		if (!json_is_object(alloc)) {
+			jsonio_bad_value(e, ctx, NULL, "an object", alloc);
+			n->origin_error = xstrdup(e->msg);
+			err_clear(e);
+		} else if (quantity_get_value(alloc, ctx, in->o.batch_cpu, 0, &n->origin_cpu, e) <
+				   0 ||
+			   quantity_get_value(alloc, ctx, in->o.batch_memory, 0, &n->origin_mem,
+					      e) < 0) {
 			n->origin_error = xstrdup(e->msg);
 			err_clear(e);
 		}
@@ -309,6 +320,9 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 	read_addresses(n, node);
 	return 0;
 }
+
+static int valid_node_id(const char *id);
+static char *claim_key(const char *cluster, const char *id);
 
 static int nm_namespace(const struct sync_options *o, const char *ns)
 {
@@ -350,15 +364,23 @@ static void add_nm_pod(struct sync_input *in, struct sync_node *n, const json_t 
 	const char *id = annotation(pod, SYNC_ANN_NODE_ID);
 	const json_t *meta = json_object_get(pod, "metadata");
 
-	int foreign = !nm_namespace(&in->o, str_at(meta, "namespace", NULL));
-
-	if (foreign || (json_object_get(meta, "deletionTimestamp") &&
-			!json_is_null(json_object_get(meta, "deletionTimestamp")))) {
-		/* claims nothing; the id it names may only keep YARN's share */
-		if (foreign && !n->nm_foreign)
+	if (!nm_namespace(&in->o, str_at(meta, "namespace", NULL))) {
+		if (!n->nm_foreign) /* claims nothing, keeps nothing */
 			set_str(&n->nm_foreign, who);
-		else if (!foreign)
-			set_str(&n->nm_terminating, who);
+		return;
+	}
+	if (!n->claims)
+		n->claims = json_array();
+	if (valid_node_id(id)) { /* a copy of this id on another node is a duplicate */
+		cleanup_free char *key =
+			claim_key(cluster && *cluster ? cluster : SYNC_DEFAULT_CLUSTER, id);
+
+		json_array_append_new(n->claims, json_string(key));
+	}
+	if (json_object_get(meta, "deletionTimestamp") &&
+	    !json_is_null(json_object_get(meta, "deletionTimestamp"))) {
+		/* claims no total; the id it names may only keep YARN's share */
+		set_str(&n->nm_terminating, who);
 		if (!n->gone_ids)
 			n->gone_ids = json_array();
 		if (id && *id)
@@ -386,6 +408,22 @@ int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
 	int ret;
 
 	in->pods++;
+	/* a pod that cannot be told apart or placed would make some node's sum
+	 * short: from an API the listing is malformed, not complete */
+	const json_t *nn = json_object_get(json_object_get(pod, "spec"), "nodeName");
+
+	if (!json_is_object(pod) || !name || !*name || (nn && !json_is_null(nn) && !node)) {
+		if (!json_is_object(pod))
+			jsonio_bad_value(e, "Pod", NULL, "an object", pod);
+		else if (!name || !*name)
+			jsonio_bad_value(e, "Pod", "metadata.name", "a name",
+					 json_object_get(meta, "name"));
+		else
+			jsonio_bad_value(e, "Pod", "spec.nodeName", "a node name",
+					 json_object_get(json_object_get(pod, "spec"), "nodeName"));
+		e->kind = in->remote ? ERR_TEMP : ERR_INPUT;
+		return -1;
+	}
 	if (!node || !*node)
 		return 0; /* not bound: uses nothing on any node */
 	if (phase && (strcmp(phase, "Succeeded") == 0 || strcmp(phase, "Failed") == 0))
@@ -674,8 +712,7 @@ static json_t *candidates(const struct in_cluster *c, const char *node_id)
 }
 
 /* Whether RM node y may hold YARN containers on node n: 1 when it is on n's
- * host, 2 when a labelled pod on n that claims nothing (terminating, or
- * outside the namespaces) names it, 0 otherwise. */
+ * host, 2 when a terminating NodeManager pod on n names it, 0 otherwise. */
 static int rm_node_on(const struct yarn_node *y, const struct sync_node *n)
 {
 	const json_t *v;
@@ -757,11 +794,53 @@ static size_t rm_lists(const struct sync_input *in)
 
 /* The item of a node without a NodeManager pod: its hadoop-yarn entry is
  * zeroed only on this pass's RM evidence that YARN uses nothing there. */
-static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n, json_t *item)
+/* An active RM node that uses something (or cannot be read) and that no
+ * NodeManager pod on any node claims: it may run on any node, a node whose
+ * pod is gone without a trace included (an id of the pod's FQDN or IP).
+ * Returns 1 with why filled, else 0. */
+static int unclaimed_in_use(const struct sync_input *in, const json_t *claims, char *why,
+			    size_t len)
+{
+	for (size_t i = 0; i < in->nclusters; i++) {
+		const struct in_cluster *c = &in->clusters[i];
+
+		for (size_t k = 0; c->has_nodes && k < c->nodes.n; k++) {
+			const struct yarn_node *y = &c->nodes.items[k];
+			cleanup_free char *key = NULL;
+
+			if (!*y->id || (!y->bad && (y->inactive || (y->used.vcores <= 0 &&
+								    y->used.memory_mb <= 0))))
+				continue;
+			key = claim_key(c->id, y->id);
+			if (json_object_get(claims, key))
+				continue;
+			if (y->bad)
+				snprintf(
+					why, len,
+					"RM node %s of cluster '%s' cannot be read and no NodeManager "
+					"pod claims it",
+					y->id, c->id);
+			else
+				snprintf(
+					why, len,
+					"RM node %s of cluster '%s' uses %lld vCores, %lld MB and no "
+					"NodeManager pod claims it (it may run here)",
+					y->id, c->id, (long long)y->used.vcores,
+					(long long)y->used.memory_mb);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n,
+			  const json_t *claims, json_t *item)
 {
 	char reason[2048], why[768], note[400] = "";
 	int has_share = n->has_alloc && (n->alloc_cpu || n->alloc_mem);
 
+	if (n->nm_foreign) /* main warns: NodeManagers may run in a namespace not configured */
+		json_object_set_new(item, "ignoredPod", json_string(n->nm_foreign));
 	if (n->nm_terminating)
 		snprintf(note, sizeof(note), " (NodeManager pod %s is terminating)",
 			 n->nm_terminating);
@@ -786,6 +865,12 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
 				 note, in->clusters[i].id);
 			return skip(item, 0, reason);
 		}
+	if (has_share && unclaimed_in_use(in, claims, why, sizeof(why))) {
+		snprintf(reason, sizeof(reason),
+			 "no NodeManager pod seen on the node%s, but %s: its share is not zeroed",
+			 note, why);
+		return skip(item, 0, reason);
+	}
 	if (!rm_lists(in) && has_share) {
 		snprintf(reason, sizeof(reason),
 			 "no NodeManager pod seen on the node%s, and no RM node list in this pass: "
@@ -849,7 +934,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	json_object_set_new(item, "yarnNodeId",
 			    n->nm_node_id ? json_string(n->nm_node_id) : json_null());
 	if (!n->nm_pods)
-		return no_nm_item(in, n, item);
+		return no_nm_item(in, n, claims, item);
 #define SKIP(error, ...)                                                                           \
 	do {                                                                                       \
 		snprintf(reason, sizeof(reason), __VA_ARGS__);                                     \
@@ -912,8 +997,10 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		SKIP(1, "%lld vCores exceed what the RM takes (2^31-1)", (long long)total.vcores);
 	json_object_set_new(item, "yarnTotal", yarn_res(total));
 	c = cluster_entry((struct sync_input *)in, n->nm_cluster, 0);
-	if (!c)
-		SKIP(0, "no ResourceManager configured or given for cluster '%s'", n->nm_cluster);
+	if (!c) /* the same words live and offline: the plans must be equal */
+		SKIP(0,
+		     "no RM node list for cluster '%s' (live: not in clusters; --from: not given)",
+		     n->nm_cluster);
 	if (c->unreachable)
 		SKIP(0, "cluster '%s' unreachable: %s", n->nm_cluster, c->unreachable);
 	if (!c->has_nodes)
@@ -927,6 +1014,9 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	if (y->bad)
 		SKIP(1, "RM node %s of cluster '%s' cannot be read: %s", y->id, n->nm_cluster,
 		     y->bad);
+	for (size_t k = 0; k < c->nodes.n; k++)
+		if (&c->nodes.items[k] != y && strcmp(c->nodes.items[k].id, y->id) == 0)
+			SKIP(1, "RM of cluster '%s' lists node id %s twice", n->nm_cluster, y->id);
 	json_object_set_new(item, "rmTotal", yarn_res(y->total));
 	json_object_set_new(item, "rmUsed", yarn_res(y->used));
 	/* bad figures from the RM cost this node only (threat-model.md) */
@@ -989,17 +1079,23 @@ static json_t *claims_index(const struct sync_node *const *order, size_t m)
 
 	for (size_t i = 0; i < m; i++) {
 		const struct sync_node *n = order[i];
-		cleanup_free char *key = NULL;
-		json_t *arr;
+		const json_t *v;
+		size_t k;
 
-		if (n->nm_pods != 1 || !valid_node_id(n->nm_node_id))
-			continue;
-		key = claim_key(n->nm_cluster, n->nm_node_id);
-		if (!(arr = json_object_get(claims, key))) {
-			arr = json_array();
-			json_object_set_new(claims, key, arr);
+		json_array_foreach(n->claims, k, v)
+		{
+			const char *key = json_string_value(v);
+			json_t *arr;
+
+			if (!(arr = json_object_get(claims, key))) {
+				arr = json_array();
+				json_object_set_new(claims, key, arr);
+			}
+			if (!json_array_size(arr) ||
+			    strcmp(json_string_value(json_array_get(arr, json_array_size(arr) - 1)),
+				   n->name) != 0)
+				json_array_append_new(arr, json_string(n->name));
 		}
-		json_array_append_new(arr, json_string(n->name));
 	}
 	return claims;
 }

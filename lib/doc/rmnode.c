@@ -143,6 +143,9 @@ int yarn_nodes_parse(const json_t *doc, enum yarn_nodes_mode mode, struct yarn_n
 
 	out->items = NULL;
 	out->n = 0;
+	/* {} or another document is no list (threat-model.md: never "empty") */
+	if (!json_is_object(doc) || !json_object_get(doc, "nodes"))
+		return err_set(e, ERR_INPUT, 0, "not an RM nodes list (no \"nodes\" member)");
 	if (jsonio_get_obj(doc, "", "nodes", &wrap, e) < 0 ||
 	    (wrap && jsonio_get_arr(wrap, "nodes", "node", &list, e) < 0))
 		return -1;

@@ -74,7 +74,8 @@ enum yarn_nodes_mode {
 };
 
 /* Parse {"nodes":{"node":[...]}} (GET /ws/v1/cluster/nodes).  An empty list
- * may come as "nodes":null, {} or "node" missing (Jersey 1).  Returns 0, or
+ * may come as "nodes":null, {} or "node" missing (Jersey 1); a document
+ * without a "nodes" member ({}, a ClusterInfo) is an error.  Returns 0, or
  * -1 with e set (ERR_INPUT) and *out empty: a document of another shape, or
  * in YARN_NODES_STRICT mode an item that yarn_node_parse() refuses. */
 int yarn_nodes_parse(const json_t *doc, enum yarn_nodes_mode mode, struct yarn_nodes *out,

@@ -188,7 +188,7 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 		    0 ||
 	    config_str(c, c->root, "", "nodeManagerSelector", NULL, &sel, e) < 0 ||
 	    config_str(c, c->root, "", "podLabelSelector", NULL, &sc->pod_label_selector, e) < 0 ||
-	    config_int(c, c->root, "", "overCommitTimeoutMs", -1, -1, INT64_C(1) << 40,
+	    config_int(c, c->root, "", "overCommitTimeoutMs", -1, -1, INT32_MAX,
 		       &o->over_commit_timeout_ms, e) < 0 ||
 	    config_obj(c, c->root, "", "reservation", &rsv, e) < 0 ||
 	    config_int(c, rsv, "reservation", "cpuMilli", 0, 0, INT64_C(1) << 40,

@@ -142,20 +142,21 @@ static void url_authority(const char *url, const char **start, const char **end)
 	*end = *start + strcspn(*start, "/?#");
 }
 
-char *http_redact_url(const char *url)
+/* The '@' that ends url's userinfo (its authority starts at *a), or NULL. */
+static const char *userinfo_end(const char *url, const char **a)
 {
-	const char *a, *z, *at = NULL;
+	const char *z, *at = NULL;
 
-	url_authority(url, &a, &z);
-	for (const char *p = a; p < z; p++)
+	url_authority(url, a, &z);
+	for (const char *p = *a; p < z; p++)
 		if (*p == '@')
 			at = p;
-	if (!at && *a != '[') {
+	if (!at && **a != '[') {
 		/* "user:pa/ss@host": a password with '/' (or '?', '#') in it ends
 		 * the authority early.  What precedes that '/' is then no
 		 * host:port (a port is digits), so the userinfo runs to the next
 		 * '@': redacting too much of a message is the safe side. */
-		const char *colon = memchr(a, ':', (size_t)(z - a));
+		const char *colon = memchr(*a, ':', (size_t)(z - *a));
 		int port = colon != NULL;
 
 		for (const char *p = colon ? colon + 1 : z; p < z; p++)
@@ -165,9 +166,23 @@ char *http_redact_url(const char *url)
 				if (*p == '@')
 					at = p;
 	}
+	return at;
+}
+
+char *http_redact_url(const char *url)
+{
+	const char *a, *at = userinfo_end(url, &a);
+
 	if (!at)
 		return xstrdup(url);
 	return xasprintf("%.*s%s", (int)(a - url), url, at + 1);
+}
+
+char *http_url_userinfo(const char *url)
+{
+	const char *a, *at = userinfo_end(url, &a);
+
+	return at && at > a ? xasprintf("%.*s", (int)(at - a), a) : NULL;
 }
 
 int http_same_origin(const char *a, const char *b)

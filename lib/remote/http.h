@@ -147,6 +147,10 @@ void http_headers_free(char **headers);
 /* url without "user:password@" (a new string), for messages and traces. */
 char *http_redact_url(const char *url);
 
+/* The userinfo of url ("user:password", the part http_redact_url() drops),
+ * a new string, or NULL when it has none: a secret to keep out of messages. */
+char *http_url_userinfo(const char *url);
+
 /* 1 when a and b have the same scheme, host and port (case-insensitive). */
 int http_same_origin(const char *a, const char *b);
 

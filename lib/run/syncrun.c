@@ -52,6 +52,7 @@ void sync_rms_init(struct sync_rms *r, const struct sync_config *sc, http_trace_
 {
 	r->n = sc->nclusters;
 	r->c = xcalloc(r->n + 1, sizeof(*r->c));
+	r->down = xcalloc(r->n + 1, sizeof(*r->down));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sync_cluster *s = &sc->clusters[i];
 		struct yarn_cluster *y = &r->c[i];
@@ -75,7 +76,9 @@ void sync_rms_init(struct sync_rms *r, const struct sync_config *sc, http_trace_
 void sync_rms_release(struct sync_rms *r)
 {
 	free(r->c);
+	free(r->down);
 	r->c = NULL;
+	r->down = NULL;
 	r->n = 0;
 }
 
@@ -96,13 +99,17 @@ static void gather_rm(struct sync_input *in, struct sync_rms *rms, struct sync_s
 		struct err e = { 0 };
 
 		st->clusters++;
+		err_clear(&rms->down[i]);
 		if (yarn_nodes_list(c, &nodes, &e) < 0) {
 			st->clusters_down++;
 			sync_input_cluster_unreachable(in, c->id, e.msg);
+			rms->down[i] = e;
 			continue;
 		}
-		if (sync_input_add_rm_nodes(in, c->id, &nodes, &e) < 0)
+		if (sync_input_add_rm_nodes(in, c->id, &nodes, &e) < 0) {
 			sync_input_cluster_unreachable(in, c->id, e.msg);
+			rms->down[i] = e;
+		}
 		yarn_nodes_release(&nodes);
 	}
 }
@@ -185,6 +192,31 @@ static void count_error(struct sync_stats *st, const struct err *e)
 static const char *item_str(const json_t *item, const char *key)
 {
 	return json_string_value(json_object_get(item, key));
+}
+
+static void redact_one(const char *secret, json_t *doc, struct err *e)
+{
+	if (doc)
+		jsonio_redact(doc, secret);
+	err_redact(e, secret);
+}
+
+void sync_redact(const struct sync_config *sc, const struct k8s_client *kc, json_t *doc,
+		 struct err *e)
+{
+	if (kc) {
+		redact_one(kc->token, doc, e);
+		redact_one(kc->cfg.token, doc, e);
+	}
+	for (size_t i = 0; i < sc->nclusters; i++)
+		for (size_t k = 0; k < sc->clusters[i].n_rm; k++) {
+			cleanup_free char *ui = http_url_userinfo(sc->clusters[i].rm_urls[k]);
+			const char *pass = ui ? strchr(ui, ':') : NULL;
+
+			redact_one(ui, doc, e);
+			if (pass) /* alone too, as an RM may echo it */
+				redact_one(pass + 1, doc, e);
+		}
 }
 
 int sync_item_bad(const json_t *item)

@@ -31,6 +31,7 @@ struct sync_stats {
  * apply, in one pass). */
 struct sync_rms {
 	struct yarn_cluster *c;
+	struct err *down; /* per cluster: why its RM list was not read this pass */
 	size_t n;
 };
 
@@ -55,6 +56,13 @@ void sync_rms_release(struct sync_rms *r);
 int sync_gather(struct sync_input *in, const struct sync_config *sc, struct sync_rms *rms,
 		struct k8s_client *kc, const char *const *only_nodes, struct sync_stats *st,
 		struct err *e);
+
+/* Remove every secret of the pass from doc's strings and e's message (each
+ * may be NULL): the Kubernetes bearer token (kc may be NULL) and the
+ * userinfo of every configured RM URL, with its password alone too.  A
+ * server can echo them into anything it answers (threat-model.md). */
+void sync_redact(const struct sync_config *sc, const struct k8s_client *kc, json_t *doc,
+		 struct err *e);
 
 /* 1 when a SyncPlan item is a skip for bad or conflicting data
  * ("severity":"error", decide/syncplan.h): the pass exits 3. */

@@ -60,7 +60,7 @@ START_TEST(test_err_one_line)
 END_TEST
 
 /* A server that echoes the token it refused: the token never shows, whole
- * or cut short at the end of the message; a one-byte secret in a full
+ * or cut short at the end of the message; a secret under 6 bytes is not looked for, a 6-byte one in a full
  * message stays within ERR_MSG_MAX. */
 START_TEST(test_err_redact)
 {
@@ -82,7 +82,9 @@ START_TEST(test_err_redact)
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	err_set(&e, ERR_REMOTE, 0, "%s", big);
-	err_redact(&e, "x");
+	err_redact(&e, "xxxxx"); /* shorter than ERR_SECRET_MIN: not looked for */
+	ck_assert_str_eq(e.msg, big + sizeof(big) - ERR_MSG_MAX);
+	err_redact(&e, "xxxxxx");
 	ck_assert_int_eq(strlen(e.msg), ERR_MSG_MAX - 1);
 	ck_assert_ptr_null(strchr(e.msg, 'x'));
 	ck_assert_int_eq(strncmp(e.msg, "[redacted][redacted]", 20), 0);

@@ -945,9 +945,27 @@ START_TEST(test_syncplan_bad_pod_quantity_live_costs_node)
 	sync_input_set_remote(in);
 	ck_assert_int_eq(sync_input_add_pod(in, doc, &e), 0);
 	json_decref(doc);
+	/* what cannot be placed makes some sum short: from an API, the listing
+	 * is not complete (75); from stdin, refused (2) */
 	doc = jsonio_parse("{\"kind\":\"Node\",\"metadata\":{}}", "test", &e);
-	ck_assert_int_eq(sync_input_add_node(in, doc, &e), 0); /* nameless: ignored */
+	ck_assert_int_eq(sync_input_add_node(in, doc, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_TEMP);
 	json_decref(doc);
+	err_clear(&e);
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const odd[] = {
+			"\"a string\"",
+			"{\"metadata\":{\"namespace\":\"n\"},\"spec\":{\"nodeName\":\"q1\"}}",
+			"{\"metadata\":{\"name\":\"p\"},\"spec\":{\"nodeName\":7,"
+			"\"containers\":[]}}",
+		};
+		json_t *pod = jsonio_parse(odd[i], "test", &e);
+
+		ck_assert_int_eq(sync_input_add_pod(in, pod, &e), -1);
+		ck_assert_int_eq(e.kind, ERR_TEMP);
+		err_clear(&e);
+		json_decref(pod);
+	}
 	add_text(node_doc("q1", NULL, "8k", "8Gi", NULL));
 	add_text(node_doc("q2", NULL, "8k", "8Gi", NULL));
 	add_text(nm_doc("hadoop-yarn", "nm-q1", "q1", "q1:8041", "", "", ""));
@@ -989,6 +1007,159 @@ START_TEST(test_syncplan_candidates_by_host_and_label)
 	ck_assert_str_eq(json_string_value(json_array_get(c, 1)), "c1:45454");
 	ck_assert_str_eq(json_string_value(json_array_get(c, 2)), "10.1.1.1:8041");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
+	json_decref(it);
+}
+END_TEST
+
+/* A breaker's findings: wrong shapes counted as no request (YARN offered
+ * what pods hold), a pool of {} taken as 0 (YARN resized to 0). */
+START_TEST(test_syncplan_shapes_are_never_zero)
+{
+	static const char *const specs[] = {
+		"\"containers\":{}",
+		"\"containers\":[{\"resources\":{\"requests\":\"2k\"}}]",
+		"\"containers\":[{\"resources\":[]}]",
+		"\"containers\":[\"c\"]",
+		"\"containers\":[],\"initContainers\":{}",
+		"\"containers\":[],\"overhead\":[]",
+	};
+	char pod[1024];
+	struct err e = { 0 };
+	json_t *doc, *it;
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		snprintf(pod, sizeof(pod),
+			 "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"ns\",\"name\":\"p%zu\"},"
+			 "\"spec\":{\"nodeName\":\"s1\",%s},\"status\":{\"phase\":\"Running\"}}",
+			 i, specs[i]);
+		doc = jsonio_parse(pod, "test", &e);
+		ck_assert_ptr_nonnull(doc);
+		sync_input_free(in);
+		in = sync_input_new(&opts);
+		ck_assert_msg(sync_input_add_document(in, doc, &e) == -1, "case %zu offline", i);
+		ck_assert_int_eq(e.kind, ERR_INPUT);
+		err_clear(&e);
+		sync_input_set_remote(in);
+		ck_assert_int_eq(sync_input_add_pod(in, doc, &e), 0);
+		json_decref(doc);
+		add_text(node_doc("s1", NULL, "8k", "8Gi", NULL));
+		add_text(nm_doc("hadoop-yarn", "nm-s1", "s1", "s1:8041", "", "", ""));
+		add_rm(SYNC_DEFAULT_CLUSTER, "s1:8041", "RUNNING", 8, 8192, 0, 0);
+		it = plan_of("s1");
+		ck_assert_msg(strcmp(gets_(it, "action"), "skip") == 0, "case %zu: %s", i,
+			      gets_(it, "action"));
+		ck_assert_str_eq(severity(it), "error");
+		ck_assert_ptr_nonnull(strstr(gets_(it, "reason"), "ns/p"));
+		json_decref(it);
+	}
+
+	/* an origin without resources, an allocatable that is no object */
+	for (int i = 0; i < 3; i++) {
+		char node[1024];
+
+		sync_input_free(in);
+		in = sync_input_new(&opts);
+		snprintf(node, sizeof(node),
+			 "{\"kind\":\"Node\",\"metadata\":{\"name\":\"o1\"%s},\"status\":{%s}}",
+			 i == 0   ? ",\"annotations\":{\"" SYNC_ANN_ORIGIN "\":\"{}\"}"
+			 : i == 1 ? ",\"annotations\":{\"" SYNC_ANN_ORIGIN
+				    "\":\"{\\\"Resources\\\":{}}\"}"
+				  : "",
+			 i == 2 ? "\"allocatable\":\"64\"" : "");
+		add_text(node);
+		add_text(nm_doc("hadoop-yarn", "nm-o1", "o1", "o1:8041", "", "", ""));
+		add_rm(SYNC_DEFAULT_CLUSTER, "o1:8041", "RUNNING", 10, 10240, 0, 0);
+		it = plan_of("o1");
+		ck_assert_msg(strcmp(gets_(it, "action"), "skip") == 0, "origin case %d: %s", i,
+			      gets_(it, "reason"));
+		ck_assert_str_eq(severity(it), "error");
+		ck_assert_ptr_null(json_object_get(it, "yarnTotal"));
+		json_decref(it);
+	}
+}
+END_TEST
+
+/* The duplicate check saw only nodes with exactly one live NodeManager pod:
+ * a copy of an id whose owner rolls (two pods) or terminates went through
+ * and sent the copy's node's pool for the owner's id. */
+START_TEST(test_syncplan_duplicate_claims_see_every_pod)
+{
+	json_t *it;
+
+	for (int terminating = 0; terminating <= 1; terminating++) {
+		sync_input_free(in);
+		in = sync_input_new(&opts);
+		add_text(node_doc("small", NULL, "4k", "4Gi", NULL));
+		add_text(node_doc("big2", NULL, "64k", "64Gi", NULL));
+		add_text(
+			nm_doc("hadoop-yarn", "nm-small-a", "small", "small:8041",
+			       terminating ? "\"deletionTimestamp\":\"2026-12-02T00:00:00Z\"," : "",
+			       "", ""));
+		if (!terminating)
+			add_text(nm_doc("hadoop-yarn", "nm-small-b", "small", "small:8041", "", "",
+					""));
+		add_text(nm_doc("hadoop-yarn", "copy", "big2", "small:8041", "",
+				"\"hostname\":\"small\",", ""));
+		add_rm(SYNC_DEFAULT_CLUSTER, "small:8041", "RUNNING", 4, 4096, 0, 0);
+		it = plan_of("big2");
+		ck_assert_str_eq(gets_(it, "action"), "skip");
+		ck_assert_str_eq(gets_(it, "reason"),
+				 "node id small:8041 of cluster 'default' is claimed on 2 nodes "
+				 "(big2, small): every claimant is skipped");
+		ck_assert_ptr_null(json_object_get(it, "yarnTotal"));
+		json_decref(it);
+	}
+}
+END_TEST
+
+/* A NodeManager pod gone without a trace, its id the pod's FQDN (no name
+ * of the node): while the RM shows that id busy and no pod claims it, no
+ * node's share is zeroed; once a pod on another node claims it, it is. */
+START_TEST(test_syncplan_unclaimed_busy_rm_node_keeps_shares)
+{
+	static const char *const alloc =
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":"
+		"{\\\"kubernetes.io/batch-cpu\\\":\\\"2k\\\",\\\"kubernetes.io/batch-memory\\\":\\\"2Gi\\\"}}]}\"";
+	static const char *const fqdn = "nm-0.node-manager.hadoop-yarn.svc.cluster.local:8041";
+	json_t *it;
+
+	add_text(node_doc("w1", NULL, "8k", "8Gi", alloc));
+	add_rm(SYNC_DEFAULT_CLUSTER, fqdn, "RUNNING", 8, 8192, 2, 2048);
+	it = plan_of("w1");
+	ck_assert_str_eq(
+		gets_(it, "reason"),
+		"no NodeManager pod seen on the node, but RM node "
+		"nm-0.node-manager.hadoop-yarn.svc.cluster.local:8041 of cluster 'default' "
+		"uses 2 vCores, 2048 MB and no NodeManager pod claims it (it may run here): "
+		"its share is not zeroed");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	json_decref(it);
+	add_text(node_doc("w2", NULL, "8k", "8Gi", NULL));
+	add_text(nm_doc("hadoop-yarn", "nm-0", "w2", fqdn, "", "\"hostname\":\"nm-0\",", ""));
+	it = plan_of("w1");
+	ck_assert_str_eq(gets_(it, "reason"), "no NodeManager pod on the node");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "annotate");
+	json_decref(it);
+}
+END_TEST
+
+/* An RM that lists one id twice (two figures for one node): skipped. */
+START_TEST(test_syncplan_rm_lists_an_id_twice)
+{
+	json_t *it;
+
+	add_text(node_doc("r1", NULL, "8k", "8Gi", NULL));
+	add_text(nm_doc("hadoop-yarn", "nm-r1", "r1", "r1:8041", "", "", ""));
+	add_text("{\"nodes\":{\"node\":["
+		 "{\"id\":\"r1:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"memory\":1,"
+		 "\"vCores\":1}},"
+		 "{\"id\":\"r1:8041\",\"state\":\"RUNNING\",\"usedVirtualCores\":50,"
+		 "\"totalResource\":{\"memory\":1,\"vCores\":1}}]}}");
+	it = plan_of("r1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(severity(it), "error");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "RM of cluster 'default' lists node id r1:8041 twice");
 	json_decref(it);
 }
 END_TEST
@@ -1180,6 +1351,10 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_unreadable_rm_node_costs_its_node);
 	tcase_add_test(tc, test_syncplan_bad_pod_quantity_live_costs_node);
 	tcase_add_test(tc, test_syncplan_candidates_by_host_and_label);
+	tcase_add_test(tc, test_syncplan_shapes_are_never_zero);
+	tcase_add_test(tc, test_syncplan_duplicate_claims_see_every_pod);
+	tcase_add_test(tc, test_syncplan_unclaimed_busy_rm_node_keeps_shares);
+	tcase_add_test(tc, test_syncplan_rm_lists_an_id_twice);
 	tcase_add_test(tc, test_syncconfig_namespaces_and_warnings);
 	tcase_add_test(tc, test_syncplan_third_party_value_keeps_other_entries);
 	tcase_add_test(tc, test_syncplan_bad_input_names_field);

@@ -110,7 +110,6 @@ END_TEST
 static const char *const empty_lists[] = {
 	"{\"nodes\":null}",
 	"{\"nodes\":{}}",
-	"{}",
 	"{\"nodes\":{\"node\":[]}}",
 	"{\"nodes\":{\"node\":null}}",
 };
@@ -125,6 +124,25 @@ START_TEST(test_yarn_nodes_empty)
 	ck_assert_uint_eq(nodes.n, 0);
 	yarn_nodes_release(&nodes);
 	json_decref(doc);
+}
+END_TEST
+
+/* {} or another RM document is no list: taken as empty it zeroed YARN's
+ * share on nodes whose NodeManager pod was gone (a breaker's finding). */
+START_TEST(test_yarn_nodes_not_a_list)
+{
+	static const char *const docs[] = { "{}", "{\"clusterInfo\":{\"haState\":\"ACTIVE\"}}",
+					    "[]" };
+	struct yarn_nodes nodes;
+	struct err e = { 0 };
+
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		json_t *doc = json_loads(docs[i], 0, NULL);
+
+		ck_assert_int_eq(yarn_nodes_parse(doc, YARN_NODES_KEEP_BAD, &nodes, &e), -1);
+		ck_assert_str_eq(e.msg, "not an RM nodes list (no \"nodes\" member)");
+		json_decref(doc);
+	}
 }
 END_TEST
 
@@ -326,6 +344,7 @@ static Suite *yarn_suite(void)
 			    sizeof(state_cases) / sizeof(state_cases[0]));
 	tcase_add_loop_test(tc, test_yarn_nodes_empty, 0,
 			    sizeof(empty_lists) / sizeof(empty_lists[0]));
+	tcase_add_test(tc, test_yarn_nodes_not_a_list);
 	tcase_add_loop_test(tc, test_yarn_nodes_bad, 0, sizeof(bad_nodes) / sizeof(bad_nodes[0]));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cluster");

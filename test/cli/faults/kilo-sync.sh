@@ -113,7 +113,7 @@ api_fault '{"method":"PATCH","path":"/api/v1/nodes/worker-1","count":0,"status":
 curl -sf -X POST -d '[{"id":"worker-1:8041","state":"RUNNING","vCores":8,"memoryMB":16384,"usedVCores":5,"usedMemoryMB":8192,"containers":5}]' \
 	"$rmctl/nodes" >/dev/null || fail "RM nodes"
 pass "$w/sync.yaml"
-expect "409 storm on the Node patch" 3 "1 errors"
+expect "409 storm on the Node patch" 3 "1 failed"
 jq -r '.items[0].annotation.error' "$w/out" | grep -q "onflict\|409" ||
 	fail "409 storm: not named: $(jq -c '.items[0].annotation' "$w/out")"
 assert_eq "$(jq -r '.items[0].annotation.result' "$w/out")" failed "409 storm: annotation result"

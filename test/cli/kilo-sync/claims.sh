@@ -41,11 +41,14 @@ pod tenant evil worker-3 '{}'
 pass
 assert_eq "$rc" 0 "tenant claim: exit ($(cat "$tmpdir/err"))"
 assert_eq "$(resizes)" "[[\"$SYNC_NM_ID\",30,97598]]" "tenant claim: the one resize is worker-1's own"
-# (the id it names, busy on the RM, only keeps worker-3's share as it is)
+# (the id it names is claimed by worker-1: it keeps nothing on worker-3,
+# whose stale share is zeroed)
 assert_eq "$(item worker-3 .reason)" \
-	"\"no NodeManager pod seen on the node (pod tenant/evil has the NodeManager label outside nodeManagerNamespaces: ignored), but RM node $SYNC_NM_ID of cluster 'yarn-cluster-1' named by a pod on it uses 2 vCores, 4096 MB: its share is not zeroed\"" \
+	'"no NodeManager pod on the node (pod tenant/evil has the NodeManager label outside nodeManagerNamespaces: ignored)"' \
 	"tenant claim: worker-3"
-assert_eq "$(item worker-3 .annotation.action)" '"none"' "tenant claim: worker-3 annotation"
+assert_eq "$(item worker-3 .annotation.action)" '"annotate"' "tenant claim: worker-3 annotation"
+grep -q "warning: 1 node(s) have a pod with the NodeManager label outside nodeManagerNamespaces \[hadoop-yarn\] (first: tenant/evil on worker-3)" "$tmpdir/err" ||
+	fail "tenant claim: no warning: $(cat "$tmpdir/err")"
 assert_eq "$(item worker-3 .yarnNodeId)" null "tenant claim: worker-3 has no node id"
 unpod tenant evil
 
@@ -91,3 +94,21 @@ pass
 assert_eq "$rc" 0 "clean again: exit ($(cat "$tmpdir/err"))"
 assert_eq "$(resizes | jq -c '.[-1]')" "[\"$SYNC_NM_ID\",30,97598]" "clean again: worker-1 resized"
 assert_eq "$(nresizes)" "$((n0 + 1))" "clean again: one resize"
+
+# worker-1's NodeManager pod is gone without a trace (deleted; YARN's
+# containers live on, NodeManager recovery): its id is the pod's FQDN, which
+# names no node, but no pod claims that busy RM node: worker-1 keeps its share
+worker1_entry=$(entry worker-1 hadoop-yarn)
+[ -n "$worker1_entry" ] || fail "worker-1 has no hadoop-yarn entry to keep"
+unpod hadoop-yarn yarn-nm-0
+pass
+assert_eq "$(item worker-1 .annotation.action)" '"none"' "NodeManager pod gone: worker-1 annotation ($(item worker-1 .reason))"
+item worker-1 .reason | grep -q 'no NodeManager pod claims it' || fail "NodeManager pod gone: $(item worker-1 .reason)"
+assert_eq "$(entry worker-1 hadoop-yarn)" "$worker1_entry" "NodeManager pod gone: worker-1's entry"
+# an RM that answers {} for its nodes list: no list at all, never an empty one
+rm_post /fault '{"path":"/ws/v1/cluster/nodes","method":"GET","count":1,"body":{}}'
+pass
+assert_eq "$rc" 75 "RM nodes {}: exit ($(cat "$tmpdir/err"))"
+grep -q "cluster 'yarn-cluster-1' unreachable: .*not an RM nodes list" "$tmpdir/err" ||
+	fail "RM nodes {}: $(cat "$tmpdir/err")"
+assert_eq "$(entry worker-1 hadoop-yarn)" "$worker1_entry" "RM nodes {}: worker-1's entry"

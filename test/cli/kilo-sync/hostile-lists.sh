@@ -41,6 +41,10 @@ sync_fails "NodeList for pods" "list pods.*page 1: not a PodList \(kind 'NodeLis
 api_ctl POST /faults '{"method":"GET","path":"/api/v1/pods","count":1,"body":{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]}}'
 sync_fails "no pod at all" "listed 3 nodes but no pod"
 
+# one item that is no pod (a dummy that once passed the empty-listing guard)
+api_ctl POST /faults '{"method":"GET","path":"/api/v1/pods","count":1,"body":{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[{}]}}'
+sync_fails "a PodList of {}" "list pods.*Pod.metadata.name: expected a name"
+
 # a PodList without items on page 2
 api_ctl POST /faults '{"method":"GET","path":"/api/v1/pods","skip":1,"count":1,"body":{"kind":"PodList","apiVersion":"v1","metadata":{}}}'
 sync_fails "no items" "list pods.*page 2: PodList without an items array"

@@ -32,7 +32,7 @@ assert_eq "$(entry worker-1 hadoop-yarn)" \
 	"worker-1 annotation: YARN used 2 vCores / 4096 MB"
 # worker-2: its cluster is not configured, nothing touched
 assert_eq "$(item worker-2 '[.action, .reason, .annotation.action]')" \
-	"[\"skip\",\"no ResourceManager configured or given for cluster 'c2'\",\"none\"]" "worker-2"
+	"[\"skip\",\"no RM node list for cluster 'c2' (live: not in clusters; --from: not given)\",\"none\"]" "worker-2"
 assert_eq "$(node_ann worker-2)" "$ann2" "worker-2 annotation"
 # worker-3: no NodeManager, hadoop-yarn zeroed, the other tenant kept
 assert_eq "$(entry worker-3 hadoop-yarn | jq -c .resources)" \
@@ -44,7 +44,7 @@ assert_eq "$(entry worker-3 other-tenant | jq -c .resources)" \
 	fail "the pod listing was not paged"
 assert_eq "$(jq -cs '[.[] | select(.method == "PATCH") | .body | fromjson | .metadata.resourceVersion | type] | unique' "$applog")" \
 	'["string"]' "PATCH with resourceVersion"
-grep -q '^kilo-sync: 3 nodes, 11 pods, 1 updated, 2 annotated, 2 skipped, 0 errors, 0 of 1 clusters unreachable in ' \
+grep -q '^kilo-sync: 3 nodes, 11 pods, 1 updated, 2 annotated, 2 skipped, 0 failed, 0 of 1 clusters unreachable in ' \
 	"$tmpdir/sync.err" || fail "summary line"
 promtool check metrics <"$tmpdir/kilo-sync.prom" >"$tmpdir/promtool.out" 2>&1 ||
 	fail "promtool: $(cat "$tmpdir/promtool.out")"

@@ -53,6 +53,30 @@ for body in '"body":{"kind":"Status","apiVersion":"v1","status":"Failure","messa
 	api_ctl DELETE /faults
 done
 
+# a page whose kind is the token (a hostile API server knows it): 75, not shown
+api_ctl POST /faults '{"method":"GET","path":"/api/v1/pods","count":1,"body":{"kind":"MARKER-TOKEN-3","apiVersion":"v1","metadata":{},"items":[]}}'
+rc=0
+KUBECONFIG=$tmpdir/kc-token kilo-sync --config "$tmpdir/secret.yaml" >"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+assert_eq "$rc" 75 "exit for a page of kind <token>"
+grep -q "not a PodList (kind '\[redacted\]')" "$tmpdir/err" || fail "page of kind <token>: $(cat "$tmpdir/err")"
+! grep -n MARKER "$tmpdir/err" "$tmpdir/out" || fail "the token in a page's kind was printed"
+api_ctl DELETE /faults
+
+# an RM that echoes the URL's userinfo, or the password alone, in its refusal
+# of a resize: the SyncReport's error and stderr show neither
+for msg in 'user kilo:MARKER-RM-PASS-1 may not' 'password MARKER-RM-PASS-1 refused'; do
+	rm_post /restart '{}'
+	rm_post /fault "{\"path\":\"/ws/v1/cluster/nodes/\",\"method\":\"POST\",\"count\":1,\"status\":500,\"body\":{\"RemoteException\":{\"exception\":\"AuthorizationException\",\"message\":\"$msg\"}}}"
+	rc=0
+	KUBECONFIG=$tmpdir/kc-token kilo-sync --config "$tmpdir/secret.yaml" --textfile-dir "$tmpdir" \
+		>"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+	assert_eq "$rc" 1 "exit when the RM refuses the one resize ($(cat "$tmpdir/err"))"
+	grep -q '"result":"failed","error":"[^"]*\[redacted\]' "$tmpdir/out" ||
+		fail "the RM's refusal: $(grep -o '"result":"failed","error":"[^"]*' "$tmpdir/out")"
+	! grep -n MARKER "$tmpdir/err" "$tmpdir/out" "$tmpdir/kilo-sync.prom" ||
+		fail "an RM password echoed by the RM was printed"
+done
+
 # secret-typed fields of the wrong type: the field named, the value not
 for v in 123456789012345678 '[MARKER-LIST-4]' '{a: MARKER-MAP-5}'; do
 	for key in token client-key-data; do
