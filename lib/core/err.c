@@ -101,7 +101,7 @@ char *err_redact_str(const char *s, const char *secret)
 		memcpy(out + used, mark, sizeof(mark) - 1);
 		used += sizeof(mark) - 1;
 	}
-	strcpy(out + used, p);
+	memcpy(out + used, p, strlen(p) + 1);
 	return out;
 }
 
