@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "cli/nodecli.h"
+#include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/jsonio.h"
 #include "core/statefile.h"
@@ -104,13 +105,21 @@ static int run(const struct nodecli_opts *o, struct err *e)
 	struct policy p;
 	int64_t now = clock_now_ms();
 
+	cleanup_close int lock = -1;
+
 	evict_state_init(&r.st);
-	if (nodecli_policy_load(o, &p, e) < 0)
+	if (nodecli_policy_load(o, &p, e) < 0 || read_input(&r, e) < 0 ||
+	    nodecli_lock_state(o, &lock, e) < 0)
 		return -1;
-	if (read_input(&r, e) < 0 ||
-	    (o->state && (statefile_load(o->state, "EvictorState", &r.state_doc, e) < 0 ||
-			  evict_state_parse(r.state_doc, o->state, &r.st, e) < 0)))
-		return -1;
+	if (o->state && (statefile_load(o->state, "EvictorState", &r.state_doc, e) < 0 ||
+			 evict_state_parse(r.state_doc, o->state, &r.st, e) < 0)) {
+		/* a corrupt state must not disable eviction: protecting the
+		 * online pods comes first, so no cool-down holds; rewritten below */
+		cli_warn("%s; starting over without cool-downs", e->msg);
+		err_clear(e);
+		evict_state_release(&r.st);
+		evict_state_init(&r.st);
+	}
 	evict_decide(&p, &r.in, &r.st, now, &r.plan);
 	if (o->state) {
 		json_auto_t *next = evict_state_json(&r.st);

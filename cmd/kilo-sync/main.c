@@ -399,9 +399,7 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 		code = exit_code(&st);
 	}
 	/* what a server echoed is never printed */
-	sync_redact(sc, kc, out, NULL);
-	for (size_t i = 0; i < rms->n; i++)
-		sync_redact(sc, kc, NULL, &rms->down[i]);
+	sync_redact(out);
 	if (jsonio_write(stdout, out, o->pretty, e) < 0)
 		code = KILO_EXIT_FAIL;
 	report_problems(out, rms, sc);
@@ -461,7 +459,6 @@ int main(int argc, char **argv)
 	sync_rms_init(&rms, &sc, o.verbose ? trace : NULL);
 	code = run(&o, &sc, &rms, &kc, &e);
 	if (code < 0) {
-		sync_redact(&sc, &kc, NULL, &e);
 		cli_print_err(&e);
 		code = err_exit_code(&e);
 	}

@@ -150,6 +150,7 @@ static int run(const struct opts *o, struct err *e)
 	json_auto_t *doc = NULL;
 	int64_t window = 0, mono = 0;
 	int have = 0, errors = 0, ret = -1;
+	cleanup_close int lock = -1;
 
 	nodeusage_sample_release(&prev);
 	nodeusage_sample_release(&cur);
@@ -161,6 +162,8 @@ static int run(const struct opts *o, struct err *e)
 			"(check --cgroup-driver and --hierarchy)",
 			l.hadoop_yarn);
 	node = node_name(o, &sr);
+	if (nodecli_lock_state(&o->common, &lock, e) < 0)
+		goto out;
 	if (o->common.state) {
 		load_state(o->common.state, &prev, &have);
 	} else {

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/nodecli.h"
+#include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/jsonio.h"
 #include "decide/qos.h"
@@ -225,6 +226,7 @@ static int run(const struct opts *o)
 	json_t *docs[2] = { NULL, NULL };
 	json_auto_t *out = NULL;
 	struct cgcache *cache = NULL;
+	cleanup_close int lock = -1;
 	struct report report;
 	struct err e = { 0 };
 	size_t failed;
@@ -232,6 +234,10 @@ static int run(const struct opts *o)
 
 	code = load_inputs(o, &p, docs, &in);
 	if (code == 0 && nodecli_open_node(&o->common, &s, &l, &e) < 0) {
+		cli_print_err(&e);
+		code = err_exit_code(&e);
+	}
+	if (code == 0 && nodecli_lock_state(&o->common, &lock, &e) < 0) {
 		cli_print_err(&e);
 		code = err_exit_code(&e);
 	}

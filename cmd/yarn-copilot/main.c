@@ -28,6 +28,7 @@ struct opts {
 	struct nodecli_opts common; /* --sysroot, --cgroup-driver, --hierarchy, --state, --pretty */
 	const char *nm_url;
 	int64_t nm_timeout_ms;
+	int64_t nm_max_bytes;
 	int no_nm;
 	const char *node;
 	const char *textfile_dir;
@@ -42,6 +43,7 @@ struct opts {
 enum {
 	OPT_NM_URL = NODECLI_OPT_END,
 	OPT_NM_TIMEOUT,
+	OPT_NM_MAX_BYTES,
 	OPT_NO_NM,
 	OPT_NODE,
 	OPT_TEXTFILE_DIR,
@@ -55,6 +57,7 @@ static const struct option longopts[] = {
 	NODECLI_OPTION_HIERARCHY,
 	{ "nm-url", required_argument, NULL, OPT_NM_URL },
 	{ "nm-timeout", required_argument, NULL, OPT_NM_TIMEOUT },
+	{ "nm-max-bytes", required_argument, NULL, OPT_NM_MAX_BYTES },
 	{ "no-nm", no_argument, NULL, OPT_NO_NM },
 	{ "node", required_argument, NULL, OPT_NODE },
 	NODECLI_OPTION_STATE,
@@ -82,6 +85,7 @@ static void usage(void)
 	      "     --hierarchy <path>      the hadoop-yarn cgroup (yarn-site cgroups.hierarchy)\n"
 	      "     --nm-url <url>          NodeManager web address (default " NM_DEFAULT_URL ")\n"
 	      "     --nm-timeout <ms>       NodeManager request timeout (default 1000)\n"
+	      "     --nm-max-bytes <n>      largest NodeManager answer read (default 16777216)\n"
 	      "     --no-nm                 do not ask the NodeManager\n"
 	      "     --node <name>           node name for metadata (default $NODE_NAME)\n"
 	      "     --state <file>          list: keep CPU samples here for usage.cpuMilli\n"
@@ -109,6 +113,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	o->nm_url = NM_DEFAULT_URL;
 	o->nm_timeout_ms = NM_TIMEOUT_MS;
+	o->nm_max_bytes = NM_MAX_BYTES;
 	o->grace_ms = KILLER_GRACE_MS;
 	o->kill_timeout_ms = KILLER_KILL_TIMEOUT_MS;
 	o->node = getenv("NODE_NAME");
@@ -122,6 +127,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case OPT_NM_TIMEOUT:
 			if (cli_parse_i64(optarg, "--nm-timeout", 1, 600000, &o->nm_timeout_ms,
 					  &e) < 0)
+				return cli_usage_error("%s", e.msg);
+			break;
+		case OPT_NM_MAX_BYTES:
+			if (cli_parse_i64(optarg, "--nm-max-bytes", 4096, INT64_C(1) << 30,
+					  &o->nm_max_bytes, &e) < 0)
 				return cli_usage_error("%s", e.msg);
 			break;
 		case OPT_NO_NM:
@@ -188,7 +198,8 @@ static void ask_nm(const struct opts *o, struct nm_containers *c, struct contain
 		nm->error = "not asked (--no-nm)";
 		return;
 	}
-	nm->reachable = nm_fetch_containers(o->nm_url, (long)o->nm_timeout_ms, c, e) == 0;
+	nm->reachable =
+		nm_fetch_containers(o->nm_url, (long)o->nm_timeout_ms, o->nm_max_bytes, c, e) == 0;
 	if (!nm->reachable) {
 		nm->error = e->msg;
 		cli_warn("NodeManager '%s': %s; listing from cgroups alone", o->nm_url, e->msg);
@@ -236,9 +247,14 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 	json_auto_t *prev = NULL;
 	json_auto_t *doc = NULL;
 	json_auto_t *state = NULL;
+	cleanup_close int lock = -1;
 	int64_t now = clock_now_ms();
 	int rc = gather(o, l, s, &cl, &c, &nm, &nm_err);
 
+	if (rc == 0 && nodecli_lock_state(&o->common, &lock, &e) < 0) {
+		cli_print_err(&e);
+		rc = err_exit_code(&e);
+	}
 	if (rc == 0) {
 		prev = o->common.state ? read_state(o->common.state) : NULL;
 		doc = containerlist_doc(&cl, l, &nm, prev, now, o->node);

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "core/err.h"
+#include "core/statefile.h"
 
 int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, const char *arg)
 {
@@ -53,6 +54,15 @@ int nodecli_open_node(const struct nodecli_opts *o, struct sysroot *s, struct cg
 	if (sysroot_open(s, o->sysroot, e) < 0)
 		return -1;
 	return cgroup_layout_detect(l, s, o->driver, o->hierarchy, e);
+}
+
+int nodecli_lock_state(const struct nodecli_opts *o, int *fd, struct err *e)
+{
+	*fd = -1;
+	if (!o->state)
+		return 0;
+	*fd = statefile_lock(o->state, NODECLI_STATE_WAIT_MS, e);
+	return *fd < 0 ? -1 : 0;
 }
 
 int nodecli_policy_load(const struct nodecli_opts *o, struct policy *p, struct err *e)

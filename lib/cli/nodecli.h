@@ -78,6 +78,14 @@ enum {
  * (KILO_EXIT_USAGE).  A tool's own options must be handled before. */
 int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, const char *arg);
 
+/* How long a run waits for another run on the same --state. */
+#define NODECLI_STATE_WAIT_MS 10000
+
+/* Serialise the runs on --state (statefile_lock): *fd is the lock to hold
+ * until the state is saved (cleanup_close), -1 without --state.  Returns 0,
+ * or -1 with e set (ERR_TEMP: another run held it NODECLI_STATE_WAIT_MS). */
+int nodecli_lock_state(const struct nodecli_opts *o, int *fd, struct err *e);
+
 /* policy_load() of o->policy (NULL: the defaults) into *p, printing one
  * "<prog>: warning: unknown policy field '<path>'" per unknown field.
  * Returns 0, or -1 with e set: a policy that cannot be used is the caller's

@@ -27,6 +27,18 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+int atomicfile_link_trusted(const char *path, const struct stat *link)
+{
+	cleanup_free char *d = xstrdup(path);
+	struct stat dir;
+
+	if (stat(dirname(d), &dir) < 0)
+		return 0;
+	if (!(dir.st_mode & (S_ISVTX | S_IWOTH)))
+		return 1;
+	return link->st_uid == geteuid() || link->st_uid == dir.st_uid;
+}
+
 char *atomicfile_target(const char *path)
 {
 	char *cur = xstrdup(path);
@@ -38,6 +50,8 @@ char *atomicfile_target(const char *path)
 
 		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode))
 			return cur; /* missing (made by the write) or not a link: here */
+		if (!atomicfile_link_trusted(cur, &st))
+			return cur; /* planted by another user: replaced, not followed */
 		n = readlink(cur, link, sizeof(link) - 1);
 		if (n < 0)
 			break;
@@ -64,21 +78,22 @@ int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode
 	const char *dir;
 	struct stat st;
 
-	/* A symlink is written through (the file it leads to is replaced, or
-	 * made); a device, FIFO or dir was not made by us: replacing it (as
-	 * root: /dev/null) would do harm that no write error shows. */
+	/* A trusted symlink is written through (the file it leads to is
+	 * replaced, or made), an untrusted one replaced; a device, FIFO or dir
+	 * was not made by us: replacing it (as root: /dev/null) would do harm
+	 * that no write error shows. */
 	if (!real)
 		return err_set(e, ERR_SYSTEM, errno, "follow '%s'", path);
-	if (lstat(real, &st) == 0 && !S_ISREG(st.st_mode))
+	if (lstat(real, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
 		return err_set(e, ERR_SYSTEM, 0, "'%s' is not a regular file: not replaced", real);
 	path = real;
 	d = xstrdup(path);
 	b = xstrdup(path);
 	dir = dirname(d);
-	tmp = xasprintf("%s/.%s.%ld.tmp", dir, basename(b), (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+	tmp = xasprintf("%s/.%s.XXXXXX", dir, basename(b));
+	fd = mkostemp(tmp, O_CLOEXEC); /* O_CREAT | O_EXCL, mode 0600 */
 	if (fd < 0)
-		return err_set(e, ERR_SYSTEM, errno, "create '%s'", tmp);
+		return err_set(e, ERR_SYSTEM, errno, "create a temporary file in '%s'", dir);
 	if (fchmod(fd, mode) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0 ||
 	    close(steal_fd(&fd)) < 0) {
 		err_set(e, ERR_SYSTEM, errno, "write '%s'", tmp);

@@ -6,24 +6,34 @@
 #define KILO_ATOMICFILE_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "core/err.h"
 
-/* Write len bytes of data to path: a temporary file in the same dir named
- * ".<base>.<pid>.tmp" (so a textfile collector, which reads only "*.prom",
- * never sees it), mode, fsync, rename(2) onto path, fsync of the dir.  A
- * symlink at path is written through: the file it leads to (atomicfile_
- * target) is replaced, or made when missing.  What is there and is not a
- * regular file (a device, FIFO, dir) is never replaced: ERR_SYSTEM with
- * errnum 0.  On failure the temporary file is removed and path is left as
- * it was.  Returns 0, or -1 with e set (ERR_SYSTEM naming the path; errnum
- * ENOSPC, EACCES, ELOOP...). */
+/* Write len bytes of data to path: a temporary file in the target's dir
+ * with an unpredictable name (".<base>.XXXXXX", mkostemp: O_EXCL, so no one
+ * can pre-create it; a textfile collector, which reads only "*.prom", never
+ * sees it), mode, fsync, rename(2) onto the target, fsync of the dir.  The
+ * target is path, or where its symlinks lead when each may be trusted
+ * (atomicfile_target); a symlink that may not is replaced itself, never
+ * written through.  What is there and is not a regular file (a device,
+ * FIFO, dir) is never replaced: ERR_SYSTEM with errnum 0.  On failure the
+ * temporary file is removed and path is left as it was.  Returns 0, or -1
+ * with e set (ERR_SYSTEM naming the path; errnum ENOSPC, EACCES, ELOOP...). */
 int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode, struct err *e);
 
-/* The file a write to path lands on: path, or where its symlinks lead
- * (followed one by one, up to 16; the last may not exist yet).  New
- * string, or NULL with errno set (ELOOP, or readlink's). */
+/* 1 when the symlink at path (lstat'ed into *link) may be followed, by the
+ * rule of the kernel's fs.protected_symlinks extended to world-writable
+ * dirs: its dir is neither sticky nor world-writable, or the link is owned
+ * by the caller (euid) or by the dir's owner.  0 otherwise: another user
+ * planted it where anyone may (threat-model.md: state and textfile dirs). */
+int atomicfile_link_trusted(const char *path, const struct stat *link);
+
+/* The file a write to path lands on: path, or where its trusted symlinks
+ * lead (followed one by one, up to 16; the last may not exist yet); an
+ * untrusted symlink is the target itself (it is replaced, not followed).
+ * New string, or NULL with errno set (ELOOP, or readlink's). */
 char *atomicfile_target(const char *path);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cleanup.h"
 #include "core/xalloc.h"
 
 /* Copy src into dst (ERR_MSG_MAX) as one line: newline, tab and carriage
@@ -33,17 +34,79 @@ static void one_line(char *dst, const char *src)
 	dst[o] = '\0';
 }
 
+/* s with every occurrence of secret replaced: a new string, or NULL. */
+static char *redact_one(const char *s, const char *secret)
+{
+	static const char mark[] = "[redacted]";
+	size_t sl = secret ? strlen(secret) : 0, n = 0, used = 0;
+	const char *p, *hit;
+	char *out;
+
+	if (sl == 0 || !strstr(s, secret))
+		return NULL;
+	for (p = s; (hit = strstr(p, secret)) != NULL; p = hit + sl)
+		n++;
+	out = xmalloc(strlen(s) + n * sizeof(mark) + 1);
+	for (p = s; (hit = strstr(p, secret)) != NULL; p = hit + sl) {
+		memcpy(out + used, p, (size_t)(hit - p));
+		used += (size_t)(hit - p);
+		memcpy(out + used, mark, sizeof(mark) - 1);
+		used += sizeof(mark) - 1;
+	}
+	memcpy(out + used, p, strlen(p) + 1);
+	return out;
+}
+
+/* The process's secrets (err_secret_add), each owned. */
+static char *secrets[ERR_SECRETS_MAX];
+static size_t nsecrets;
+
+void err_secret_add(const char *secret)
+{
+	if (!secret || strlen(secret) < ERR_SECRET_MIN || nsecrets == ERR_SECRETS_MAX)
+		return;
+	for (size_t i = 0; i < nsecrets; i++)
+		if (strcmp(secrets[i], secret) == 0)
+			return;
+	secrets[nsecrets++] = xstrdup(secret);
+}
+
+void err_secret_clear(void)
+{
+	for (size_t i = 0; i < nsecrets; i++)
+		free(secrets[i]);
+	nsecrets = 0;
+}
+
+char *err_redact_all(const char *s)
+{
+	char *cur = NULL;
+
+	for (size_t i = 0; i < nsecrets; i++) {
+		char *next = redact_one(cur ? cur : s, secrets[i]);
+
+		if (next) {
+			free(cur);
+			cur = next;
+		}
+	}
+	return cur;
+}
+
 int err_vset(struct err *e, enum err_kind kind, int errnum, const char *fmt, va_list ap)
 {
-	char raw[ERR_MSG_MAX];
+	cleanup_free char *raw = NULL, *clean = NULL;
 	size_t n;
 
 	if (!e)
 		return -1;
 	e->kind = kind;
 	e->errnum = errnum;
-	vsnprintf(raw, sizeof(raw), fmt, ap);
-	one_line(e->msg, raw);
+	/* the whole message first: a secret is replaced before it is cut */
+	if (vasprintf(&raw, fmt, ap) < 0)
+		raw = NULL;
+	clean = raw ? err_redact_all(raw) : NULL;
+	one_line(e->msg, clean ? clean : raw ? raw : "(no memory for the message)");
 	n = strlen(e->msg);
 	if (errnum != 0 && n < sizeof(e->msg) - 1)
 		snprintf(e->msg + n, sizeof(e->msg) - n, ": %s", strerror(errnum));
@@ -79,55 +142,12 @@ int err_wrap(struct err *e, const char *fmt, ...)
 	memcpy(buf + n + 2, e->msg, ERR_MSG_MAX);
 	buf[n + 2 + ERR_MSG_MAX - 1] = '\0';
 	buf[ERR_MSG_MAX - 1] = '\0';
-	one_line(e->msg, buf);
+	{
+		cleanup_free char *clean = err_redact_all(buf); /* a secret in the context */
+
+		one_line(e->msg, clean ? clean : buf);
+	}
 	return -1;
-}
-
-char *err_redact_str(const char *s, const char *secret)
-{
-	static const char mark[] = "[redacted]";
-	size_t sl = secret ? strlen(secret) : 0, n = 0, used = 0;
-	const char *p, *hit;
-	char *out;
-
-	if (sl < ERR_SECRET_MIN || !strstr(s, secret))
-		return NULL;
-	for (p = s; (hit = strstr(p, secret)) != NULL; p = hit + sl)
-		n++;
-	out = xmalloc(strlen(s) + n * sizeof(mark) + 1);
-	for (p = s; (hit = strstr(p, secret)) != NULL; p = hit + sl) {
-		memcpy(out + used, p, (size_t)(hit - p));
-		used += (size_t)(hit - p);
-		memcpy(out + used, mark, sizeof(mark) - 1);
-		used += sizeof(mark) - 1;
-	}
-	memcpy(out + used, p, strlen(p) + 1);
-	return out;
-}
-
-void err_redact(struct err *e, const char *secret)
-{
-	size_t sl = secret ? strlen(secret) : 0, len;
-	char *r;
-	int cut = 0;
-
-	if (!e || sl < ERR_SECRET_MIN)
-		return;
-	/* a message cut short may end in the start of the secret */
-	len = strlen(e->msg);
-	for (size_t k = sl - 1 < len ? sl - 1 : len; k >= 4 && !cut; k--)
-		if (memcmp(e->msg + len - k, secret, k) == 0) {
-			e->msg[len - k] = '\0';
-			cut = 1;
-		}
-	r = err_redact_str(e->msg, secret);
-	if (r)
-		snprintf(e->msg, ERR_MSG_MAX, "%s", r);
-	free(r);
-	if (cut) {
-		len = strlen(e->msg);
-		snprintf(e->msg + len, ERR_MSG_MAX - len, "[redacted]");
-	}
 }
 
 void err_clear(struct err *e)

@@ -57,17 +57,21 @@ int err_wrap(struct err *e, const char *fmt, ...) __attribute__((format(printf, 
 /* Secrets shorter than this are not looked for: they would match ordinary
  * words ("t" in every message); real tokens and passwords are longer. */
 #define ERR_SECRET_MIN 6
+#define ERR_SECRETS_MAX 32
 
-/* Remove a secret from e's message (a server that echoes the bearer token
- * in its error): every occurrence of secret becomes "[redacted]", and so
- * does a prefix of it of 4 bytes or more that ends the message (one cut
- * short by ERR_MSG_MAX).  Nothing when secret is NULL or shorter than
- * ERR_SECRET_MIN. */
-void err_redact(struct err *e, const char *secret);
+/* Register a secret of this process (a bearer token, a password: copied;
+ * ignored when shorter than ERR_SECRET_MIN or ERR_SECRETS_MAX are held).
+ * Every message err_set()/err_vset() make, and every value jsonio quotes,
+ * has each registered secret replaced by "[redacted]" before anything is
+ * cut to size (threat-model.md: a server may echo a secret anywhere). */
+void err_secret_add(const char *secret);
 
-/* s with every occurrence of secret replaced by "[redacted]": a new string,
- * or NULL when secret is NULL, shorter than ERR_SECRET_MIN or not in s. */
-char *err_redact_str(const char *s, const char *secret);
+/* Forget every registered secret (tests). */
+void err_secret_clear(void);
+
+/* s with every registered secret replaced: a new string, or NULL when s
+ * holds none. */
+char *err_redact_all(const char *s);
 
 /* Reset *e to ERR_NONE with an empty message. */
 void err_clear(struct err *e);

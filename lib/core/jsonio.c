@@ -845,7 +845,9 @@ json_t *jsonio_string(const char *s)
 int jsonio_bad_value(struct err *e, const char *ctx, const char *key, const char *what,
 		     const json_t *v)
 {
-	cleanup_free char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+	cleanup_free char *dumped = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+	cleanup_free char *clean = dumped ? err_redact_all(dumped) : NULL;
+	char *text = clean ? clean : dumped; /* a secret goes before the value is cut */
 
 	if (text && strlen(text) > 80)
 		memcpy(text + 74, "...", 4);
@@ -949,21 +951,30 @@ json_t *jsonio_int_or_null(int known, int64_t v)
 	return known ? json_integer(v) : json_null();
 }
 
-void jsonio_redact(json_t *doc, const char *secret)
+static int is_key(const char *key, const char *const *keys)
+{
+	for (; key && *keys; keys++)
+		if (strcmp(key, *keys) == 0)
+			return 1;
+	return 0;
+}
+
+void jsonio_redact_keys(json_t *doc, const char *const *keys)
 {
 	const char *key;
 	json_t *v;
 	size_t i;
 
-	if (!secret || !*secret)
-		return;
-	if (json_is_string(doc)) {
-		char *r = err_redact_str(json_string_value(doc), secret);
+	json_object_foreach(doc, key, v)
+	{
+		if (json_is_string(v) && is_key(key, keys)) {
+			cleanup_free char *r = err_redact_all(json_string_value(v));
 
-		if (r)
-			json_string_set(doc, r);
-		free(r);
+			if (r)
+				json_string_set(v, r);
+		} else {
+			jsonio_redact_keys(v, keys);
+		}
 	}
-	json_object_foreach(doc, key, v) jsonio_redact(v, secret);
-	json_array_foreach(doc, i, v) jsonio_redact(v, secret);
+	json_array_foreach(doc, i, v) jsonio_redact_keys(v, keys);
 }

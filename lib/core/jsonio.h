@@ -158,10 +158,11 @@ int jsonio_get_obj(const json_t *obj, const char *ctx, const char *key, json_t *
 int jsonio_get_arr(const json_t *obj, const char *ctx, const char *key, json_t **out,
 		   struct err *e);
 
-/* Replace every occurrence of secret in doc's string values (not keys),
- * at any depth, with "[redacted]" (err_redact_str()).  Nothing when secret
- * is NULL or empty. */
-void jsonio_redact(json_t *doc, const char *secret);
+/* Replace every registered secret (err_secret_add) in the string values of
+ * the members named in keys (NULL-terminated), at any depth, with
+ * "[redacted]".  Free-text members only (a reason, an error): an id or a
+ * name that holds a secret's letters by chance must stay what it is. */
+void jsonio_redact_keys(json_t *doc, const char *const *keys);
 
 /* Set e to ERR_INPUT "<ctx>.<key>: expected <what>, got <compact json of v>"
  * (the value cut at 80 bytes).  Returns -1.  For checks the getters cannot

@@ -6,24 +6,49 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/atomicfile.h"
 #include "core/cleanup.h"
+#include "core/clock.h"
 #include "core/jsonio.h"
 #include "core/xalloc.h"
 
+/* "line:col" of a jsonio message about path ("<path>:<line>:<col>: ..."),
+ * or "" when it has none: the position, never the text it quotes. */
+static void position(const char *msg, const char *path, char *out, size_t len)
+{
+	size_t pl = strlen(path);
+	long line = 0, col = 0;
+
+	out[0] = '\0';
+	if (strncmp(msg, path, pl) == 0 && msg[pl] == ':' &&
+	    sscanf(msg + pl + 1, "%ld:%ld", &line, &col) == 2)
+		snprintf(out, len, " at line %ld, column %ld", line, col);
+}
+
 int statefile_load(const char *path, const char *kind, json_t **doc, struct err *e)
 {
-	/* O_NONBLOCK: a FIFO given by mistake must not hang the tool. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	cleanup_fclose FILE *f = NULL;
 	json_t *got = NULL;
 	const char *api;
-	struct stat st;
+	struct stat st, lst;
+	char where[64];
+	int fd;
 
 	*doc = NULL;
+	/* a symlink another user planted is not read through (what it leads
+	 * to, /etc/shadow, would be parsed and quoted); a regular file is
+	 * opened O_NOFOLLOW, so it cannot become one in between */
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && !atomicfile_link_trusted(path, &lst))
+		return err_set(e, ERR_INPUT, 0,
+			       "state '%s': a symlink another user may have planted: not followed",
+			       path);
+	/* O_NONBLOCK: a FIFO given by mistake must not hang the tool. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
+				(lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? 0 : O_NOFOLLOW));
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
@@ -45,16 +70,19 @@ int statefile_load(const char *path, const char *kind, json_t **doc, struct err 
 		close(fd);
 		return err_set(e, ERR_SYSTEM, errno, "open state '%s'", path);
 	}
-	if (jsonio_collect(f, path, &kind, 1, &got, NULL, e) < 0)
-		return -1;
+	/* messages name the position only: the file may hold what it should not */
+	if (jsonio_collect(f, path, &kind, 1, &got, NULL, e) < 0) {
+		position(e->msg, path, where, sizeof(where));
+		return err_set(e, ERR_INPUT, 0, "state '%s': not a readable %s document%s", path,
+			       kind, where);
+	}
 	if (!got)
 		return err_set(e, ERR_INPUT, 0, "state '%s': no %s document", path, kind);
 	api = json_string_value(json_object_get(got, "apiVersion"));
 	if (!api || strcmp(api, KILO_API_VERSION) != 0) {
-		err_set(e, ERR_INPUT, 0, "state '%s': apiVersion '%.40s', expected '%s'", path,
-			api ? api : "(none)", KILO_API_VERSION);
-		json_decref(got); /* after the message: api points into it */
-		return -1;
+		json_decref(got);
+		return err_set(e, ERR_INPUT, 0, "state '%s': apiVersion is not '%s'", path,
+			       KILO_API_VERSION);
 	}
 	*doc = got;
 	return 1;
@@ -68,10 +96,55 @@ int statefile_save(const char *path, const json_t *doc, struct err *e)
 	if (!text)
 		return err_set(e, ERR_SYSTEM, ENOMEM, "encode state '%s'", path);
 	line = xasprintf("%s\n", text);
-	if (atomicfile_write(path, line, strlen(line), 0644, e) < 0) {
+	if (atomicfile_write(path, line, strlen(line), 0600, e) < 0) {
 		if (e && e->errnum == 0) /* not a regular file: atomicfile says so */
 			return err_wrap(e, "write state");
 		return err_set(e, ERR_SYSTEM, e ? e->errnum : 0, "write state '%s'", path);
 	}
 	return 0;
+}
+
+int statefile_lock(const char *path, int64_t wait_ms, struct err *e)
+{
+	cleanup_free char *lock = xasprintf("%s.lock", path);
+	int64_t until = clock_mono_ms() + wait_ms;
+	struct stat st;
+	int fd;
+
+	/* never through a symlink, and only a file of ours: another user's
+	 * lock file (they could hold it for ever) is replaced by one of ours */
+	fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
+		close(fd);
+		fd = -1;
+		if (lstat(lock, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(lock) == 0)
+			fd = open(lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return err_set(e, ERR_INPUT, 0,
+				       "lock '%s': not a regular file of this user, and not "
+				       "replaced: remove it",
+				       lock);
+	}
+	if (fd < 0 && errno == ELOOP && lstat(lock, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    unlink(lock) == 0) /* a symlink: replaced, never followed */
+		fd = open(lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return err_set(e, ERR_SYSTEM, errno, "open lock '%s'", lock);
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int errnum = errno;
+
+		if (errnum != EWOULDBLOCK && errnum != EINTR) {
+			close(fd);
+			return err_set(e, ERR_SYSTEM, errnum, "lock '%s'", lock);
+		}
+		if (clock_mono_ms() >= until) {
+			close(fd);
+			return err_set(e, ERR_TEMP, 0,
+				       "state '%s' is in use by another run (lock '%s' held for "
+				       "%lld ms)",
+				       path, lock, (long long)wait_ms);
+		}
+		clock_sleep_ms(20);
+	}
+	return fd;
 }

@@ -7,6 +7,7 @@
 #define KILO_STATEFILE_H
 
 #include <jansson.h>
+#include <stdint.h>
 
 #include "core/err.h"
 
@@ -20,14 +21,24 @@
  * and a new reference in *doc; 0 and *doc NULL when the file does not exist
  * (a first run); -1 with e set: ERR_SYSTEM when it cannot be read, ERR_INPUT
  * when it is not such a document, not a regular file (a FIFO or a device
- * given by mistake: never read) or larger than STATEFILE_MAX_BYTES (callers
- * usually warn and start afresh). */
+ * given by mistake: never read), larger than STATEFILE_MAX_BYTES or a
+ * symlink atomicfile_link_trusted() refuses.  Messages name the position
+ * of a parse error, never the content (callers warn and start afresh). */
 int statefile_load(const char *path, const char *kind, json_t **doc, struct err *e);
 
-/* Write doc to path atomically with atomicfile_write() (a temporary file
- * beside it, fsync, rename; through a symlink; never over anything but a
- * regular file).
+/* Write doc to path atomically with atomicfile_write(), mode 0600 (a
+ * temporary file beside it, fsync, rename; through a trusted symlink;
+ * never over anything but a regular file or an untrusted symlink).
  * Returns 0, or -1 with e set (ERR_SYSTEM; the temporary file is removed). */
 int statefile_save(const char *path, const json_t *doc, struct err *e);
+
+/* Serialise the runs of a tool on one state: an exclusive flock(2) on
+ * "<path>.lock" (made 0600, never through a symlink, refused unless a
+ * regular file of the caller: another user's file or a symlink there is
+ * replaced), waited for at most wait_ms.  Returns the fd,
+ * to hold until the state is saved (closing it releases the lock), or -1
+ * with e set: ERR_TEMP when another run held it all that time, ERR_INPUT
+ * for a lock file of another user, ERR_SYSTEM. */
+int statefile_lock(const char *path, int64_t wait_ms, struct err *e);
 
 #endif

@@ -72,10 +72,9 @@ int podreq_effective(const json_t *pod, const char *who, const char *res, int64_
 	if (!json_is_object(spec))
 		return jsonio_bad_value(e, ctx, "spec", "an object", spec);
 	snprintf(ctx, sizeof(ctx), "Pod %s.spec", who);
-	if (!json_is_array(json_object_get(spec, "containers")))
-		return jsonio_bad_value(e, ctx, "containers", "an array",
-					json_object_get(spec, "containers"));
-	if (shape(json_object_get(spec, "initContainers"), JSON_ARRAY, ctx, "initContainers",
+	if (shape(json_object_get(spec, "containers"), JSON_ARRAY, ctx, "containers", "an array",
+		  e) < 0 ||
+	    shape(json_object_get(spec, "initContainers"), JSON_ARRAY, ctx, "initContainers",
 		  "an array", e) < 0 ||
 	    shape(json_object_get(spec, "overhead"), JSON_OBJECT, ctx, "overhead", "an object", e) <
 		    0)

@@ -28,7 +28,10 @@
  * not) or a sum does not fit in int64 (ERR_INPUT "Pod <who>.spec.containers: the sum of <r>
  * overflows": the API server accepts each request up to 2^63-1); or -1
  * with e set (ERR_INPUT "Pod <who>.spec.containers[0].resources.requests.<r>:
- * expected ..."). */
+ * expected ..."), also for a wrong shape, never read as "no request": spec
+ * or a container not an object; containers or initContainers not an array;
+ * resources, requests, limits or overhead not an object (absent or null is
+ * none). */
 #define PODREQ_OVERFLOW 1
 int podreq_effective(const json_t *pod, const char *who, const char *resource, int64_t *out,
 		     struct err *e);

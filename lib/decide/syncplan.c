@@ -2,6 +2,7 @@
 /* syncplan - kilo-sync's pure planner (see syncplan.h) */
 #include "decide/syncplan.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,6 +277,7 @@ static void read_addresses(struct sync_node *n, const json_t *node)
 int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e)
 {
 	const char *name = str_at(node, "metadata", "name");
+	const json_t *anns;
 	const char *origin;
 	struct sync_node *n;
 	char ctx[300];
@@ -290,7 +292,20 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 	n->seen = 1;
 	set_str(&n->origin_error, NULL);
 	origin = annotation(node, SYNC_ANN_ORIGIN);
-	if (origin) {
+	anns = json_object_get(json_object_get(node, "metadata"), "annotations");
+	snprintf(ctx, sizeof(ctx), "Node %s metadata", name);
+	/* annotations of another shape are never "no annotation": that would
+	 * fall back to status.allocatable and offer YARN its share again */
+	if (anns && !json_is_null(anns) && !json_is_object(anns)) {
+		jsonio_bad_value(e, ctx, "annotations", "an object", anns);
+		n->origin_error = xstrdup(e->msg);
+		err_clear(e);
+	} else if (json_object_get(anns, SYNC_ANN_ORIGIN) && !origin) {
+		jsonio_bad_value(e, ctx, "annotations." SYNC_ANN_ORIGIN, "a string",
+				 json_object_get(anns, SYNC_ANN_ORIGIN));
+		n->origin_error = xstrdup(e->msg);
+		err_clear(e);
+	} else if (origin) {
 		n->origin_source = "annotation";
 		read_origin(in, n, origin);
 	} else {
@@ -317,6 +332,15 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 	if (n->origin_mem < 0)
 		n->origin_mem = 0;
 	read_allocation(in, n, annotation(node, SYNC_ANN_THIRD_PARTY));
+	snprintf(ctx, sizeof(ctx), "Node %s metadata", name);
+	if (json_is_object(anns) && json_object_get(anns, SYNC_ANN_THIRD_PARTY) &&
+	    !json_is_string(json_object_get(anns, SYNC_ANN_THIRD_PARTY))) {
+		jsonio_bad_value(e, ctx, "annotations." SYNC_ANN_THIRD_PARTY, "a string",
+				 json_object_get(anns, SYNC_ANN_THIRD_PARTY));
+		n->has_alloc = 1; /* kept as it is: never rewritten from a wrong shape */
+		set_str(&n->alloc_error, e->msg);
+		err_clear(e);
+	}
 	read_addresses(n, node);
 	return 0;
 }
@@ -412,12 +436,16 @@ int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
 	 * short: from an API the listing is malformed, not complete */
 	const json_t *nn = json_object_get(json_object_get(pod, "spec"), "nodeName");
 
-	if (!json_is_object(pod) || !name || !*name || (nn && !json_is_null(nn) && !node)) {
+	if (!json_is_object(pod) || !name || !*name ||
+	    !json_is_object(json_object_get(pod, "spec")) || (nn && !json_is_null(nn) && !node)) {
 		if (!json_is_object(pod))
 			jsonio_bad_value(e, "Pod", NULL, "an object", pod);
 		else if (!name || !*name)
 			jsonio_bad_value(e, "Pod", "metadata.name", "a name",
 					 json_object_get(meta, "name"));
+		else if (!json_is_object(json_object_get(pod, "spec")))
+			jsonio_bad_value(e, "Pod", "spec", "an object",
+					 json_object_get(pod, "spec"));
 		else
 			jsonio_bad_value(e, "Pod", "spec.nodeName", "a node name",
 					 json_object_get(json_object_get(pod, "spec"), "nodeName"));
@@ -730,56 +758,34 @@ static int rm_node_on(const struct yarn_node *y, const struct sync_node *n)
 	return 0;
 }
 
-/* Why YARN's share on node n (which has no NodeManager pod) must not be
- * zeroed by the RM evidence of cluster c: an active RM node on n that uses
- * something or cannot be read, or an unreadable RM item that names no host.
- * Returns 1 with why filled, else 0. */
-static int share_in_use(const struct in_cluster *c, const struct sync_node *n, char *why,
-			size_t len)
+/* A used figure the RM cannot have (negative, or past SYNC_RM_MAX_*). */
+static int impossible(const struct yarn_node *y)
 {
-	for (size_t i = 0; c->has_nodes && i < c->nodes.n; i++) {
-		const struct yarn_node *y = &c->nodes.items[i];
-		int on = rm_node_on(y, n);
-		const char *where = on == 1 ? "on its host" : "named by a pod on it";
-
-		if (y->bad && !*y->id && !*y->host) {
-			snprintf(why, len,
-				 "an RM node of cluster '%s' cannot be read (%s): no evidence "
-				 "that YARN's share is free",
-				 c->id, y->bad);
-			return 1;
-		}
-		if (!on)
-			continue;
-		if (y->bad) {
-			snprintf(why, len, "RM node %s of cluster '%s' %s cannot be read (%s)",
-				 *y->id ? y->id : y->host, c->id, where, y->bad);
-			return 1;
-		}
-		if (!y->inactive && (y->used.vcores > 0 || y->used.memory_mb > 0)) {
-			snprintf(why, len,
-				 "RM node %s of cluster '%s' %s uses %lld vCores, %lld MB", y->id,
-				 c->id, where, (long long)y->used.vcores,
-				 (long long)y->used.memory_mb);
-			return 1;
-		}
-	}
-	return 0;
+	return y->used.vcores < 0 || y->used.memory_mb < 0 || y->used.vcores > SYNC_RM_MAX_VCORES ||
+	       y->used.memory_mb > SYNC_RM_MAX_MB;
 }
 
-static int64_t floor_div(int64_t a, int64_t b)
+/* 1 when RM node y may hold YARN containers: it cannot be read, its
+ * figures are impossible, or it is active and uses something. */
+static int may_be_busy(const struct yarn_node *y)
 {
-	return a / b;
+	return y->bad || impossible(y) ||
+	       (!y->inactive && (y->used.vcores > 0 || y->used.memory_mb > 0));
 }
 
-static json_t *skip(json_t *item, int error, const char *reason)
+/* What RM node y of cluster c shows, for a reason: a new string. */
+static char *rm_shows(const struct in_cluster *c, const struct yarn_node *y, const char *where)
 {
-	json_object_set_new(item, "action", json_string("skip"));
-	json_object_set_new(item, "reason", json_string(reason));
-	if (error)
-		json_object_set_new(item, "severity", json_string("error"));
-	json_object_set_new(item, "annotation", json_pack("{s:s}", "action", "none"));
-	return item;
+	const char *id = *y->id ? y->id : *y->host ? y->host : "(no id)";
+
+	if (y->bad)
+		return xasprintf("RM node %s of cluster '%s'%s cannot be read (%s)", id, c->id,
+				 where, y->bad);
+	if (impossible(y))
+		return xasprintf("RM node %s of cluster '%s'%s reports impossible used figures", id,
+				 c->id, where);
+	return xasprintf("RM node %s of cluster '%s'%s uses %lld vCores, %lld MB", id, c->id, where,
+			 (long long)y->used.vcores, (long long)y->used.memory_mb);
 }
 
 /* The number of RM node lists given (clusters read in this pass). */
@@ -792,93 +798,100 @@ static size_t rm_lists(const struct sync_input *in)
 	return n;
 }
 
-/* The item of a node without a NodeManager pod: its hadoop-yarn entry is
- * zeroed only on this pass's RM evidence that YARN uses nothing there. */
-/* An active RM node that uses something (or cannot be read) and that no
- * NodeManager pod on any node claims: it may run on any node, a node whose
- * pod is gone without a trace included (an id of the pod's FQDN or IP).
- * Returns 1 with why filled, else 0. */
-static int unclaimed_in_use(const struct sync_input *in, const json_t *claims, char *why,
-			    size_t len)
+/* Why YARN's share on node n must not be zeroed now (a new string), or
+ * NULL when this pass's RM evidence says YARN uses nothing there: every
+ * cluster answered a list that names nodes, no RM node on n's host (or named
+ * by its terminating NodeManager pod) may be busy, and every RM node that
+ * may be busy is claimed by a NodeManager pod (one claimed by none may run
+ * on n: a pod gone without a trace, its id the pod's FQDN or IP). */
+static char *zero_blocked(const struct sync_input *in, const struct sync_node *n,
+			  const json_t *claims)
 {
+	if (!rm_lists(in))
+		return xstrdup("no RM node list was read in this pass");
+	for (size_t i = 0; i < in->nclusters; i++) {
+		const struct in_cluster *c = &in->clusters[i];
+
+		if (c->unreachable)
+			return xasprintf("cluster '%s' is unreachable", c->id);
+		if (c->has_nodes && c->nodes.n == 0)
+			return xasprintf("cluster '%s' lists no node (an RM that just restarted or "
+					 "failed over)",
+					 c->id);
+	}
 	for (size_t i = 0; i < in->nclusters; i++) {
 		const struct in_cluster *c = &in->clusters[i];
 
 		for (size_t k = 0; c->has_nodes && k < c->nodes.n; k++) {
 			const struct yarn_node *y = &c->nodes.items[k];
+			int on = rm_node_on(y, n);
 			cleanup_free char *key = NULL;
 
-			if (!*y->id || (!y->bad && (y->inactive || (y->used.vcores <= 0 &&
-								    y->used.memory_mb <= 0))))
+			if (!may_be_busy(y))
 				continue;
-			key = claim_key(c->id, y->id);
-			if (json_object_get(claims, key))
-				continue;
-			if (y->bad)
-				snprintf(
-					why, len,
-					"RM node %s of cluster '%s' cannot be read and no NodeManager "
-					"pod claims it",
-					y->id, c->id);
-			else
-				snprintf(
-					why, len,
-					"RM node %s of cluster '%s' uses %lld vCores, %lld MB and no "
-					"NodeManager pod claims it (it may run here)",
-					y->id, c->id, (long long)y->used.vcores,
-					(long long)y->used.memory_mb);
-			return 1;
+			if (on)
+				return rm_shows(c, y,
+						on == 1 ? " on its host" : " named by a pod on it");
+			key = *y->id ? claim_key(c->id, y->id) : NULL;
+			if (!key || !json_object_get(claims, key)) {
+				cleanup_free char *shows = rm_shows(c, y, "");
+
+				return xasprintf("%s and no NodeManager pod claims it (it may run "
+						 "here)",
+						 shows);
+			}
 		}
 	}
-	return 0;
+	return NULL;
 }
 
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	return a / b;
+}
+
+/* Make item a skip with the reason fmt gives (severity error when error). */
+static json_t *skipf(json_t *item, int error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static json_t *skipf(json_t *item, int error, const char *fmt, ...)
+{
+	cleanup_free char *reason = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&reason, fmt, ap) < 0)
+		reason = NULL;
+	va_end(ap);
+	json_object_set_new(item, "action", json_string("skip"));
+	json_object_set_new(item, "reason", json_string(reason ? reason : "(no memory)"));
+	if (error)
+		json_object_set_new(item, "severity", json_string("error"));
+	json_object_set_new(item, "annotation", json_pack("{s:s}", "action", "none"));
+	return item;
+}
+
+/* The item of a node without a NodeManager pod: its hadoop-yarn entry is
+ * zeroed only on this pass's RM evidence that YARN uses nothing there. */
 static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n,
 			  const json_t *claims, json_t *item)
 {
-	char reason[2048], why[768], note[400] = "";
+	cleanup_free char *note = NULL, *why = NULL, *reason = NULL;
 	int has_share = n->has_alloc && (n->alloc_cpu || n->alloc_mem);
 
 	if (n->nm_foreign) /* main warns: NodeManagers may run in a namespace not configured */
 		json_object_set_new(item, "ignoredPod", json_string(n->nm_foreign));
-	if (n->nm_terminating)
-		snprintf(note, sizeof(note), " (NodeManager pod %s is terminating)",
-			 n->nm_terminating);
-	else if (n->nm_foreign)
-		snprintf(note, sizeof(note),
-			 " (pod %s has the NodeManager label outside nodeManagerNamespaces: "
-			 "ignored)",
-			 n->nm_foreign);
-	for (size_t i = 0; i < in->nclusters; i++)
-		if (share_in_use(&in->clusters[i], n, why, sizeof(why))) {
-			snprintf(reason, sizeof(reason),
-				 "no NodeManager pod seen on the node%s, but %s: its share is not "
-				 "zeroed",
-				 note, why);
-			return skip(item, 0, reason);
-		}
-	for (size_t i = 0; i < in->nclusters; i++)
-		if (in->clusters[i].unreachable && has_share) {
-			snprintf(reason, sizeof(reason),
-				 "no NodeManager pod seen on the node%s, and cluster '%s' is "
-				 "unreachable: YARN's share is not zeroed on no evidence",
-				 note, in->clusters[i].id);
-			return skip(item, 0, reason);
-		}
-	if (has_share && unclaimed_in_use(in, claims, why, sizeof(why))) {
-		snprintf(reason, sizeof(reason),
-			 "no NodeManager pod seen on the node%s, but %s: its share is not zeroed",
-			 note, why);
-		return skip(item, 0, reason);
-	}
-	if (!rm_lists(in) && has_share) {
-		snprintf(reason, sizeof(reason),
-			 "no NodeManager pod seen on the node%s, and no RM node list in this pass: "
-			 "YARN's share is not zeroed on no evidence",
-			 note);
-		return skip(item, 0, reason);
-	}
-	snprintf(reason, sizeof(reason), "no NodeManager pod on the node%s", note);
+	note = n->nm_terminating
+		       ? xasprintf(" (NodeManager pod %s is terminating)", n->nm_terminating)
+	       : n->nm_foreign ? xasprintf(" (pod %s has the NodeManager label outside "
+					   "nodeManagerNamespaces: ignored)",
+					   n->nm_foreign)
+			       : xstrdup("");
+	if (has_share && !n->alloc_error && (why = zero_blocked(in, n, claims)))
+		return skipf(
+			item, 0,
+			"no NodeManager pod seen on the node%s, but %s: its share is not zeroed",
+			note, why);
+	reason = xasprintf("no NodeManager pod on the node%s", note);
 	json_object_set_new(item, "action", json_string("skip"));
 	json_object_set_new(item, "reason", json_string(reason));
 	json_object_set_new(item, "annotation", annotation_part(&in->o, n, 0, 0));
@@ -899,22 +912,21 @@ static char *claim_key(const char *cluster, const char *id)
 	return key;
 }
 
-/* "a, b, c" of a JSON array of names, within len bytes. */
-static void join_names(const json_t *names, char *out, size_t len)
+/* "a, b, c" of a JSON array of names: a new string. */
+static char *join_names(const json_t *names)
 {
+	char *out = xstrdup("");
 	const json_t *v;
-	size_t i, used = 0;
+	size_t i;
 
-	out[0] = '\0';
 	json_array_foreach(names, i, v)
 	{
-		int w = snprintf(out + used, len - used, "%s%s", i ? ", " : "",
-				 json_string_value(v));
+		char *next = xasprintf("%s%s%s", out, i ? ", " : "", json_string_value(v));
 
-		if (w < 0 || (size_t)w >= len - used)
-			break;
-		used += (size_t)w;
+		free(out);
+		out = next;
 	}
+	return out;
 }
 
 static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
@@ -927,7 +939,8 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	int64_t res_cpu, res_mem, free_cpu, free_mem, used_cpu, used_mem;
 	struct yarn_resource total;
 	const json_t *claimants;
-	char reason[1024], names[768];
+	cleanup_free char *reason = NULL, *why = NULL;
+	json_t *ann;
 
 	json_object_set_new(item, "node", json_string(n->name));
 	json_object_set_new(item, "cluster", n->nm_pods ? json_string(n->nm_cluster) : json_null());
@@ -935,11 +948,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 			    n->nm_node_id ? json_string(n->nm_node_id) : json_null());
 	if (!n->nm_pods)
 		return no_nm_item(in, n, claims, item);
-#define SKIP(error, ...)                                                                           \
-	do {                                                                                       \
-		snprintf(reason, sizeof(reason), __VA_ARGS__);                                     \
-		return skip(item, error, reason);                                                  \
-	} while (0)
+#define SKIP(error, ...) return skipf(item, error, __VA_ARGS__)
 	if (!n->seen)
 		SKIP(0, "Node object not found (NodeManager pod %s)", n->nm_pod);
 	json_object_set_new(item, "origin", cpu_mem(n->origin_cpu, n->origin_mem));
@@ -968,7 +977,8 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		claimants = json_object_get(claims, key);
 	}
 	if (json_array_size(claimants) > 1) {
-		join_names(claimants, names, sizeof(names));
+		cleanup_free char *names = join_names(claimants);
+
 		SKIP(1,
 		     "node id %s of cluster '%s' is claimed on %zu nodes (%s): every claimant "
 		     "is skipped",
@@ -1020,22 +1030,21 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	json_object_set_new(item, "rmTotal", yarn_res(y->total));
 	json_object_set_new(item, "rmUsed", yarn_res(y->used));
 	/* bad figures from the RM cost this node only (threat-model.md) */
-	if (y->used.vcores < 0 || y->used.memory_mb < 0 || y->used.vcores > SYNC_RM_MAX_VCORES ||
-	    y->used.memory_mb > SYNC_RM_MAX_MB || num_mul(y->used.vcores, 1000, &used_cpu) < 0 ||
+	if (impossible(y) || num_mul(y->used.vcores, 1000, &used_cpu) < 0 ||
 	    num_mul(y->used.memory_mb, (int64_t)1 << 20, &used_mem) < 0)
 		SKIP(1, "RM node %s reports impossible used figures (%lld vCores, %lld MB)",
 		     n->nm_node_id, (long long)y->used.vcores, (long long)y->used.memory_mb);
 #undef SKIP
 	json_object_set_new(item, "overCommitTimeoutMs", json_integer(o->over_commit_timeout_ms));
 	if (y->inactive) {
-		snprintf(reason, sizeof(reason), "RM node state %s", y->state);
+		reason = xasprintf("RM node state %s", y->state);
 		json_object_set_new(item, "action", json_string("skip"));
 	} else if (y->total.vcores != total.vcores || y->total.memory_mb != total.memory_mb) {
-		snprintf(reason, sizeof(reason), "RM total %lld vCores/%lld MB differs",
-			 (long long)y->total.vcores, (long long)y->total.memory_mb);
+		reason = xasprintf("RM total %lld vCores/%lld MB differs",
+				   (long long)y->total.vcores, (long long)y->total.memory_mb);
 		json_object_set_new(item, "action", json_string("update"));
 	} else {
-		snprintf(reason, sizeof(reason), "RM total matches");
+		reason = xstrdup("RM total matches");
 		json_object_set_new(item, "action", json_string("none"));
 	}
 	if (!y->inactive &&
@@ -1046,19 +1055,31 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 					     ? y->used.memory_mb - total.memory_mb
 					     : 0,
 		};
-		size_t len = strlen(reason);
+		char *more = xasprintf(
+			o->over_commit_timeout_ms >= 0
+				? "%s; YARN uses more than the new total: the RM preempts after %lld ms"
+				: "%s; YARN uses more than the new total; overCommitTimeoutMs %lld: "
+				  "containers are not preempted",
+			reason, (long long)o->over_commit_timeout_ms);
 
 		json_object_set_new(item, "reclaim", yarn_res(back));
-		snprintf(
-			reason + len, sizeof(reason) - len,
-			o->over_commit_timeout_ms >= 0
-				? "; YARN uses more than the new total: the RM preempts after %lld ms"
-				: "; YARN uses more than the new total; overCommitTimeoutMs %lld: "
-				  "containers are not preempted",
-			(long long)o->over_commit_timeout_ms);
+		free(reason);
+		reason = more;
+	}
+	ann = annotation_part(o, n, used_cpu, used_mem);
+	/* an inactive id's zeros are no evidence that YARN left the node: the
+	 * NodeManager may have come back under another port */
+	if (y->inactive && n->has_alloc && (n->alloc_cpu || n->alloc_mem) && !n->alloc_error &&
+	    (why = zero_blocked(in, n, claims))) {
+		char *more = xasprintf("%s; %s: its share is not zeroed", reason, why);
+
+		json_decref(ann);
+		ann = json_pack("{s:s}", "action", "none");
+		free(reason);
+		reason = more;
 	}
 	json_object_set_new(item, "reason", json_string(reason));
-	json_object_set_new(item, "annotation", annotation_part(o, n, used_cpu, used_mem));
+	json_object_set_new(item, "annotation", ann);
 	if (n->alloc_error)
 		json_object_set_new(item, "severity", json_string("error"));
 	return item;

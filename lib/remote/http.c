@@ -455,6 +455,7 @@ void http_global_cleanup(void)
 struct transfer {
 	struct http_response *resp;
 	size_t cap;
+	size_t max; /* the client's max_body */
 	int too_big;
 };
 
@@ -464,7 +465,7 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *arg)
 	struct http_response *r = t->resp;
 	size_t n = size * nmemb;
 
-	if (r->body_len + n > (size_t)HTTP_MAX_BODY) {
+	if (r->body_len + n > t->max) {
 		t->too_big = 1;
 		return 0;
 	}
@@ -554,7 +555,8 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 		    const char *url, int with_token, struct http_response *resp, struct err *e)
 {
 	const char *method = http_method_name(req->method);
-	struct transfer t = { .resp = resp };
+	struct transfer t = { .resp = resp,
+			      .max = (size_t)(c->max_body > 0 ? c->max_body : HTTP_MAX_BODY) };
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *list = NULL;
 	char **headers = http_request_headers(c, req, with_token);
@@ -599,13 +601,13 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 	curl_slist_free_all(list);
 	if (rc != CURLE_OK) {
 		cleanup_free char *safe = http_redact_url(url);
-		const char *why = t.too_big ? "response body too large"
-				  : *errbuf ? errbuf
-					    : curl_easy_strerror(rc);
+		const char *why = *errbuf ? errbuf : curl_easy_strerror(rc);
 
 		trace(c, method, url, "error", t0);
-		return err_set(e, t.too_big ? ERR_REMOTE : curl_kind(rc), 0, "%s %s: %s", method,
-			       safe, why);
+		if (t.too_big) /* read no further: a body at the cap is all it costs */
+			return err_set(e, ERR_REMOTE, 0, "%s %s: response body over %zu bytes",
+				       method, safe, t.max);
+		return err_set(e, curl_kind(rc), 0, "%s %s: %s", method, safe, why);
 	}
 	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &resp->status);
 	if (!resp->body)

@@ -74,6 +74,7 @@ struct http_client {
 	http_trace_fn *trace;       /* optional */
 	void *trace_arg;
 	struct http_pool *pool; /* optional: keep connections between calls */
+	int64_t max_body;       /* larger bodies fail, read no further; 0: HTTP_MAX_BODY */
 };
 
 /* A request, built by the functions below.  Owned strings are freed by

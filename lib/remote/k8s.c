@@ -232,6 +232,7 @@ static int exec_refresh(struct k8s_client *c, int force, struct err *e)
 	free(c->exec_cert);
 	free(c->exec_key);
 	c->token = token;
+	err_secret_add(token); /* a server may echo it: never in a message */
 	c->exec_cert = cert;
 	c->exec_key = key;
 	c->token_expiry_ms = expiry;
@@ -274,6 +275,7 @@ static int token_refresh(struct k8s_client *c, int force, struct err *e)
 	}
 	free(c->token);
 	c->token = t;
+	err_secret_add(t);
 	c->token_read_ms = clock_mono_ms();
 	return 0;
 }
@@ -301,6 +303,8 @@ int k8s_client_init_config(struct k8s_client *c, struct k8s_config *cfg, http_tr
 	c->http.trace = trace;
 	c->http.trace_arg = trace_arg;
 	c->http.pool = http_pool_new(); /* pages and retries reuse the connection */
+	err_secret_add(c->cfg.token);   /* never in a message, whoever echoes it */
+	err_secret_add(c->cfg.key_data);
 	if (token_refresh(c, 1, e) < 0)
 		return err_wrap(e, "%s", c->cfg.source ? c->cfg.source : "kubernetes");
 	return 0;
@@ -397,10 +401,6 @@ json_t *k8s_call(struct k8s_client *c, enum http_method method, const char *path
 	}
 	http_response_release(&resp);
 	http_request_release(&req);
-	if (!doc) { /* a server may echo the token it refused */
-		err_redact(e, c->token);
-		err_redact(e, c->cfg.token);
-	}
 	return doc;
 }
 

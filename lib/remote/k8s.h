@@ -38,7 +38,8 @@
  *              4xx ERR_REMOTE; the HTTP status and Status reason of the last
  *              answer stay in k8s_client.last_status/last_reason (409
  *              "Conflict": re-read and retry; 410 "Expired").
- * The bearer token never appears in an error message or a trace line.
+ * The bearer token never appears in an error message or a trace line: it is
+ * registered as a secret (err_secret_add) as soon as it is read.
  *
  * Typical use (a tool's main() has called http_global_init()):
  *

@@ -112,10 +112,14 @@ static int parse_list(const json_t *doc, struct nm_containers *out, struct err *
 		return -1;
 	if (one) /* GET /ws/v1/node/containers/{id} */
 		return parse_one(one, "NM containers.container", out, e);
+	if (!json_object_get(doc, "containers")) /* {} is no answer, never "none" */
+		return err_set(
+			e, ERR_INPUT, 0,
+			"NM containers: not a containers document (no \"containers\" member)");
 	if (jsonio_get_obj(doc, "NM containers", "containers", &wrap, e) < 0)
 		return -1;
 	if (!wrap)
-		return 0;
+		return 0; /* {"containers":null}: Hadoop's answer for none */
 	list = json_object_get(wrap, "container");
 	if (!list || json_is_null(list))
 		return 0;
@@ -147,9 +151,12 @@ int nm_parse_containers(const json_t *doc, struct nm_containers *out, struct err
 }
 
 /* GET url + path; the parsed JSON object (new reference) or NULL with e set. */
-static json_t *nm_get(const char *url, const char *path, long timeout_ms, struct err *e)
+static json_t *nm_get(const char *url, const char *path, long timeout_ms, int64_t max_bytes,
+		      struct err *e)
 {
-	struct http_client client = { .timeout_ms = timeout_ms, .connect_timeout_ms = timeout_ms };
+	struct http_client client = { .timeout_ms = timeout_ms,
+				      .connect_timeout_ms = timeout_ms,
+				      .max_body = max_bytes > 0 ? max_bytes : NM_MAX_BYTES };
 	struct http_request req;
 	struct http_response resp = { 0 };
 	json_t *doc = NULL;
@@ -168,9 +175,10 @@ static json_t *nm_get(const char *url, const char *path, long timeout_ms, struct
 	return doc;
 }
 
-int nm_fetch_containers(const char *url, long timeout_ms, struct nm_containers *out, struct err *e)
+int nm_fetch_containers(const char *url, long timeout_ms, int64_t max_bytes,
+			struct nm_containers *out, struct err *e)
 {
-	json_auto_t *doc = nm_get(url, "/ws/v1/node/containers", timeout_ms, e);
+	json_auto_t *doc = nm_get(url, "/ws/v1/node/containers", timeout_ms, max_bytes, e);
 
 	memset(out, 0, sizeof(*out));
 	if (!doc)
@@ -180,7 +188,7 @@ int nm_fetch_containers(const char *url, long timeout_ms, struct nm_containers *
 
 int nm_fetch_info(const char *url, long timeout_ms, char **id, struct err *e)
 {
-	json_auto_t *doc = nm_get(url, "/ws/v1/node/info", timeout_ms, e);
+	json_auto_t *doc = nm_get(url, "/ws/v1/node/info", timeout_ms, 1 << 20, e);
 	json_t *info = NULL;
 	const char *s = NULL;
 

@@ -67,15 +67,22 @@ enum nm_phase {
 /* The phase of state (NULL gives NM_PHASE_UNKNOWN). */
 enum nm_phase nm_state_phase(const char *state);
 
-/* GET <url>/ws/v1/node/containers with a total timeout of timeout_ms and
- * parse it into *out.  Returns 0, or -1 with e set: ERR_TEMP when the NM is
- * unreachable, times out or answers 5xx; ERR_REMOTE for another non-200
- * status; ERR_INPUT when the body is not such a payload. */
-int nm_fetch_containers(const char *url, long timeout_ms, struct nm_containers *out, struct err *e);
+/* The default cap on a NodeManager's containers answer (--nm-max-bytes):
+ * ~20,000 containers of ~800 bytes, far above what one node runs. */
+#define NM_MAX_BYTES (16L << 20)
 
-/* GET <url>/ws/v1/node/info: 0 when the NM answers 200 with a JSON
- * {"nodeInfo":{...}}; *id receives its NodeId ("host:port", new string,
- * NULL when absent).  Errors as nm_fetch_containers(). */
+/* GET <url>/ws/v1/node/containers with a total timeout of timeout_ms and
+ * parse it into *out; a body over max_bytes (0: NM_MAX_BYTES) is not read
+ * further.  Returns 0, or -1 with e set: ERR_TEMP when the NM is
+ * unreachable, times out or answers 5xx; ERR_REMOTE for another non-200
+ * status or a body over the cap; ERR_INPUT when the body is not such a
+ * payload ({} and other documents without "containers" included). */
+int nm_fetch_containers(const char *url, long timeout_ms, int64_t max_bytes,
+			struct nm_containers *out, struct err *e);
+
+/* GET <url>/ws/v1/node/info (at most 1 MiB): 0 when the NM answers 200
+ * with a JSON {"nodeInfo":{...}}; *id receives its NodeId ("host:port", new
+ * string, NULL when absent).  Errors as nm_fetch_containers(). */
 int nm_fetch_info(const char *url, long timeout_ms, char **id, struct err *e);
 
 #endif

@@ -2,6 +2,7 @@
 /* syncrun - kilo-sync's live inputs and the apply step (see syncrun.h) */
 #include "run/syncrun.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,45 @@ static int on_page(void *arg, json_t *page, struct err *e)
 	return 0;
 }
 
+/* A URL's %XX escapes decoded (a password sent as Basic auth is the decoded
+ * one): a new string. */
+static char *percent_decode(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+
+	for (; *s; s++) {
+		unsigned v;
+
+		if (*s == '%' && sscanf(s + 1, "%2x", &v) == 1 && isxdigit((unsigned char)s[1]) &&
+		    isxdigit((unsigned char)s[2])) {
+			*o++ = (char)v;
+			s += 2;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* The userinfo of url and its password, as written and decoded. */
+static void add_url_secrets(const char *url)
+{
+	cleanup_free char *ui = http_url_userinfo(url);
+	const char *pass = ui ? strchr(ui, ':') : NULL;
+
+	if (!ui)
+		return;
+	for (int decoded = 0; decoded <= 1; decoded++) {
+		cleanup_free char *d = decoded ? percent_decode(ui) : xstrdup(ui);
+		const char *p = strchr(d, ':');
+
+		err_secret_add(d);
+		if (pass && p)
+			err_secret_add(p + 1);
+	}
+}
+
 void sync_rms_init(struct sync_rms *r, const struct sync_config *sc, http_trace_fn *trace)
 {
 	r->n = sc->nclusters;
@@ -70,6 +110,8 @@ void sync_rms_init(struct sync_rms *r, const struct sync_config *sc, http_trace_
 		y->http.trace = trace;
 		y->rmadmin = s->rmadmin;
 		y->rmadmin_timeout_ms = s->rmadmin_timeout_ms;
+		for (size_t k = 0; k < s->n_rm; k++)
+			add_url_secrets(s->rm_urls[k]);
 	}
 }
 
@@ -194,29 +236,11 @@ static const char *item_str(const json_t *item, const char *key)
 	return json_string_value(json_object_get(item, key));
 }
 
-static void redact_one(const char *secret, json_t *doc, struct err *e)
+void sync_redact(json_t *doc)
 {
-	if (doc)
-		jsonio_redact(doc, secret);
-	err_redact(e, secret);
-}
+	static const char *const free_text[] = { "reason", "error", NULL };
 
-void sync_redact(const struct sync_config *sc, const struct k8s_client *kc, json_t *doc,
-		 struct err *e)
-{
-	if (kc) {
-		redact_one(kc->token, doc, e);
-		redact_one(kc->cfg.token, doc, e);
-	}
-	for (size_t i = 0; i < sc->nclusters; i++)
-		for (size_t k = 0; k < sc->clusters[i].n_rm; k++) {
-			cleanup_free char *ui = http_url_userinfo(sc->clusters[i].rm_urls[k]);
-			const char *pass = ui ? strchr(ui, ':') : NULL;
-
-			redact_one(ui, doc, e);
-			if (pass) /* alone too, as an RM may echo it */
-				redact_one(pass + 1, doc, e);
-		}
+	jsonio_redact_keys(doc, free_text);
 }
 
 int sync_item_bad(const json_t *item)

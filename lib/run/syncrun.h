@@ -36,7 +36,8 @@ struct sync_rms {
 };
 
 /* Make one RM client per cluster of sc (which must outlive *r), with
- * trace (may be NULL) on each.  Release with sync_rms_release(). */
+ * trace (may be NULL) on each, and register the userinfo of every RM URL
+ * (and its password, as written and %-decoded) as secrets (err_secret_add).  Release with sync_rms_release(). */
 void sync_rms_init(struct sync_rms *r, const struct sync_config *sc, http_trace_fn *trace);
 
 /* Free what *r holds and zero it (safe on a zeroed struct). */
@@ -57,12 +58,11 @@ int sync_gather(struct sync_input *in, const struct sync_config *sc, struct sync
 		struct k8s_client *kc, const char *const *only_nodes, struct sync_stats *st,
 		struct err *e);
 
-/* Remove every secret of the pass from doc's strings and e's message (each
- * may be NULL): the Kubernetes bearer token (kc may be NULL) and the
- * userinfo of every configured RM URL, with its password alone too.  A
- * server can echo them into anything it answers (threat-model.md). */
-void sync_redact(const struct sync_config *sc, const struct k8s_client *kc, json_t *doc,
-		 struct err *e);
+/* Remove every registered secret (err_secret_add: the bearer token, the RM
+ * URLs' userinfo and passwords, which sync_rms_init() and the Kubernetes
+ * client register) from the free text of a SyncPlan or SyncReport (reasons,
+ * errors).  A server can echo them into anything it answers. */
+void sync_redact(json_t *doc);
 
 /* 1 when a SyncPlan item is a skip for bad or conflicting data
  * ("severity":"error", decide/syncplan.h): the pass exits 3. */

@@ -10,7 +10,8 @@ shapes and failure modes a real NM shows:
   legacy      nm-containers-legacy.json (2.x keys)
   null        {"containers":null}
   nocontainer {"containers":{}}
-  empty       {}
+  empty       {} (no answer at all: an NM error, not "no containers")
+  huge        the ok payload padded with copies of its containers to --huge-mb MiB
   single      {"containers":{"container":{...}}}: the first container, not in an array
   slow        ok, after --delay-ms
   500         HTTP 500 with a RemoteException body
@@ -113,6 +114,12 @@ class Server(ThreadingHTTPServer):
         if mode == "empty":
             return {}
         payload = load(self.containers_file())
+        if mode == "huge":
+            one = containers_of(payload)[0]
+            size = len(json.dumps(one)) + 1
+            n = self.opts.huge_mb * (1 << 20) // size + 1
+            return {"containers": {"container": [dict(one, id=one["id"][:-6] + "%06d" % (i % 999999))
+                                                 for i in range(n)]}}
         if mode == "single":
             return {"containers": {"container": containers_of(payload)[0]}}
         return payload
@@ -122,7 +129,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--mode", default="ok",
                    choices=["ok", "legacy", "null", "nocontainer", "empty", "single", "slow",
-                            "500", "notjson"])
+                            "500", "notjson", "huge"])
+    p.add_argument("--huge-mb", type=int, default=20)
     p.add_argument("--containers", help="containers payload to serve (default: the fixture)")
     p.add_argument("--delay-ms", type=int, default=3000)
     p.add_argument("--lifetime", type=float, default=60.0)

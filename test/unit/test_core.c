@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "core/clock.h"
 #include "core/err.h"
+#include "core/jsonio.h"
 #include "core/num.h"
 #include "testlib.h"
 
@@ -59,35 +60,41 @@ START_TEST(test_err_one_line)
 }
 END_TEST
 
-/* A server that echoes the token it refused: the token never shows, whole
- * or cut short at the end of the message; a secret under 6 bytes is not looked for, a 6-byte one in a full
- * message stays within ERR_MSG_MAX. */
-START_TEST(test_err_redact)
+/* A server that echoes a secret (the token it refused, the RM password):
+ * every registered secret is replaced before a message or a quoted value is
+ * cut, so not even a part of it shows; short ones are not looked for. */
+START_TEST(test_err_secrets)
 {
+	char token[300], big[700];
 	struct err e = { 0 };
-	char big[600];
+	json_t *v;
 
-	err_set(&e, ERR_REMOTE, 0, "GET /api: token s3cr3t-TOKEN is invalid (s3cr3t-TOKEN)");
-	err_redact(&e, "s3cr3t-TOKEN");
+	memset(token, 'T', sizeof(token) - 1);
+	token[sizeof(token) - 1] = '\0';
+	memcpy(token, "s3cr3t-", 7);
+	err_secret_add(token);
+	err_secret_add("pw"); /* shorter than ERR_SECRET_MIN: not looked for */
+	err_secret_add("MARKER@PASS-1");
+	err_set(&e, ERR_REMOTE, 0, "GET /api: token %s is invalid (%s)", token, token);
 	ck_assert_str_eq(e.msg, "GET /api: token [redacted] is invalid ([redacted])");
-	err_set(&e, ERR_REMOTE, 0, "bad token s3cr3t-TO");
-	err_redact(&e, "s3cr3t-TOKEN");
-	ck_assert_str_eq(e.msg, "bad token [redacted]");
-	err_set(&e, ERR_REMOTE, 0, "ends in s3c");
-	err_redact(&e, "s3cr3t-TOKEN"); /* 3 bytes: too short to tell */
-	ck_assert_str_eq(e.msg, "ends in s3c");
-	err_redact(&e, NULL);
-	err_redact(&e, "");
-	ck_assert_str_eq(e.msg, "ends in s3c");
-	memset(big, 'x', sizeof(big) - 1);
-	big[sizeof(big) - 1] = '\0';
+	/* past ERR_MSG_MAX the secret went first: no prefix of it is left */
+	snprintf(big, sizeof(big), "%.480s %s", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+		 token);
 	err_set(&e, ERR_REMOTE, 0, "%s", big);
-	err_redact(&e, "xxxxx"); /* shorter than ERR_SECRET_MIN: not looked for */
-	ck_assert_str_eq(e.msg, big + sizeof(big) - ERR_MSG_MAX);
-	err_redact(&e, "xxxxxx");
-	ck_assert_int_eq(strlen(e.msg), ERR_MSG_MAX - 1);
-	ck_assert_ptr_null(strchr(e.msg, 'x'));
-	ck_assert_int_eq(strncmp(e.msg, "[redacted][redacted]", 20), 0);
+	ck_assert_ptr_null(strstr(e.msg, "s3cr3t"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "[redacted]"));
+	err_wrap(&e, "user kilo:%s", "MARKER@PASS-1");
+	ck_assert_ptr_null(strstr(e.msg, "MARKER"));
+	/* a quoted value is cut at 80 bytes: the secret is replaced before */
+	v = json_pack("[s]", token);
+	jsonio_bad_value(&e, "Pod", "metadata.name", "a name", v);
+	ck_assert_str_eq(e.msg, "Pod.metadata.name: expected a name, got [\"[redacted]\"]");
+	json_decref(v);
+	err_set(&e, ERR_REMOTE, 0, "pw and pwd stay");
+	ck_assert_str_eq(e.msg, "pw and pwd stay");
+	err_secret_clear();
+	err_set(&e, ERR_REMOTE, 0, "%s", "MARKER@PASS-1");
+	ck_assert_str_eq(e.msg, "MARKER@PASS-1");
 }
 END_TEST
 
@@ -171,7 +178,7 @@ static Suite *core_suite(void)
 
 	tcase_add_test(tc, test_err_set_wrap_and_exit_codes);
 	tcase_add_test(tc, test_err_one_line);
-	tcase_add_test(tc, test_err_redact);
+	tcase_add_test(tc, test_err_secrets);
 	tcase_add_test(tc, test_err_wrap_truncates_safely);
 	tcase_add_test(tc, test_cli_parse_and_exit_for_items);
 	tcase_add_test(tc, test_clock_rfc3339);

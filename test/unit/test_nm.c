@@ -68,7 +68,6 @@ static const struct {
 	{ "{\"containers\":{}}", 0, NULL },
 	{ "{\"containers\":{\"container\":null}}", 0, NULL },
 	{ "{\"containers\":{\"container\":[]}}", 0, NULL },
-	{ "{}", 0, NULL },
 	{ "{\"containers\":{\"container\":{\"id\":\"container_e17_1410901177871_0001_01_000002\","
 	  "\"state\":\"KILLING\",\"totalMemoryNeededMB\":4096,\"totalVCoresNeeded\":2}}}",
 	  1, "container_e17_1410901177871_0001_01_000002" },
@@ -125,6 +124,10 @@ static const struct {
 	  "0..8796093022207, got \"2048\"" },
 	{ "{\"containers\":{\"container\":[{\"id\":7}]}}",
 	  "NM containers.containers.container[0].id: expected a string, got 7" },
+	/* 120 MB of {} was taken as "no containers": no answer is an error */
+	{ "{}", "NM containers: not a containers document (no \"containers\" member)" },
+	{ "{\"nodeInfo\":{}}",
+	  "NM containers: not a containers document (no \"containers\" member)" },
 };
 
 START_TEST(test_nm_parse_bad)

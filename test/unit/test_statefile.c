@@ -72,7 +72,10 @@ START_TEST(test_statefile_errors)
 	testlib_write(dir, "s.json", "{\"a\":\n");
 	ck_assert_int_eq(statefile_load(path, "T", &back, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
-	ck_assert_msg(strncmp(e.msg, path, strlen(path)) == 0, "%s", e.msg);
+	/* the position, never the content (the file may hold what it should not) */
+	ck_assert_msg(strstr(e.msg, "not a readable T document at line 2, column 0") != NULL, "%s",
+		      e.msg);
+	ck_assert_ptr_null(strstr(e.msg, "{\"a\""));
 	testlib_write(dir, "s.json", "");
 	ck_assert_int_eq(statefile_load(path, "T", &back, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
@@ -156,10 +159,11 @@ START_TEST(test_statefile_not_a_regular_file)
 	testlib_write(dir, "s.json", "{\"apiVersion\":\"kilo/v2\",\"kind\":\"T\"}");
 	ck_assert_int_eq(statefile_load(path, "T", &back, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
-	ck_assert_ptr_nonnull(strstr(e.msg, "apiVersion 'kilo/v2', expected 'kilo/v1'"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "apiVersion is not 'kilo/v1'"));
+	ck_assert_ptr_null(strstr(e.msg, "kilo/v2"));
 	testlib_write(dir, "s.json", "{\"kind\":\"T\"}");
 	ck_assert_int_eq(statefile_load(path, "T", &back, &e), -1);
-	ck_assert_ptr_nonnull(strstr(e.msg, "apiVersion '(none)'"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "apiVersion is not 'kilo/v1'"));
 
 	fd = open(big, O_WRONLY | O_CREAT, 0600);
 	ck_assert_int_ge(fd, 0);

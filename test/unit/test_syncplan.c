@@ -509,13 +509,26 @@ START_TEST(test_syncplan_node_without_nm_is_zeroed_once)
 	/* no RM node list at all: no evidence that YARN's share is free */
 	it = plan_of("old");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
-	ck_assert_str_eq(gets_(it, "reason"),
-			 "no NodeManager pod seen on the node, and no RM node list in this pass: "
-			 "YARN's share is not zeroed on no evidence");
+	ck_assert_str_eq(
+		gets_(it, "reason"),
+		"no NodeManager pod seen on the node, but no RM node list was read in this "
+		"pass: its share is not zeroed");
 	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
 	json_decref(it);
-	/* an RM that lists nothing on the node: zeroed */
+	/* an RM that lists no node at all (just restarted): still no evidence */
 	add_text("{\"nodes\":{\"node\":[]}}");
+	it = plan_of("old");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "no NodeManager pod seen on the node, but cluster 'default' lists no node "
+			 "(an RM that just restarted or failed over): its share is not zeroed");
+	json_decref(it);
+	/* an RM that lists nodes, none of them on this node or busy: zeroed */
+	sync_input_free(in);
+	in = sync_input_new(&opts);
+	add_text(node_doc(
+		"old", NULL, "10k", "10Gi",
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":\\\"2k\\\"}}]}\""));
+	add_rm(SYNC_DEFAULT_CLUSTER, "elsewhere:8041", "RUNNING", 8, 8192, 0, 0);
 	it = plan_of("old");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
 	ck_assert_str_eq(gets_(it, "reason"), "no NodeManager pod on the node");
@@ -920,9 +933,10 @@ START_TEST(test_syncplan_unreadable_rm_node_costs_its_node)
 	json_decref(it);
 	it = plan_of("z");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
-	ck_assert_ptr_nonnull(strstr(gets_(it, "reason"), "an RM node of cluster 'default' cannot "
-							  "be read (nodes.node[2]: expected an "
-							  "object)"));
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "no NodeManager pod seen on the node, but RM node (no id) of cluster "
+			 "'default' cannot be read (nodes.node[2]: expected an object) and no "
+			 "NodeManager pod claims it (it may run here): its share is not zeroed");
 	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
 	json_decref(it);
 }
@@ -1164,6 +1178,136 @@ START_TEST(test_syncplan_rm_lists_an_id_twice)
 }
 END_TEST
 
+/* A breaker's third round: zeros that are no evidence.  An inactive id's
+ * zeros while the NodeManager came back under another port; an RM list
+ * that is empty in any of its forms (an RM just restarted); an unreadable
+ * item that names only a host; impossible figures on the node's host. */
+START_TEST(test_syncplan_zeros_that_are_no_evidence)
+{
+	static const char *const alloc =
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":"
+		"{\\\"kubernetes.io/batch-cpu\\\":\\\"8k\\\",\\\"kubernetes.io/batch-memory\\\":\\\"16Gi\\\"}}]}\"";
+	static const char *const lists[] = {
+		"{\"nodes\":null}",
+		"{\"nodes\":{}}",
+		"{\"nodes\":{\"node\":null}}",
+		"{\"nodes\":{\"Node\":[{\"id\":\"w9:8041\"}]}}",
+	};
+	json_t *it;
+
+	/* the pod names worker-1:8041, SHUTDOWN; worker-1:45454 RUNNING and busy */
+	add_text(node_doc("worker-1", NULL, "32k", "64Gi", alloc));
+	add_text(nm_doc("hadoop-yarn", "nm-1", "worker-1", "worker-1:8041", "", "", ""));
+	add_text("{\"nodes\":{\"node\":["
+		 "{\"id\":\"worker-1:8041\",\"state\":\"SHUTDOWN\",\"totalResource\":{\"memory\":0,"
+		 "\"vCores\":0}},"
+		 "{\"id\":\"worker-1:45454\",\"state\":\"RUNNING\",\"usedVirtualCores\":8,"
+		 "\"usedMemoryMB\":16384,\"totalResource\":{\"memory\":65536,\"vCores\":32}}]}}");
+	it = plan_of("worker-1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "RM node state SHUTDOWN; RM node worker-1:45454 of cluster 'default' on "
+			 "its host uses 8 vCores, 16384 MB: its share is not zeroed");
+	json_decref(it);
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		sync_input_free(in);
+		in = sync_input_new(&opts);
+		add_text(node_doc("w1", NULL, "8k", "8Gi", alloc));
+		add_text(lists[i]);
+		it = plan_of("w1");
+		ck_assert_msg(strcmp(gets_(json_object_get(it, "annotation"), "action"), "none") ==
+				      0,
+			      "list %zu: %s", i, gets_(it, "reason"));
+		ck_assert_ptr_nonnull(strstr(gets_(it, "reason"), "lists no node"));
+		json_decref(it);
+	}
+
+	/* an item without an id but with a host, and impossible figures on the host */
+	for (int i = 0; i < 2; i++) {
+		struct yarn_nodes nodes = { 0 };
+		struct err e = { 0 };
+		json_t *doc = jsonio_parse(
+			i == 0 ? "{\"nodes\":{\"node\":[{\"nodeHostName\":\"nm-0.nm.hadoop-yarn.svc\","
+				 "\"state\":\"RUNNING\",\"usedMemoryMB\":4096}]}}"
+			       : "{\"nodes\":{\"node\":[{\"id\":\"w1:8041\",\"state\":\"RUNNING\","
+				 "\"usedMemoryMB\":-1,\"usedVirtualCores\":-1,"
+				 "\"totalResource\":{\"memory\":1,\"vCores\":1}}]}}",
+			"test", &e);
+
+		sync_input_free(in);
+		in = sync_input_new(&opts);
+		ck_assert_int_eq(yarn_nodes_parse(doc, YARN_NODES_KEEP_BAD, &nodes, &e), 0);
+		ck_assert_int_eq(sync_input_add_rm_nodes(in, SYNC_DEFAULT_CLUSTER, &nodes, &e), 0);
+		yarn_nodes_release(&nodes);
+		json_decref(doc);
+		add_text(node_doc("w1", NULL, "8k", "8Gi", alloc));
+		it = plan_of("w1");
+		ck_assert_msg(strcmp(gets_(json_object_get(it, "annotation"), "action"), "none") ==
+				      0,
+			      "case %d: %s", i, gets_(it, "reason"));
+		json_decref(it);
+	}
+}
+END_TEST
+
+/* Node annotations of the wrong shape never fall back to
+ * status.allocatable (YARN would be offered its own share again), and a
+ * pod whose spec is no object is no pod. */
+START_TEST(test_syncplan_annotation_shapes)
+{
+	static const char *const nodes[] = {
+		"{\"kind\":\"Node\",\"metadata\":{\"name\":\"a1\",\"annotations\":[]},"
+		"\"status\":{\"allocatable\":{\"kubernetes.io/batch-cpu\":\"32k\"}}}",
+		"{\"kind\":\"Node\",\"metadata\":{\"name\":\"a1\",\"annotations\":{\"" SYNC_ANN_ORIGIN
+		"\":{\"resources\":{}}}},"
+		"\"status\":{\"allocatable\":{\"kubernetes.io/batch-cpu\":\"32k\"}}}",
+	};
+	struct err e = { 0 };
+	json_t *it, *doc;
+
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		sync_input_free(in);
+		in = sync_input_new(&opts);
+		add_text(nodes[i]);
+		add_text(nm_doc("hadoop-yarn", "nm-a1", "a1", "a1:8041", "", "", ""));
+		add_rm(SYNC_DEFAULT_CLUSTER, "a1:8041", "RUNNING", 2, 2048, 0, 0);
+		it = plan_of("a1");
+		ck_assert_msg(strcmp(gets_(it, "action"), "skip") == 0, "node %zu: %s", i,
+			      gets_(it, "reason"));
+		ck_assert_str_eq(severity(it), "error");
+		json_decref(it);
+	}
+	doc = jsonio_parse("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"n\"},"
+			   "\"spec\":\"oops\"}",
+			   "test", &e);
+	ck_assert_int_eq(sync_input_add_document(in, doc, &e), -1);
+	ck_assert_str_eq(e.msg, "Pod.spec: expected an object, got \"oops\"");
+	json_decref(doc);
+}
+END_TEST
+
+/* Only free text is redacted: an id that holds a secret's letters by chance
+ * (a password "hadoop" in "hadoop-yarn") must stay what it is. */
+START_TEST(test_sync_redact_free_text_only)
+{
+	json_t *doc = json_pack("{s:[{s:s,s:s,s:{s:s}}]}", "items", "yarnNodeId",
+				"nm-0.nm.hadoop-yarn.svc:8041", "reason", "user hadoop refused",
+				"annotation", "error", "hadoop!");
+	json_t *it;
+
+	err_secret_add("hadoop");
+	sync_redact(doc);
+	it = json_array_get(json_object_get(doc, "items"), 0);
+	ck_assert_str_eq(gets_(it, "yarnNodeId"), "nm-0.nm.hadoop-yarn.svc:8041");
+	ck_assert_str_eq(gets_(it, "reason"), "user [redacted] refused");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "error"), "[redacted]!");
+	json_decref(doc);
+	err_secret_clear();
+}
+END_TEST
+
 /* kilo-sync's configuration: nodeManagerNamespaces taken as given, its
  * default, an unknown field warned about, bad values refused naming the
  * field, the value and the position. */
@@ -1355,6 +1499,9 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_duplicate_claims_see_every_pod);
 	tcase_add_test(tc, test_syncplan_unclaimed_busy_rm_node_keeps_shares);
 	tcase_add_test(tc, test_syncplan_rm_lists_an_id_twice);
+	tcase_add_test(tc, test_syncplan_zeros_that_are_no_evidence);
+	tcase_add_test(tc, test_syncplan_annotation_shapes);
+	tcase_add_test(tc, test_sync_redact_free_text_only);
 	tcase_add_test(tc, test_syncconfig_namespaces_and_warnings);
 	tcase_add_test(tc, test_syncplan_third_party_value_keeps_other_entries);
 	tcase_add_test(tc, test_syncplan_bad_input_names_field);

@@ -77,6 +77,28 @@ for msg in 'user kilo:MARKER-RM-PASS-1 may not' 'password MARKER-RM-PASS-1 refus
 		fail "an RM password echoed by the RM was printed"
 done
 
+# a long token (a service-account JWT is ~900 bytes) echoed where messages
+# quote and cut values: no part of it shows
+long=MARKER-LONG-$(python3 -c 'print("x" * 300)')
+sed "s/users: \[{name: kilo, user: {}}\]/users: [{name: kilo, user: {token: $long}}]/" \
+	"$tmpdir/kubeconfig" >"$tmpdir/kc-long"
+api_ctl POST /faults "{\"method\":\"GET\",\"path\":\"/api/v1/pods\",\"count\":1,\"body\":{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[{\"metadata\":{\"name\":[\"$long\"]}}]}}"
+rc=0
+KUBECONFIG=$tmpdir/kc-long kilo-sync --config "$tmpdir/secret.yaml" >"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+assert_eq "$rc" 75 "exit for a pod named by the long token"
+grep -q 'metadata.name: expected a name, got \["\[redacted\]"\]' "$tmpdir/err" || fail "long token: $(cat "$tmpdir/err")"
+! grep -q 'MARKER\|xxxxxxxx' "$tmpdir/err" "$tmpdir/out" || fail "a part of the long token was printed"
+api_ctl DELETE /faults
+
+# a %-escaped password is sent decoded: an RM that echoes it decoded
+sed "s|kilo:MARKER-RM-PASS-1@|kilo:MARKER%40PASS-1@|" "$tmpdir/secret.yaml" >"$tmpdir/pct.yaml"
+rm_post /restart '{}'
+rm_post /fault '{"path":"/ws/v1/cluster/nodes/","method":"POST","count":1,"status":500,"body":{"RemoteException":{"exception":"AuthorizationException","message":"user kilo:MARKER@PASS-1 may not"}}}'
+rc=0
+KUBECONFIG=$tmpdir/kc-token kilo-sync --config "$tmpdir/pct.yaml" >"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+assert_eq "$rc" 1 "exit when the RM refuses the resize ($(cat "$tmpdir/err"))"
+! grep -n MARKER "$tmpdir/err" "$tmpdir/out" || fail "a decoded RM password echoed by the RM was printed"
+
 # secret-typed fields of the wrong type: the field named, the value not
 for v in 123456789012345678 '[MARKER-LIST-4]' '{a: MARKER-MAP-5}'; do
 	for key in token client-key-data; do

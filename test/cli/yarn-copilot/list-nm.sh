@@ -48,13 +48,30 @@ assert_eq "$(row $A)" "RUNNING user1 1000 2147483648 false false false" "single 
 assert_eq "$(row $B)" "null null null null true false false" "single $B"
 
 # the empty forms: reachable, nothing known, every dir stale
-for mode in null nocontainer empty; do
+for mode in null nocontainer; do
 	start_fake_nm "$mode"
 	yarn-copilot --sysroot "$tmpdir/v1" --nm-url "$NM_URL" list >"$tmpdir/out" || fail "$mode: exit $?"
 	assert_eq "$(jq -r .nodeManager.reachable "$tmpdir/out")" true "$mode reachable"
 	assert_eq "$(jq -r '[.items[].stale] | map(tostring) | join(" ")' "$tmpdir/out")" \
 		"true true true" "$mode stale"
 done
+
+# {} is no answer (it used to be taken as "no containers"), and a body over
+# --nm-max-bytes is not read further (one of 240 MB took 4.9 GB): the NM
+# is reported unreachable, the list comes from cgroups
+start_fake_nm empty
+yarn-copilot --sysroot "$tmpdir/v1" --nm-url "$NM_URL" list >"$tmpdir/out" 2>"$tmpdir/err" || fail "{}: exit $?"
+grep -q 'not a containers document (no "containers" member); listing from cgroups alone$' "$tmpdir/err" ||
+	fail "{}: $(cat "$tmpdir/err")"
+assert_eq "$(jq -r .nodeManager.reachable "$tmpdir/out")" false "{} reachable"
+start_fake_nm huge --huge-mb 20
+yarn-copilot --sysroot "$tmpdir/v1" --nm-url "$NM_URL" --nm-timeout 5000 list >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "huge: exit $?"
+grep -q 'response body over 16777216 bytes; listing from cgroups alone$' "$tmpdir/err" ||
+	fail "huge: $(cat "$tmpdir/err")"
+yarn-copilot --sysroot "$tmpdir/v1" --nm-url "$NM_URL" --nm-timeout 5000 --nm-max-bytes 4096 list \
+	>"$tmpdir/out" 2>"$tmpdir/err" || fail "huge, 4096: exit $?"
+grep -q 'response body over 4096 bytes' "$tmpdir/err" || fail "huge, 4096: $(cat "$tmpdir/err")"
 
 # unreachable in every way: cgroups alone, NM fields null, a warning, exit 0
 start_fake_nm slow --delay-ms 5000

@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# --state and --textfile-dir in a directory others may write (threat-model.md:
+# state, textfile and temp files), and state that is corrupt or shared:
+#  - another user's symlink at the state path is replaced, never written
+#    through (a root-owned 0600 file stays as it was), and no message quotes
+#    what it leads to; the same for a textfile;
+#  - temp files another user pre-created under the old predictable names
+#    (.NAME.PID.tmp) are not used: the state stays root's, mode 0600;
+#  - a lock file another user made is not trusted;
+#  - a truncated or empty state warns and starts over without cool-downs (it
+#    used to exit 2 for good) and is rewritten;
+#  - 100 concurrent runs on one state plan each victim once and the state
+#    records them all (it used to lose victims).
+. "$KILO_TOP/test/lib.sh"
+[ "$(id -u)" = 0 ] || skip "needs root (runs the attacker as nobody)"
+ev=$FIX/evictor
+input() { cat "$ev/node-usage-memory.json" "$ev/containers.json"; }
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
+shared=$tmpdir/shared
+mkdir "$shared" && chmod 1777 "$shared"
+chmod 755 "$tmpdir"
+printf 'TOP-SECRET-CONTENT\n' >"$tmpdir/secret" && chmod 600 "$tmpdir/secret"
+cp "$tmpdir/secret" "$tmpdir/secret.orig"
+
+# a symlink planted by nobody where root keeps its state
+as_nobody ln -s "$tmpdir/secret" "$shared/evictor.json"
+input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/evictor.json" >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "symlinked state: exit $? ($(cat "$tmpdir/err"))"
+cmp -s "$tmpdir/secret" "$tmpdir/secret.orig" || fail "the symlink's target was written: $(cat "$tmpdir/secret")"
+assert_eq "$(stat -c %a "$tmpdir/secret")" 600 "the symlink's target mode"
+[ -f "$shared/evictor.json" ] && [ ! -L "$shared/evictor.json" ] || fail "the planted symlink is still there"
+assert_eq "$(stat -c '%u %a' "$shared/evictor.json")" "0 600" "state owner and mode"
+grep -q "a symlink another user may have planted: not followed; starting over without cool-downs" "$tmpdir/err" ||
+	fail "symlinked state: warning: $(cat "$tmpdir/err")"
+! grep -q TOP-SECRET "$tmpdir/err" "$tmpdir/out" || fail "the target's content was printed"
+
+# the old predictable temp names, pre-created by nobody for the next pids
+rm -f "$shared/evictor.json"
+last=$(cat /proc/sys/kernel/ns_last_pid)
+i=1
+while [ $i -le 300 ]; do
+	as_nobody sh -c "umask 0; : >'$shared/.evictor.json.$((last + i)).tmp'"
+	i=$((i + 1))
+done
+input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/evictor.json" >/dev/null 2>"$tmpdir/err" ||
+	fail "pre-created temp names: exit $? ($(cat "$tmpdir/err"))"
+assert_eq "$(stat -c '%u %a' "$shared/evictor.json")" "0 600" "state owner and mode with pre-created temp names"
+assert_eq "$(find "$shared" -name '.evictor.json.*' ! -user nobody | wc -l)" 0 "temp files left behind"
+
+# a lock file nobody made: not used
+rm -f "$shared/evictor.json" "$shared/evictor.json.lock"
+as_nobody sh -c "umask 0; : >'$shared/evictor.json.lock'"
+input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/evictor.json" >/dev/null 2>"$tmpdir/err" ||
+	fail "another user's lock file: exit $? ($(cat "$tmpdir/err"))"
+assert_eq "$(stat -c '%u %a' "$shared/evictor.json.lock")" "0 600" "the lock file is root's own"
+
+# a textfile symlink planted by nobody (kilo-sync writes its metrics there)
+as_nobody ln -s "$tmpdir/secret" "$shared/kilo-sync.prom"
+printf '{"kind":"Node","metadata":{"name":"w1"}}\n{"nodes":{"node":[]}}\n' |
+	kilo-sync plan --from - --allow-no-pods --textfile-dir "$shared" >/dev/null 2>"$tmpdir/err" ||
+	fail "symlinked textfile: exit $? ($(cat "$tmpdir/err"))"
+cmp -s "$tmpdir/secret" "$tmpdir/secret.orig" || fail "the textfile symlink's target was written"
+[ -f "$shared/kilo-sync.prom" ] && [ ! -L "$shared/kilo-sync.prom" ] || fail "the textfile symlink is still there"
+assert_eq "$(stat -c '%u %a' "$shared/kilo-sync.prom")" "0 644" "textfile owner and mode"
+
+# a root-owned symlink elsewhere is still written through
+mkdir "$tmpdir/own" && ln -s "$tmpdir/own/real.json" "$tmpdir/own/link.json"
+input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$tmpdir/own/link.json" >/dev/null ||
+	fail "own symlink: exit $?"
+[ -L "$tmpdir/own/link.json" ] && [ -f "$tmpdir/own/real.json" ] || fail "own symlink not written through"
+
+# corrupt states: warned about, started over, rewritten
+st=$tmpdir/state.json
+for content in '{"apiVersion":"kilo/v1","kind":"EvictorSt' ''; do
+	printf '%s' "$content" >"$st"
+	input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$st" >"$tmpdir/out" 2>"$tmpdir/err" ||
+		fail "corrupt state '$content': exit $? ($(cat "$tmpdir/err"))"
+	grep -q '"items":\[{' "$tmpdir/out" || fail "corrupt state: no victims planned: $(cat "$tmpdir/out")"
+	grep -q "starting over without cool-downs" "$tmpdir/err" || fail "corrupt state: $(cat "$tmpdir/err")"
+	grep -q '"kind":"EvictorState"' "$st" || fail "corrupt state not rewritten: $(cat "$st")"
+done
+
+# 100 concurrent runs on one input and one state
+rm -f "$st"
+input >"$tmpdir/input"
+i=0
+while [ $i -lt 100 ]; do
+	KILO_NOW=2026-11-29T16:00:00Z evictor --state "$st" <"$tmpdir/input" >"$tmpdir/plan.$i" 2>>"$tmpdir/err.all" &
+	i=$((i + 1))
+done
+wait
+python3 - "$tmpdir" "$st" <<'PY' || fail "concurrent runs: $(head -c 300 "$tmpdir/err.all")"
+import json, sys, collections
+d, st = sys.argv[1], sys.argv[2]
+planned = collections.Counter()
+for i in range(100):
+    for it in json.load(open("%s/plan.%d" % (d, i)))["items"]:
+        planned[it["id"]] += 1
+assert planned and all(n == 1 for n in planned.values()), planned
+victims = {v["id"] for v in json.load(open(st))["victims"]}
+assert set(planned) <= victims, (planned, victims)
+PY
