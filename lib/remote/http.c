@@ -321,6 +321,19 @@ void http_response_snippet(const struct http_response *r, char *out, size_t size
 	out[n] = '\0';
 }
 
+json_t *http_response_json_filtered(const struct http_response *r, const struct jsonio_filter *keep,
+				    struct err *e)
+{
+	json_t *doc = http_response_is_json(r)
+			      ? jsonio_parse_filtered(r->body ? r->body : "", r->body_len, keep)
+			      : NULL;
+
+	if (json_is_object(doc))
+		return doc;
+	json_decref(doc);
+	return http_response_json(r, e); /* its message, and the same verdict */
+}
+
 json_t *http_response_json(const struct http_response *r, struct err *e)
 {
 	char snippet[200];
@@ -454,6 +467,7 @@ void http_global_cleanup(void)
 
 struct transfer {
 	struct http_response *resp;
+	CURL *curl; /* for the Content-Length, to size the body once */
 	size_t cap;
 	size_t max; /* the client's max_body */
 	int too_big;
@@ -469,8 +483,18 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *arg)
 		t->too_big = 1;
 		return 0;
 	}
-	if (r->body_len + n + 1 > t->cap) {
-		t->cap = (r->body_len + n + 1) * 2;
+	if (t->cap == 0) { /* the announced length, when it is within the cap */
+		curl_off_t cl = -1;
+
+		if (curl_easy_getinfo(t->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) ==
+			    CURLE_OK &&
+		    cl > 0 && (size_t)cl <= t->max && (size_t)cl >= n) {
+			t->cap = (size_t)cl + 1;
+			r->body = xrealloc(r->body, t->cap);
+		}
+	}
+	if (r->body_len + n + 1 > t->cap) { /* 1.5x: a body at the cap costs little more */
+		t->cap = r->body_len + n + 1 + (r->body_len + n + 1) / 2;
 		r->body = xrealloc(r->body, t->cap);
 	}
 	memcpy(r->body + r->body_len, data, n);
@@ -556,6 +580,7 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 {
 	const char *method = http_method_name(req->method);
 	struct transfer t = { .resp = resp,
+			      .curl = curl,
 			      .max = (size_t)(c->max_body > 0 ? c->max_body : HTTP_MAX_BODY) };
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *list = NULL;

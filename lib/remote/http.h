@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/jsonio.h"
 
 #define HTTP_USER_AGENT "kilo/" KILO_VERSION
 #define HTTP_CONNECT_TIMEOUT_MS 5000 /* when http_client.connect_timeout_ms is 0 */
@@ -208,6 +209,11 @@ int http_response_is_json(const struct http_response *r);
  * set (ERR_REMOTE) when the content type is not JSON or the body is not a
  * JSON object; the message quotes the start of the body. */
 json_t *http_response_json(const struct http_response *r, struct err *e);
+
+/* http_response_json() building only what keep names (jsonio_filter: a
+ * large answer costs the fields read, not all of it).  Same errors. */
+json_t *http_response_json_filtered(const struct http_response *r, const struct jsonio_filter *keep,
+				    struct err *e);
 
 /* The start of the body on one line, for messages: HTML tags dropped,
  * control characters and blanks collapsed to one space, at most 160 bytes

@@ -151,6 +151,19 @@ int nm_parse_containers(const json_t *doc, struct nm_containers *out, struct err
 }
 
 /* GET url + path; the parsed JSON object (new reference) or NULL with e set. */
+static const struct jsonio_filter container_fields[] = {
+	{ "id" },       { "state" }, { "user" }, { "totalMemoryNeededMB" }, { "totalVCoresNeeded" },
+	{ "exitCode" }, { NULL },
+};
+static const struct jsonio_filter wrap_fields[] = { { "container", container_fields }, { NULL } };
+/* What nm_parse_containers() and nm_fetch_info() read. */
+static const struct jsonio_filter answer_fields[] = {
+	{ "containers", wrap_fields },
+	{ "container", container_fields },
+	{ "nodeInfo", (const struct jsonio_filter[]){ { "id" }, { NULL } } },
+	{ NULL },
+};
+
 static json_t *nm_get(const char *url, const char *path, long timeout_ms, int64_t max_bytes,
 		      struct err *e)
 {
@@ -164,7 +177,7 @@ static json_t *nm_get(const char *url, const char *path, long timeout_ms, int64_
 	http_request_init(&req, HTTP_GET, url, path);
 	if (http_perform(&client, &req, &resp, e) == 0 &&
 	    http_status_err(&resp, "NodeManager", e) == 0) {
-		doc = http_response_json(&resp, e);
+		doc = http_response_json_filtered(&resp, answer_fields, e);
 		if (!doc)
 			e->kind = ERR_INPUT;
 	}
