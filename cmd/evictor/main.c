@@ -104,28 +104,34 @@ static int run(const struct nodecli_opts *o, struct err *e)
 	json_auto_t *plan_doc = NULL;
 	struct policy p;
 	int64_t now = clock_now_ms();
-
+	const char *state = o->state;
 	cleanup_close int lock = -1;
 
 	evict_state_init(&r.st);
-	if (nodecli_policy_load(o, &p, e) < 0 || read_input(&r, e) < 0 ||
-	    nodecli_lock_state(o, &lock, e) < 0)
+	if (nodecli_policy_load(o, &p, e) < 0 || read_input(&r, e) < 0)
 		return -1;
-	if (o->state && (statefile_load(o->state, "EvictorState", &r.state_doc, e) < 0 ||
-			 evict_state_parse(r.state_doc, o->state, &r.st, e) < 0)) {
-		/* a corrupt state must not disable eviction: protecting the
-		 * online pods comes first, so no cool-down holds; rewritten below */
-		cli_warn("%s; starting over without cool-downs", e->msg);
+	/* nothing at the state path may disable eviction: protecting the
+	 * online pods comes first, so no cool-down holds without a state */
+	if (nodecli_lock_state(o, &lock, e) < 0) {
+		cli_warn("%s; evicting without --state (no cool-downs)", e->msg);
+		err_clear(e);
+		state = NULL;
+	}
+	if (state && (statefile_load(state, "EvictorState", &r.state_doc, e) < 0 ||
+		      evict_state_parse(r.state_doc, state, &r.st, e) < 0)) {
+		cli_warn("%s; starting over without cool-downs", e->msg); /* rewritten below */
 		err_clear(e);
 		evict_state_release(&r.st);
 		evict_state_init(&r.st);
 	}
 	evict_decide(&p, &r.in, &r.st, now, &r.plan);
-	if (o->state) {
+	if (state) {
 		json_auto_t *next = evict_state_json(&r.st);
 
-		if (statefile_save(o->state, next, e) < 0)
-			return -1;
+		if (statefile_save(state, next, e) < 0) { /* the plan still goes out */
+			cli_warn("%s; the next run has no cool-downs", e->msg);
+			err_clear(e);
+		}
 	}
 	plan_doc = evict_plan_json(&r.plan, &r.in, &p, now);
 	return jsonio_write(stdout, plan_doc, o->pretty, e);

@@ -364,6 +364,9 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	kc->http.timeout_ms = sc->kube_timeout_ms;
 	if (o->mode != MODE_APPLY) {
 		in = sync_input_new(&sc->options);
+		/* a configured cluster whose list is not given is no evidence */
+		for (size_t i = 0; o->from && i < sc->nclusters; i++)
+			sync_input_cluster_expect(in, sc->clusters[i].id);
 		if ((o->from ? read_inputs(in, o->from, o->allow_no_pods, &st, e)
 			     : sync_gather(in, sc, rms, kc, only, &st, e)) == 0)
 			plan = sync_plan(in, clock_now_ms(), only);

@@ -29,14 +29,32 @@ static int write_all(int fd, const char *buf, size_t len)
 
 int atomicfile_link_trusted(const char *path, const struct stat *link)
 {
-	cleanup_free char *d = xstrdup(path);
-	struct stat dir;
+	(void)path;
+	return link->st_uid == geteuid() || link->st_uid == 0;
+}
 
-	if (stat(dirname(d), &dir) < 0)
-		return 0;
-	if (!(dir.st_mode & (S_ISVTX | S_IWOTH)))
-		return 1;
-	return link->st_uid == geteuid() || link->st_uid == dir.st_uid;
+int atomicfile_dir_trusted(const char *path)
+{
+	cleanup_free char *d = xstrdup(path);
+	char *dir = dirname(d), *p = dir;
+	struct stat st;
+
+	for (;;) { /* every prefix of dir: "/a", "/a/b", ... (or "a", "a/b") */
+		char *slash = strchr(p + (*p == '/'), '/');
+		char keep = 0;
+
+		if (slash) {
+			keep = *slash;
+			*slash = '\0';
+		}
+		if (*dir && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) &&
+		    !atomicfile_link_trusted(dir, &st))
+			return 0;
+		if (!slash)
+			return 1;
+		*slash = keep;
+		p = slash + 1;
+	}
 }
 
 char *atomicfile_target(const char *path)
@@ -84,6 +102,11 @@ int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode
 	 * that no write error shows. */
 	if (!real)
 		return err_set(e, ERR_SYSTEM, errno, "follow '%s'", path);
+	if (!atomicfile_dir_trusted(real))
+		return err_set(e, ERR_SYSTEM, 0,
+			       "'%s': a directory on the path is a symlink of another user: not "
+			       "followed",
+			       real);
 	if (lstat(real, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
 		return err_set(e, ERR_SYSTEM, 0, "'%s' is not a regular file: not replaced", real);
 	path = real;

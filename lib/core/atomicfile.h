@@ -23,12 +23,17 @@
  * with e set (ERR_SYSTEM naming the path; errnum ENOSPC, EACCES, ELOOP...). */
 int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode, struct err *e);
 
-/* 1 when the symlink at path (lstat'ed into *link) may be followed, by the
- * rule of the kernel's fs.protected_symlinks extended to world-writable
- * dirs: its dir is neither sticky nor world-writable, or the link is owned
- * by the caller (euid) or by the dir's owner.  0 otherwise: another user
- * planted it where anyone may (threat-model.md: state and textfile dirs). */
+/* 1 when the symlink at path (lstat'ed into *link) may be followed: it is
+ * owned by the caller (euid) or by root.  A link of any other user is
+ * never followed, wherever it is (stricter than the kernel's
+ * fs.protected_symlinks, whose rule a dir that user owns inside a shared
+ * one defeats; threat-model.md: state and textfile dirs). */
 int atomicfile_link_trusted(const char *path, const struct stat *link);
+
+/* 1 when no directory on path (each prefix of its dirname) is a symlink
+ * atomicfile_link_trusted() refuses: "$SHARED/st -> /etc" must not make a
+ * state file land in /etc. */
+int atomicfile_dir_trusted(const char *path);
 
 /* The file a write to path lands on: path, or where its trusted symlinks
  * lead (followed one by one, up to 16; the last may not exist yet); an

@@ -125,28 +125,21 @@ int err_set(struct err *e, enum err_kind kind, int errnum, const char *fmt, ...)
 
 int err_wrap(struct err *e, const char *fmt, ...)
 {
-	char buf[2 * ERR_MSG_MAX + 2];
+	cleanup_free char *ctx = NULL, *full = NULL, *clean = NULL;
 	va_list ap;
 	int n;
 
 	if (!e)
 		return -1;
 	va_start(ap, fmt);
-	n = vsnprintf(buf, ERR_MSG_MAX, fmt, ap);
+	n = vasprintf(&ctx, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return -1;
-	if (n >= ERR_MSG_MAX)
-		n = ERR_MSG_MAX - 1;
-	memcpy(buf + n, ": ", 2);
-	memcpy(buf + n + 2, e->msg, ERR_MSG_MAX);
-	buf[n + 2 + ERR_MSG_MAX - 1] = '\0';
-	buf[ERR_MSG_MAX - 1] = '\0';
-	{
-		cleanup_free char *clean = err_redact_all(buf); /* a secret in the context */
-
-		one_line(e->msg, clean ? clean : buf);
-	}
+	/* whole, then redacted, then cut: a secret in the context never shows */
+	full = xasprintf("%s: %s", ctx, e->msg);
+	clean = err_redact_all(full);
+	one_line(e->msg, clean ? clean : full);
 	return -1;
 }
 

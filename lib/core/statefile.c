@@ -42,7 +42,8 @@ int statefile_load(const char *path, const char *kind, json_t **doc, struct err 
 	/* a symlink another user planted is not read through (what it leads
 	 * to, /etc/shadow, would be parsed and quoted); a regular file is
 	 * opened O_NOFOLLOW, so it cannot become one in between */
-	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && !atomicfile_link_trusted(path, &lst))
+	if (!atomicfile_dir_trusted(path) || (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) &&
+					      !atomicfile_link_trusted(path, &lst)))
 		return err_set(e, ERR_INPUT, 0,
 			       "state '%s': a symlink another user may have planted: not followed",
 			       path);
@@ -59,6 +60,14 @@ int statefile_load(const char *path, const char *kind, json_t **doc, struct err 
 
 		close(fd);
 		return err_set(e, ERR_SYSTEM, errnum, "stat state '%s'", path);
+	}
+	/* a file another user made is theirs to write: its cool-downs and
+	 * cache entries are not trusted (they could hold off an eviction) */
+	if (S_ISREG(st.st_mode) && st.st_uid != geteuid()) {
+		close(fd);
+		return err_set(e, ERR_INPUT, 0,
+			       "state '%s' is owned by uid %ld, not by this user: not trusted",
+			       path, (long)st.st_uid);
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size > STATEFILE_MAX_BYTES) {
 		close(fd);
@@ -113,8 +122,17 @@ int statefile_lock(const char *path, int64_t wait_ms, struct err *e)
 
 	/* never through a symlink, and only a file of ours: another user's
 	 * lock file (they could hold it for ever) is replaced by one of ours */
+	if (!atomicfile_dir_trusted(lock))
+		return err_set(e, ERR_INPUT, 0,
+			       "lock '%s': a directory on the path is a symlink of another user",
+			       lock);
 	fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
+	if (fd < 0 && errno == EISDIR && rmdir(lock) == 0) /* an empty dir planted there */
+		fd = open(lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* another user's file, or a hard link to one (fs.protected_hardlinks=0):
+	 * they could hold the lock for ever */
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+			st.st_nlink != 1)) {
 		close(fd);
 		fd = -1;
 		if (lstat(lock, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(lock) == 0)

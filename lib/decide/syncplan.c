@@ -40,6 +40,7 @@ struct sync_node {
 struct in_cluster {
 	char *id;
 	char *unreachable; /* why, or NULL */
+	int expected;      /* sync_input_cluster_expect(): unreachable unless given */
 	int has_nodes;
 	struct yarn_nodes nodes;
 };
@@ -494,6 +495,14 @@ int sync_input_add_rm_nodes(struct sync_input *in, const char *cluster,
 	return 0;
 }
 
+void sync_input_cluster_expect(struct sync_input *in, const char *cluster)
+{
+	struct in_cluster *c = cluster_entry(in, cluster, 1);
+
+	if (!c->has_nodes && !c->unreachable)
+		c->expected = 1;
+}
+
 void sync_input_cluster_unreachable(struct sync_input *in, const char *cluster, const char *why)
 {
 	set_str(&cluster_entry(in, cluster, 1)->unreachable, why ? why : "unreachable");
@@ -814,6 +823,10 @@ static char *zero_blocked(const struct sync_input *in, const struct sync_node *n
 
 		if (c->unreachable)
 			return xasprintf("cluster '%s' is unreachable", c->id);
+		if (c->expected && !c->has_nodes)
+			return xasprintf("cluster '%s' is configured and its RM node list was not "
+					 "given",
+					 c->id);
 		if (c->has_nodes && c->nodes.n == 0)
 			return xasprintf("cluster '%s' lists no node (an RM that just restarted or "
 					 "failed over)",
@@ -840,6 +853,27 @@ static char *zero_blocked(const struct sync_input *in, const struct sync_node *n
 						 "here)",
 						 shows);
 			}
+		}
+	}
+	return NULL;
+}
+
+/* Another RM node than y on n's host or named like n's NodeManager pod
+ * that may be busy: a new string saying so, or NULL. */
+static char *other_busy_on(const struct sync_input *in, const struct sync_node *n,
+			   const struct yarn_node *y)
+{
+	for (size_t i = 0; i < in->nclusters; i++) {
+		const struct in_cluster *c = &in->clusters[i];
+
+		for (size_t k = 0; c->has_nodes && k < c->nodes.n; k++) {
+			const struct yarn_node *o = &c->nodes.items[k];
+			int here = rm_node_on(o, n) ||
+				   (*o->id && host_in(o->id, id_host_len(o->id), n->nm_names)) ||
+				   (*o->host && host_in(o->host, strlen(o->host), n->nm_names));
+
+			if (o != y && here && may_be_busy(o))
+				return rm_shows(c, o, " on its host");
 		}
 	}
 	return NULL;
@@ -1067,6 +1101,19 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		reason = more;
 	}
 	ann = annotation_part(o, n, used_cpu, used_mem);
+	/* a share lowered on this id's figures while another RM node of the
+	 * node or its pod may be busy (the NodeManager back under another port,
+	 * the old id not yet expired): those figures are not all of YARN here */
+	if (!y->inactive && (used_cpu < n->alloc_cpu || used_mem < n->alloc_mem) &&
+	    strcmp(str_at(ann, "action", NULL), "annotate") == 0 &&
+	    (why = other_busy_on(in, n, y))) {
+		char *more = xasprintf("%s; %s: its share is not lowered", reason, why);
+
+		json_decref(ann);
+		ann = json_pack("{s:s}", "action", "none");
+		free(reason);
+		reason = more;
+	}
 	/* an inactive id's zeros are no evidence that YARN left the node: the
 	 * NodeManager may have come back under another port */
 	if (y->inactive && n->has_alloc && (n->alloc_cpu || n->alloc_mem) && !n->alloc_error &&

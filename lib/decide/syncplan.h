@@ -108,6 +108,11 @@ extern const struct jsonio_filter sync_input_fields[];
 int sync_input_add_rm_nodes(struct sync_input *in, const char *cluster,
 			    const struct yarn_nodes *nodes, struct err *e);
 
+/* Expect the RM node list of a cluster (plan --from with a --config that
+ * names it): unless the list is given, the cluster counts as unreachable
+ * ("its RM node list was not given"), so no share is zeroed on its absence. */
+void sync_input_cluster_expect(struct sync_input *in, const char *cluster);
+
 /* Mark a cluster unreachable (every RM failed): its nodes are skipped with
  * reason, no RM writes and no annotation changes for them. */
 void sync_input_cluster_unreachable(struct sync_input *in, const char *cluster, const char *why);

@@ -817,6 +817,93 @@ int cgroup_read_threads(const struct cgroup_layout *l, const struct sysroot *s, 
 			     tids, n, e);
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* file of cg and of every dir below it, appended to *v (len, cap); dirs
+ * counts the dirs read.  A dir that vanishes meanwhile adds nothing. */
+static int read_tree(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		     const char *cg, const char *file, int depth, pid_t **v, size_t *len,
+		     size_t *dirs, struct err *e)
+{
+	cleanup_free pid_t *ids = NULL;
+	cleanup_free char *dir = NULL;
+	struct err de = { 0 };
+	struct dirent *ent;
+	size_t n = 0;
+	DIR *d;
+	int r;
+
+	if (depth > CGROUP_TREE_DEPTH || ++*dirs > CGROUP_TREE_DIRS)
+		return err_set(e, ERR_INPUT, 0, "cgroup '%s': more than %d levels or %d dirs below",
+			       cg, CGROUP_TREE_DEPTH, CGROUP_TREE_DIRS);
+	r = read_pid_file(l, s, c, cg, file, &ids, &n, e);
+	if (r == CGROUP_ABSENT)
+		return depth == 0 ? CGROUP_ABSENT : CGROUP_OK; /* gone meanwhile */
+	if (r != CGROUP_OK)
+		return r;
+	*v = xrealloc(*v, (*len + n + 1) * sizeof(**v));
+	if (n)
+		memcpy(*v + *len, ids, n * sizeof(*ids));
+	*len += n;
+	dir = cgroup_path(l, c, cg, NULL);
+	d = dir ? sysroot_opendir(s, dir, &de) : NULL;
+	if (!d) {
+		if (!dir || de.kind == ERR_NOTFOUND)
+			return CGROUP_OK;
+		if (e)
+			*e = de;
+		return -1;
+	}
+	while ((ent = readdir(d))) {
+		cleanup_free char *sub = NULL;
+
+		if (ent->d_type != DT_DIR || ent->d_name[0] == '.')
+			continue;
+		sub = xasprintf("%s/%s", cg, ent->d_name);
+		if (read_tree(l, s, c, sub, file, depth + 1, v, len, dirs, e) < 0) {
+			closedir(d);
+			return -1;
+		}
+	}
+	closedir(d);
+	return CGROUP_OK;
+}
+
+int cgroup_read_tree(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		     const char *cg, int threads, pid_t **ids, size_t *n, struct err *e)
+{
+	const char *file = !threads                  ? "cgroup.procs"
+			   : l->ctrl_version[c] == 2 ? "cgroup.threads"
+						     : "tasks";
+	pid_t *v = NULL;
+	size_t len = 0, dirs = 0, m = 0;
+	int r = read_tree(l, s, c, cg, file, 0, &v, &len, &dirs, e);
+
+	*ids = NULL;
+	*n = 0;
+	if (r != CGROUP_OK) {
+		free(v);
+		return r;
+	}
+	if (len)
+		qsort(v, len, sizeof(*v), cmp_pid);
+	for (size_t i = 0; i < len; i++) /* a process moved between dirs meanwhile: once */
+		if (!m || v[m - 1] != v[i])
+			v[m++] = v[i];
+	if (!m) {
+		free(v);
+		v = NULL;
+	}
+	*ids = v;
+	*n = m;
+	return CGROUP_OK;
+}
+
 int cgroup_start_time_ms(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
 			 const char *cg, int64_t *ms, struct err *e)
 {

@@ -248,6 +248,20 @@ int cgroup_read_procs(const struct cgroup_layout *l, const struct sysroot *s, en
 int cgroup_read_threads(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
 			const char *cg, pid_t **tids, size_t *n, struct err *e);
 
+/* Limits of cgroup_read_tree(): a container with more is an error. */
+#define CGROUP_TREE_DEPTH 16
+#define CGROUP_TREE_DIRS 4096
+
+/* The processes (threads 0: cgroup.procs) or threads (1: v1 tasks, v2
+ * cgroup.threads) of cg in c and of every dir below it (YARN's Docker
+ * runtime and launchers make sub-cgroups), sorted and unique.  *ids is a
+ * new array (caller frees; NULL when empty).  Returns a status:
+ * CGROUP_ABSENT when cg itself is no dir; a dir below that vanishes
+ * meanwhile adds nothing; -1 with e set past CGROUP_TREE_DEPTH levels or
+ * CGROUP_TREE_DIRS dirs. */
+int cgroup_read_tree(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		     const char *cg, int threads, pid_t **ids, size_t *n, struct err *e);
+
 /* The start time of the oldest process of cg in c, ms since the epoch
  * (proc/<pid>/stat starttime + proc/stat btime; processes that exit while
  * read are skipped).  *ms is -1 when cg has no process.  Returns a status. */

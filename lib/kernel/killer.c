@@ -2,6 +2,7 @@
 /* killer - end YARN containers through their cgroups (see killer.h) */
 #include "kernel/killer.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -57,6 +58,13 @@ const char *killer_result_name(enum killer_result r)
 	}
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 static int listed(const pid_t *pids, size_t n, pid_t pid)
 {
 	for (size_t i = 0; i < n; i++)
@@ -65,19 +73,47 @@ static int listed(const pid_t *pids, size_t n, pid_t pid)
 	return 0;
 }
 
-/* Read the container's processes: 0 with *n (0 when the dir is gone), or -1
- * with it->err set. */
+/* Remember pid among it's foreign ids (once). */
+static void add_foreign(struct killer_item *it, pid_t pid)
+{
+	for (size_t i = 0; i < it->nforeign; i++)
+		if (it->foreign[i] == pid)
+			return;
+	it->foreign = xrealloc(it->foreign, (it->nforeign + 1) * sizeof(*it->foreign));
+	it->foreign[it->nforeign++] = pid;
+}
+
+/* The container's members: the processes of its dir and every dir below
+ * whose thread-group leader is there too (a v1 tid written into tasks
+ * lists its whole process in cgroup.procs: that process is foreign, noted
+ * and never signalled).  0 with *n (0 when the dir is gone), or -1 with
+ * it->err set. */
 static int read_procs(const struct cgroup_layout *l, const struct sysroot *s,
 		      struct killer_item *it, pid_t **pids, size_t *n)
 {
-	int r = cgroup_read_procs(l, s, it->ctrl, it->cg, pids, n, &it->err);
+	cleanup_free pid_t *tids = NULL;
+	size_t nt = 0, m = 0;
+	int r = cgroup_read_tree(l, s, it->ctrl, it->cg, 0, pids, n, &it->err);
 
+	if (r == CGROUP_OK)
+		r = cgroup_read_tree(l, s, it->ctrl, it->cg, 1, &tids, &nt, &it->err);
 	if (r == CGROUP_ABSENT) {
+		free(*pids);
+		*pids = NULL;
 		*n = 0;
 		err_clear(&it->err);
 		return 0;
 	}
-	return r == CGROUP_OK ? 0 : -1;
+	if (r != CGROUP_OK)
+		return -1;
+	for (size_t i = 0; i < *n; i++) {
+		if (bsearch(&(*pids)[i], tids, nt, sizeof(*tids), cmp_pid))
+			(*pids)[m++] = (*pids)[i];
+		else
+			add_foreign(it, (*pids)[i]);
+	}
+	*n = m;
+	return 0;
 }
 
 /* Pin pids[0..n), re-read the container's cgroup.procs, send sig to the
@@ -166,6 +202,14 @@ static void start_item(const struct cgroup_layout *l, const struct sysroot *s,
 	if (read_procs(l, s, it, &pids, &n) < 0)
 		return finish(it, KILLER_FAILED, 0);
 	it->processes = n;
+	if (n == 0 && !cgroup_exists(l, s, it->ctrl, l->hadoop_yarn)) {
+		/* no dir to look in is no evidence that the container is gone */
+		err_set(&it->err, ERR_NOTFOUND, 0,
+			"hadoop-yarn cgroup '%s' not found in %s: check --hierarchy and "
+			"--cgroup-driver",
+			l->hadoop_yarn, cgroup_ctrl_name(it->ctrl));
+		return finish(it, KILLER_FAILED, 0);
+	}
 	if (n == 0)
 		return finish(it, KILLER_GONE, 0);
 	if (ops->live && !s->live) {
@@ -197,13 +241,37 @@ static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
 	if (elapsed < o->grace_ms)
 		return;
 	if (elapsed >= o->grace_ms + o->kill_timeout_ms) {
-		err_set(&it->err, ERR_TEMP, 0, "%zu processes of '%s' remain %ld ms after SIGKILL",
-			n, it->id, (long)o->kill_timeout_ms);
+		err_set(&it->err, ERR_TEMP, 0,
+			"%zu processes of '%s' remain %ld ms after SIGKILL (pid %ld%s)", n, it->id,
+			(long)o->kill_timeout_ms, (long)pids[0], n > 1 ? " and more" : "");
 		return finish(it, KILLER_FAILED, elapsed);
 	}
 	/* again on every poll: a process forked meanwhile is caught too */
 	if (signal_round(l, s, ops, it, SIGKILL) < 0)
 		finish(it, KILLER_FAILED, elapsed);
+}
+
+int killer_own_pidns(const struct sysroot *s, struct err *e)
+{
+	cleanup_free char *status = NULL;
+	const char *line;
+	int fields = 0;
+
+	if (sysroot_read_str(s, "proc/self/status", &status, NULL) < 0)
+		return 0;
+	line = strstr(status, "\nNSpid:");
+	if (!line)
+		return 0; /* kernels before 4.1: no pid namespaces to tell */
+	for (const char *p = line + 7; *p && *p != '\n'; p++)
+		if (isdigit((unsigned char)*p) && !isdigit((unsigned char)p[-1]))
+			fields++;
+	if (fields <= 1)
+		return 0;
+	err_set(e, ERR_SYSTEM, 0,
+		"runs in a pid namespace of its own (NSpid has %d levels): the containers' "
+		"processes are not visible; run in the host's (hostPID: true)",
+		fields);
+	return 1;
 }
 
 size_t killer_run(const struct cgroup_layout *l, const struct sysroot *s,
@@ -212,7 +280,17 @@ size_t killer_run(const struct cgroup_layout *l, const struct sysroot *s,
 {
 	int64_t start = clock_mono_ms();
 	size_t failed = 0, pending;
+	struct err ns = { 0 };
 
+	/* in a pid namespace of its own the tool sees none of the containers'
+	 * processes: "gone" would be a lie, a pid a stranger's */
+	if (ops->live && s->live && killer_own_pidns(s, &ns)) {
+		for (size_t i = 0; i < n; i++) {
+			items[i].err = ns;
+			finish(&items[i], KILLER_FAILED, 0);
+		}
+		return n;
+	}
 	for (size_t i = 0; i < n; i++)
 		start_item(l, s, ops, &items[i]);
 	for (;;) {
@@ -244,6 +322,9 @@ void killer_items_release(struct killer_item *items, size_t n)
 	for (size_t i = 0; items && i < n; i++) {
 		free(items[i].cg);
 		items[i].cg = NULL;
+		free(items[i].foreign);
+		items[i].foreign = NULL;
+		items[i].nforeign = 0;
 	}
 }
 
@@ -370,13 +451,17 @@ json_t *killer_report(const struct killer_item *items, size_t n, const char *nod
 
 		if (it->sent & KILLER_SENT_TERM)
 			json_array_append_new(sigs, json_string("SIGTERM"));
+		json_t *foreign = json_array();
+
 		if (it->sent & KILLER_SENT_KILL)
 			json_array_append_new(sigs, json_string("SIGKILL"));
+		for (size_t k = 0; k < it->nforeign; k++)
+			json_array_append_new(foreign, json_integer(it->foreign[k]));
 		json_array_append_new(
-			arr, json_pack("{s:s, s:s, s:I, s:o, s:I, s:o}", "id", it->id, "result",
-				       killer_result_name(it->result), "processes",
-				       (json_int_t)it->processes, "signalled", sigs, "elapsedMs",
-				       (json_int_t)it->elapsed_ms, "error",
+			arr, json_pack("{s:s, s:s, s:I, s:o, s:o, s:I, s:o}", "id", it->id,
+				       "result", killer_result_name(it->result), "processes",
+				       (json_int_t)it->processes, "signalled", sigs, "foreign",
+				       foreign, "elapsedMs", (json_int_t)it->elapsed_ms, "error",
 				       it->result == KILLER_FAILED ? json_string(it->err.msg)
 								   : json_null()));
 	}

@@ -14,6 +14,11 @@
  * the caller itself are never signalled, and pids come only from the
  * container dirs under the hadoop-yarn cgroup (never from input).
  *
+ * A container's members are the processes of its dir and every dir below
+ * (cgroup_read_tree) whose thread-group leader is there too; "gone" needs
+ * the hadoop-yarn dir to exist, and a run in a pid namespace of its own
+ * fails every item (its view of the containers is empty).
+ *
  * A signalled container exits 143 or 137; MapReduce and Spark count that as
  * a failed attempt (yarn-interfaces.md 5f).  The graceful path is the RM
  * preempting (exit -102) after kilo-sync shrinks the node.
@@ -75,6 +80,9 @@ struct killer_item {
 	unsigned sent;                /* out: KILLER_SENT_* bits */
 	int64_t elapsed_ms;           /* out: from the start until the cgroup was empty */
 	struct err err;               /* out: when KILLER_FAILED */
+	pid_t *foreign;               /* out: processes listed in its cgroup.procs whose
+				       * leader thread is elsewhere: never signalled */
+	size_t nforeign;
 	/* internal */
 	enum cgroup_ctrl ctrl;
 	char *cg;
@@ -94,6 +102,11 @@ struct killer_opts {
 size_t killer_run(const struct cgroup_layout *l, const struct sysroot *s,
 		  const struct killer_ops *ops, const struct killer_opts *o,
 		  struct killer_item *items, size_t n);
+
+/* 1 (with e set, naming the fix) when the caller runs in a pid namespace
+ * other than the host's (/proc/self/status NSpid has several levels): the
+ * containers' processes are not visible there.  0 otherwise. */
+int killer_own_pidns(const struct sysroot *s, struct err *e);
 
 /* Free the internal state of items (after killer_run). */
 void killer_items_release(struct killer_item *items, size_t n);

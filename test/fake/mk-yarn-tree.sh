@@ -17,10 +17,10 @@ dir=$1 ver=$2 n=${3:-}
 if [ "$ver" = v1 ]; then
 	hy=kubepods/besteffort/hadoop-yarn
 	cpu=$dir/sys/fs/cgroup/cpu/$hy acct=$dir/sys/fs/cgroup/cpuacct/$hy
-	mem=$dir/sys/fs/cgroup/memory/$hy
+	mem=$dir/sys/fs/cgroup/memory/$hy threads=tasks
 else
 	hy=kubepods.slice/kubepods-besteffort.slice/hadoop-yarn
-	cpu=$dir/sys/fs/cgroup/$hy acct=$cpu mem=$cpu
+	cpu=$dir/sys/fs/cgroup/$hy acct=$cpu mem=$cpu threads=cgroup.threads
 	mkdir -p "$dir/sys/fs/cgroup"
 	echo "cpuset cpu io memory pids" >"$dir/sys/fs/cgroup/cgroup.controllers"
 fi
@@ -37,8 +37,10 @@ container() {
 	id=container_1326121700862_0006_01_$1
 	mkdir -p "$cpu/$id" "$acct/$id"
 	: >"$cpu/$id/cgroup.procs"
+	: >"$cpu/$id/$threads" # each process's leader thread: its members
 	for p in $2; do
 		echo "$p" >>"$cpu/$id/cgroup.procs"
+		echo "$p" >>"$cpu/$id/$threads"
 		mkdir -p "$dir/proc/$p"
 		# field 22, starttime: 15:40:00 plus the pid's last two digits in s
 		echo "$p (java) S 1 $p $p 0 -1 4194560 100 0 0 0 10 5 0 0 20 0 30 0 $((5640000 + p % 100 * 100)) 1000 10" \

@@ -53,6 +53,20 @@ static struct proc *find(struct recorder *r, pid_t pid)
 	return NULL;
 }
 
+/* A fake cgroup.procs and its threads files (v1 tasks, v2 cgroup.threads:
+ * each process's leader thread, so every listed process is a member). */
+static void write_procs(const char *root, const char *procs, const char *content)
+{
+	char other[256];
+	size_t dl = strlen(procs) - strlen("cgroup.procs");
+
+	testlib_write(root, procs, content);
+	snprintf(other, sizeof(other), "%.*stasks", (int)dl, procs);
+	testlib_write(root, other, content);
+	snprintf(other, sizeof(other), "%.*scgroup.threads", (int)dl, procs);
+	testlib_write(root, other, content);
+}
+
 /* Rewrite the fake cgroup.procs of p without the dead. */
 static void rewrite(struct recorder *r, const char *procs)
 {
@@ -62,7 +76,7 @@ static void rewrite(struct recorder *r, const char *procs)
 		if (strcmp(r->procs[i].procs, procs) == 0 && !r->procs[i].dead)
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%d\n",
 				 (int)r->procs[i].pid);
-	testlib_write(r->root, procs, buf);
+	write_procs(r->root, procs, buf);
 }
 
 static void end(struct recorder *r, struct proc *p)
@@ -181,7 +195,7 @@ START_TEST(test_killer_sequence)
 	add_proc(&f.rec, pa, 101, EXITS_ON_TERM);
 	add_proc(&f.rec, pa, 102, EXITS_ON_TERM);
 	add_proc(&f.rec, pb, 201, IGNORES_TERM);
-	testlib_write(f.root, pc, "");
+	write_procs(f.root, pc, "");
 	fixture_layout(&f);
 	ck_assert_int_eq(f.l.version, _i ? 2 : 1);
 	ck_assert_int_eq(f.l.driver, _i ? CGROUP_DRIVER_SYSTEMD : CGROUP_DRIVER_CGROUPFS);
@@ -254,13 +268,14 @@ START_TEST(test_killer_never_pid1)
 	struct killer_item items[1] = { item(CA) };
 
 	fixture_open(&f, 0);
-	testlib_write(f.root, HY_V1 CA "/cgroup.procs", "1\n");
+	write_procs(f.root, HY_V1 CA "/cgroup.procs", "1\n");
 	fixture_layout(&f);
 	f.opts.grace_ms = 10;
 	f.opts.kill_timeout_ms = 30;
 	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 1);
 	ck_assert_int_eq(items[0].result, KILLER_FAILED);
-	ck_assert_str_eq(items[0].err.msg, "1 processes of '" CA "' remain 30 ms after SIGKILL");
+	ck_assert_str_eq(items[0].err.msg,
+			 "1 processes of '" CA "' remain 30 ms after SIGKILL (pid 1)");
 	ck_assert_uint_eq(f.rec.nlog, 0);
 	killer_items_release(items, 1);
 	fixture_close(&f);
@@ -321,7 +336,7 @@ START_TEST(test_killer_live_ops_need_live_root)
 	struct killer_item items[2] = { item(CA), item(CC) };
 
 	fixture_open(&f, 0);
-	testlib_write(f.root, HY_V1 CA "/cgroup.procs", "4194300\n");
+	write_procs(f.root, HY_V1 CA "/cgroup.procs", "4194300\n");
 	fixture_layout(&f);
 	ck_assert_uint_eq(killer_run(&f.l, &f.s, &killer_ops_pidfd, &f.opts, items, 2), 1);
 	ck_assert_int_eq(items[0].result, KILLER_FAILED);
@@ -459,10 +474,79 @@ START_TEST(test_killer_report)
 		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"KillReport\",\"metadata\":{\"node\":"
 		"\"worker-1\",\"timestamp\":\"2024-11-29T16:00:00Z\"},\"items\":[{\"id\":\"" CA
 		"\",\"result\":\"killed\",\"processes\":3,\"signalled\":[\"SIGTERM\",\"SIGKILL\"],"
-		"\"elapsedMs\":262,\"error\":null},{\"id\":\"" CB "\",\"result\":\"failed\","
-		"\"processes\":0,\"signalled\":[],\"elapsedMs\":0,\"error\":\"pin pid 7 of '" CB
+		"\"foreign\":[],\"elapsedMs\":262,\"error\":null},{\"id\":\"" CB
+		"\",\"result\":\"failed\","
+		"\"processes\":0,\"signalled\":[],\"foreign\":[],\"elapsedMs\":0,\"error\":\"pin pid 7 of '" CB
 		"': Operation not permitted\"}]}");
 	free(text);
+}
+END_TEST
+
+/* Members are the processes of the dir and of every dir below it (YARN's
+ * Docker runtime makes one): before, a process in container_x/sub was left
+ * running and the container reported gone.  A process listed in
+ * cgroup.procs whose leader thread is not in the tree (a v1 tid written
+ * into tasks) is foreign: never signalled, reported. */
+START_TEST(test_killer_subdirs_and_foreign)
+{
+	struct fixture f;
+	struct killer_item items[1] = { item(CA) };
+
+	fixture_open(&f, 0);
+	add_proc(&f.rec, HY_V1 CA "/cgroup.procs", 101, EXITS_ON_TERM);
+	add_proc(&f.rec, HY_V1 CA "/docker/cgroup.procs", 102, IGNORES_TERM);
+	/* 900 is listed in cgroup.procs, but only its thread 901 is in tasks */
+	testlib_write(f.root, HY_V1 CA "/docker/cgroup.procs", "102\n900\n");
+	testlib_write(f.root, HY_V1 CA "/docker/tasks", "102\n901\n");
+	fixture_layout(&f);
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
+	ck_assert_int_eq(items[0].result, KILLER_KILLED);
+	ck_assert_uint_eq(items[0].processes, 2);
+	ck_assert_uint_eq(items[0].nforeign, 1);
+	ck_assert_int_eq(items[0].foreign[0], 900);
+	for (size_t i = 0; i < f.rec.nlog; i++)
+		ck_assert_int_ne(f.rec.log[i].pid, 900);
+	ck_assert_uint_eq(f.rec.nlog, 3); /* TERM 101, TERM 102, KILL 102 */
+	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
+/* No hadoop-yarn dir to look in (a wrong --hierarchy or driver) is no
+ * evidence that a container is gone: the item fails, naming the fix. */
+START_TEST(test_killer_no_hadoop_yarn_is_not_gone)
+{
+	struct fixture f;
+	struct killer_item items[1] = { item(CD) };
+
+	fixture_open(&f, 0);
+	fixture_layout(&f);
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 1);
+	ck_assert_int_eq(items[0].result, KILLER_FAILED);
+	ck_assert_str_eq(items[0].err.msg,
+			 "hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found in cpu: "
+			 "check --hierarchy and --cgroup-driver");
+	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
+/* NSpid with two levels: a pid namespace of its own. */
+START_TEST(test_killer_own_pidns)
+{
+	struct fixture f;
+	struct err e = { 0 };
+
+	fixture_open(&f, 0);
+	testlib_write(f.root, "proc/self/status", "Name:\tx\nNSpid:\t4242\t1\nVmRSS:\t1 kB\n");
+	fixture_layout(&f);
+	ck_assert_int_eq(killer_own_pidns(&f.s, &e), 1);
+	ck_assert_str_eq(e.msg, "runs in a pid namespace of its own (NSpid has 2 levels): the "
+				"containers' processes are not visible; run in the host's "
+				"(hostPID: true)");
+	testlib_write(f.root, "proc/self/status", "Name:\tx\nNSpid:\t4242\nVmRSS:\t1 kB\n");
+	ck_assert_int_eq(killer_own_pidns(&f.s, &e), 0);
+	fixture_close(&f);
 }
 END_TEST
 
@@ -476,6 +560,9 @@ static Suite *killer_suite(void)
 	tcase_add_loop_test(tc, test_killer_grace_period, 0, 3);
 	tcase_add_test(tc, test_killer_never_pid1);
 	tcase_add_test(tc, test_killer_pid_left_before_pin);
+	tcase_add_test(tc, test_killer_subdirs_and_foreign);
+	tcase_add_test(tc, test_killer_no_hadoop_yarn_is_not_gone);
+	tcase_add_test(tc, test_killer_own_pidns);
 	tcase_add_test(tc, test_killer_many_processes);
 	tcase_add_test(tc, test_killer_live_ops_need_live_root);
 	suite_add_tcase(s, tc);

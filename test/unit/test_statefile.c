@@ -182,6 +182,53 @@ START_TEST(test_statefile_not_a_regular_file)
 }
 END_TEST
 
+/* The lock: one holder at a time (a second run waits, then ERR_TEMP); a
+ * hard link to the lock file (fs.protected_hardlinks=0 lets another user
+ * link any file there) is replaced, never locked; a symlink too. */
+START_TEST(test_statefile_lock)
+{
+	char *dir = testlib_tmpdir(), *path = xasprintf("%s/s.json", dir);
+	char *lock = xasprintf("%s.lock", path), *other = xasprintf("%s/other", dir);
+	struct err e = { 0 };
+	struct stat st;
+	int fd, fd2;
+
+	fd = statefile_lock(path, 100, &e);
+	ck_assert_msg(fd >= 0, "%s", e.msg);
+	fd2 = statefile_lock(path, 60, &e);
+	ck_assert_int_eq(fd2, -1);
+	ck_assert_int_eq(e.kind, ERR_TEMP);
+	ck_assert_ptr_nonnull(strstr(e.msg, "is in use by another run"));
+	close(fd);
+	fd = statefile_lock(path, 100, &e);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+
+	testlib_write(dir, "other", "x");
+	ck_assert_int_eq(unlink(lock), 0);
+	ck_assert_int_eq(link(other, lock), 0); /* the lock is another file's name */
+	fd = statefile_lock(path, 100, &e);
+	ck_assert_msg(fd >= 0, "%s", e.msg);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	ck_assert_int_eq(st.st_nlink, 1);
+	ck_assert_int_eq(stat(other, &st), 0);
+	ck_assert_int_eq(st.st_nlink, 1); /* replaced, not locked */
+	close(fd);
+	ck_assert_int_eq(unlink(lock), 0);
+	ck_assert_int_eq(symlink(other, lock), 0);
+	fd = statefile_lock(path, 100, &e);
+	ck_assert_msg(fd >= 0, "%s", e.msg);
+	ck_assert_int_eq(lstat(lock, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	close(fd);
+	testlib_rmtree(dir);
+	free(other);
+	free(lock);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 static Suite *statefile_suite(void)
 {
 	Suite *s = suite_create("statefile");
@@ -191,6 +238,7 @@ static Suite *statefile_suite(void)
 	tcase_add_test(tc, test_statefile_round_trip_replaces_atomically);
 	tcase_add_test(tc, test_statefile_errors);
 	tcase_add_test(tc, test_statefile_not_a_regular_file);
+	tcase_add_test(tc, test_statefile_lock);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1308,6 +1308,47 @@ START_TEST(test_sync_redact_free_text_only)
 }
 END_TEST
 
+/* The NodeManager back under another port while its old id is still
+ * RUNNING and idle: the claimed id's zeros do not lower the share while the
+ * other id on the host is busy.  And plan --from with a config naming a
+ * cluster whose list is not given: no share is zeroed on its absence. */
+START_TEST(test_syncplan_share_not_lowered_on_one_id)
+{
+	static const char *const alloc =
+		"\"{\\\"allocations\\\":[{\\\"name\\\":\\\"hadoop-yarn\\\",\\\"resources\\\":"
+		"{\\\"kubernetes.io/batch-cpu\\\":\\\"4k\\\",\\\"kubernetes.io/batch-memory\\\":\\\"8Gi\\\"}}]}\"";
+	json_t *it;
+
+	add_text(node_doc("h1", NULL, "32k", "64Gi", alloc));
+	add_text(nm_doc("hadoop-yarn", "nm-h1", "h1", "h1:8041", "", "", ""));
+	add_text("{\"nodes\":{\"node\":["
+		 "{\"id\":\"h1:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"memory\":65536,"
+		 "\"vCores\":32}},"
+		 "{\"id\":\"h1:45454\",\"state\":\"RUNNING\",\"usedVirtualCores\":4,"
+		 "\"usedMemoryMB\":8192,\"totalResource\":{\"memory\":65536,\"vCores\":32}}]}}");
+	it = plan_of("h1");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	ck_assert_str_eq(
+		gets_(it, "reason"),
+		"RM total matches; RM node h1:45454 of cluster 'default' on its host uses 4 "
+		"vCores, 8192 MB: its share is not lowered");
+	json_decref(it);
+
+	sync_input_free(in);
+	in = sync_input_new(&opts);
+	sync_input_cluster_expect(in, "b");
+	add_text(node_doc("h1", NULL, "32k", "64Gi", alloc));
+	add_rm(SYNC_DEFAULT_CLUSTER, "elsewhere:8041", "RUNNING", 1, 1, 0, 0);
+	it = plan_of("h1");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	ck_assert_str_eq(
+		gets_(it, "reason"),
+		"no NodeManager pod seen on the node, but cluster 'b' is configured and its RM "
+		"node list was not given: its share is not zeroed");
+	json_decref(it);
+}
+END_TEST
+
 /* kilo-sync's configuration: nodeManagerNamespaces taken as given, its
  * default, an unknown field warned about, bad values refused naming the
  * field, the value and the position. */
@@ -1502,6 +1543,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_zeros_that_are_no_evidence);
 	tcase_add_test(tc, test_syncplan_annotation_shapes);
 	tcase_add_test(tc, test_sync_redact_free_text_only);
+	tcase_add_test(tc, test_syncplan_share_not_lowered_on_one_id);
 	tcase_add_test(tc, test_syncconfig_namespaces_and_warnings);
 	tcase_add_test(tc, test_syncplan_third_party_value_keeps_other_entries);
 	tcase_add_test(tc, test_syncplan_bad_input_names_field);

@@ -55,6 +55,38 @@ input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/evictor.json" >/d
 	fail "another user's lock file: exit $? ($(cat "$tmpdir/err"))"
 assert_eq "$(stat -c '%u %a' "$shared/evictor.json.lock")" "0 600" "the lock file is root's own"
 
+# a state nobody wrote before root's first run (cool-downs that would hold
+# off an eviction): not trusted, replaced by root's own
+rm -f "$shared/evictor.json"
+as_nobody sh -c "printf '%s' '{\"apiVersion\":\"kilo/v1\",\"kind\":\"EvictorState\",\"victims\":[],\"lastEviction\":{\"memoryMs\":1795968000000,\"cpuMs\":1795968000000},\"cpuSamples\":[]}' >'$shared/evictor.json'"
+input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/evictor.json" >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "planted state: exit $? ($(cat "$tmpdir/err"))"
+grep -q '"items":\[{' "$tmpdir/out" || fail "planted state held off the eviction: $(cat "$tmpdir/out")"
+grep -q "is owned by uid 65534, not by this user: not trusted" "$tmpdir/err" || fail "planted state: $(cat "$tmpdir/err")"
+assert_eq "$(stat -c '%u %a' "$shared/evictor.json")" "0 600" "planted state replaced"
+
+# a dir of nobody's inside the shared one (its links look like a safe dir's)
+# and a symlinked dir to /etc: never followed, nothing lands in /etc
+as_nobody mkdir "$shared/kilo"
+as_nobody ln -s "$tmpdir/secret" "$shared/kilo/ev.json"
+input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/kilo/ev.json" >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "nobody's dir: exit $? ($(cat "$tmpdir/err"))"
+cmp -s "$tmpdir/secret" "$tmpdir/secret.orig" || fail "nobody's dir: the link's target was written"
+as_nobody ln -s "$tmpdir/etc" "$shared/st"
+mkdir "$tmpdir/etc"
+input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/st/ev.json" >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "symlinked dir: exit $? ($(cat "$tmpdir/err"))"
+grep -q '"items":\[{' "$tmpdir/out" || fail "symlinked dir: no plan: $(cat "$tmpdir/out")"
+assert_eq "$(ls -A "$tmpdir/etc" | wc -l)" 0 "files made through nobody's symlinked dir"
+grep -q "evicting without --state" "$tmpdir/err" || fail "symlinked dir: $(cat "$tmpdir/err")"
+
+# a dir at the lock path and one at the state path: the plan still goes out
+rm -f "$shared/b.json" "$shared/b.json.lock"
+as_nobody mkdir -p "$shared/b.json.lock/x" "$shared/b.json"
+input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/b.json" >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "dirs at the paths: exit $? ($(cat "$tmpdir/err"))"
+grep -q '"items":\[{' "$tmpdir/out" || fail "dirs at the paths: no plan: $(cat "$tmpdir/out")"
+
 # a textfile symlink planted by nobody (kilo-sync writes its metrics there)
 as_nobody ln -s "$tmpdir/secret" "$shared/kilo-sync.prom"
 printf '{"kind":"Node","metadata":{"name":"w1"}}\n{"nodes":{"node":[]}}\n' |

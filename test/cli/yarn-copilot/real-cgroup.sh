@@ -113,4 +113,46 @@ alive "$outside" || fail "the process outside the tree was signalled"
 for id in $A $B $C; do
 	[ ! -s "/sys/fs/cgroup/cpu/$hy/$id/cgroup.procs" ] || fail "$id not empty"
 done
+
+# E: its process sits in a child cgroup (E/docker, as YARN's Docker runtime
+# makes): a member, killed (it used to be reported gone and live on).
+# F: a thread of a process outside the tree written into F's tasks (v1):
+# cgroup.procs lists that process, but it is foreign: never signalled.
+E=container_1795910400000_${app}_01_000006
+F=container_1795910400000_${app}_01_000007
+mkdir -p "/sys/fs/cgroup/cpu/$hy/$E/docker" "/sys/fs/cgroup/cpu/$hy/$F" || fail "mkdir E F"
+sh -c 'echo $$ >/sys/fs/cgroup/cpu/'"$hy/$E"'/docker/cgroup.procs; trap "" TERM; exec sleep 1000' >/dev/null 2>&1 &
+e=$!
+python3 -c 'import os, sys, threading, time
+threading.Thread(target=time.sleep, args=(1000,), daemon=True).start()
+open(sys.argv[1], "w").write("%d\n" % os.getpid())
+time.sleep(1000)' "$tmpdir/threaded.pid" >/dev/null 2>&1 &
+private_pid "$e" "$!"
+i=0
+while [ ! -s "$tmpdir/threaded.pid" ]; do
+	i=$((i + 1))
+	[ "$i" -le 100 ] || fail "the threaded process did not start"
+	sleep 0.05
+done
+threaded=$(cat "$tmpdir/threaded.pid")
+private_pid "$threaded"
+i=0
+while [ "$(ls /proc/$threaded/task 2>/dev/null | wc -l)" -lt 2 ] ||
+	[ -z "$(cat "/sys/fs/cgroup/cpu/$hy/$E/docker/cgroup.procs")" ]; do
+	i=$((i + 1))
+	[ "$i" -le 100 ] || fail "E and the threaded process did not start"
+	sleep 0.05
+done
+tid=$(ls "/proc/$threaded/task" | grep -v "^$threaded\$" | head -n 1)
+echo "$tid" >"/sys/fs/cgroup/cpu/$hy/$F/tasks" || fail "move thread $tid into $F"
+grep -qx "$threaded" "/sys/fs/cgroup/cpu/$hy/$F/cgroup.procs" || fail "$F's cgroup.procs does not list $threaded"
+yarn-copilot --hierarchy "$hy" --grace-period 50 kill "$E" "$F" >"$tmpdir/report" 2>"$tmpdir/err" ||
+	fail "kill E F: exit $?: $(cat "$tmpdir/err")"
+assert_eq "$(r "$E")" "killed 1 SIGTERM,SIGKILL null" "E (a process in E/docker)"
+assert_eq "$(r "$F")" "gone 0  null" "F (only a foreign thread)"
+assert_eq "$(jq -c --arg id "$F" '.items[] | select(.id == $id) | .foreign' "$tmpdir/report")" "[$threaded]" "F foreign"
+! alive "$e" || fail "E's process in E/docker still alive"
+alive "$threaded" || fail "the process whose thread was put into $F was signalled"
+# move the thread back out, so the tree can be removed
+echo "$tid" >"/sys/fs/cgroup/cpu/$PRIVATE_CG/tasks" 2>/dev/null || echo "$tid" >/sys/fs/cgroup/cpu/tasks
 exit 0
