@@ -143,7 +143,11 @@ while [ "$(ls /proc/$threaded/task 2>/dev/null | wc -l)" -lt 2 ] ||
 	[ "$i" -le 100 ] || fail "E and the threaded process did not start"
 	sleep 0.05
 done
-tid=$(ls "/proc/$threaded/task" | grep -v "^$threaded\$" | head -n 1)
+tid=
+for t in "/proc/$threaded/task"/*; do
+	[ "${t##*/}" = "$threaded" ] || { tid=${t##*/} && break; }
+done
+[ -n "$tid" ] || fail "no second thread of $threaded"
 echo "$tid" >"/sys/fs/cgroup/cpu/$hy/$F/tasks" || fail "move thread $tid into $F"
 grep -qx "$threaded" "/sys/fs/cgroup/cpu/$hy/$F/cgroup.procs" || fail "$F's cgroup.procs does not list $threaded"
 yarn-copilot --hierarchy "$hy" --grace-period 50 kill "$E" "$F" >"$tmpdir/report" 2>"$tmpdir/err" ||
