@@ -810,15 +810,19 @@ static size_t rm_lists(const struct sync_input *in)
 /* Why YARN's share on node n must not be zeroed now (a new string), or
  * NULL when this pass's RM evidence says YARN uses nothing there: every
  * cluster answered a list that names nodes, no RM node on n's host (or named
- * by its terminating NodeManager pod) may be busy, and every RM node that
- * may be busy is claimed by a NodeManager pod (one claimed by none may run
- * on n: a pod gone without a trace, its id the pod's FQDN or IP). */
+ * by its terminating NodeManager pod, or like its NodeManager pod) may be
+ * busy, and every RM node that may be busy is claimed by a NodeManager pod
+ * (one claimed by none may run on n: a pod gone without a trace, its id the
+ * pod's FQDN or IP).  With skip (the node's own RM node, whose figures lower
+ * the share), that one is left out and the clusters need not all answer. */
 static char *zero_blocked(const struct sync_input *in, const struct sync_node *n,
-			  const json_t *claims)
+			  const json_t *claims, const struct yarn_node *skip)
 {
 	if (!rm_lists(in))
 		return xstrdup("no RM node list was read in this pass");
-	for (size_t i = 0; i < in->nclusters; i++) {
+	/* lowering a share on its own NodeManager's figures (skip: that RM
+	 * node) needs the lists read to agree, not every cluster to answer */
+	for (size_t i = 0; !skip && i < in->nclusters; i++) {
 		const struct in_cluster *c = &in->clusters[i];
 
 		if (c->unreachable)
@@ -840,7 +844,10 @@ static char *zero_blocked(const struct sync_input *in, const struct sync_node *n
 			int on = rm_node_on(y, n);
 			cleanup_free char *key = NULL;
 
-			if (!may_be_busy(y))
+			if (!on && ((*y->id && host_in(y->id, id_host_len(y->id), n->nm_names)) ||
+				    (*y->host && host_in(y->host, strlen(y->host), n->nm_names))))
+				on = 1; /* named like the node's NodeManager pod */
+			if (y == skip || !may_be_busy(y))
 				continue;
 			if (on)
 				return rm_shows(c, y,
@@ -853,27 +860,6 @@ static char *zero_blocked(const struct sync_input *in, const struct sync_node *n
 						 "here)",
 						 shows);
 			}
-		}
-	}
-	return NULL;
-}
-
-/* Another RM node than y on n's host or named like n's NodeManager pod
- * that may be busy: a new string saying so, or NULL. */
-static char *other_busy_on(const struct sync_input *in, const struct sync_node *n,
-			   const struct yarn_node *y)
-{
-	for (size_t i = 0; i < in->nclusters; i++) {
-		const struct in_cluster *c = &in->clusters[i];
-
-		for (size_t k = 0; c->has_nodes && k < c->nodes.n; k++) {
-			const struct yarn_node *o = &c->nodes.items[k];
-			int here = rm_node_on(o, n) ||
-				   (*o->id && host_in(o->id, id_host_len(o->id), n->nm_names)) ||
-				   (*o->host && host_in(o->host, strlen(o->host), n->nm_names));
-
-			if (o != y && here && may_be_busy(o))
-				return rm_shows(c, o, " on its host");
 		}
 	}
 	return NULL;
@@ -920,7 +906,7 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
 					   "nodeManagerNamespaces: ignored)",
 					   n->nm_foreign)
 			       : xstrdup("");
-	if (has_share && !n->alloc_error && (why = zero_blocked(in, n, claims)))
+	if (has_share && !n->alloc_error && (why = zero_blocked(in, n, claims, NULL)))
 		return skipf(
 			item, 0,
 			"no NodeManager pod seen on the node%s, but %s: its share is not zeroed",
@@ -1101,12 +1087,13 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		reason = more;
 	}
 	ann = annotation_part(o, n, used_cpu, used_mem);
-	/* a share lowered on this id's figures while another RM node of the
-	 * node or its pod may be busy (the NodeManager back under another port,
-	 * the old id not yet expired): those figures are not all of YARN here */
+	/* a share lowered on this id's figures only on the same evidence as a
+	 * share zeroed: while another RM node of the node or its pod may be busy
+	 * (the NodeManager back under another port, the old id not yet expired),
+	 * one no pod claims, or a cluster is not read, they are not all of YARN */
 	if (!y->inactive && (used_cpu < n->alloc_cpu || used_mem < n->alloc_mem) &&
 	    strcmp(str_at(ann, "action", NULL), "annotate") == 0 &&
-	    (why = other_busy_on(in, n, y))) {
+	    (why = zero_blocked(in, n, claims, y))) {
 		char *more = xasprintf("%s; %s: its share is not lowered", reason, why);
 
 		json_decref(ann);
@@ -1117,7 +1104,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	/* an inactive id's zeros are no evidence that YARN left the node: the
 	 * NodeManager may have come back under another port */
 	if (y->inactive && n->has_alloc && (n->alloc_cpu || n->alloc_mem) && !n->alloc_error &&
-	    (why = zero_blocked(in, n, claims))) {
+	    (why = zero_blocked(in, n, claims, NULL))) {
 		char *more = xasprintf("%s; %s: its share is not zeroed", reason, why);
 
 		json_decref(ann);

@@ -862,8 +862,9 @@ static int read_tree(const struct cgroup_layout *l, const struct sysroot *s, enu
 	while ((ent = readdir(d))) {
 		cleanup_free char *sub = NULL;
 
-		if (ent->d_type != DT_DIR || ent->d_name[0] == '.')
-			continue;
+		if (ent->d_type != DT_DIR || strcmp(ent->d_name, ".") == 0 ||
+		    strcmp(ent->d_name, "..") == 0)
+			continue; /* ".hidden" is a cgroup like any other */
 		sub = xasprintf("%s/%s", cg, ent->d_name);
 		if (read_tree(l, s, c, sub, file, depth + 1, v, len, dirs, e) < 0) {
 			closedir(d);

@@ -83,6 +83,41 @@ static void add_foreign(struct killer_item *it, pid_t pid)
 	it->foreign[it->nforeign++] = pid;
 }
 
+/* 1 when the leader thread of pid has exited (a zombie: v1 drops it from
+ * tasks while its other threads run on) and one of its live threads is in
+ * tids: the process is still the container's. */
+static int leader_gone_thread_in(const struct sysroot *s, pid_t pid, const pid_t *tids, size_t nt)
+{
+	cleanup_free char *stat = NULL, *tdir = NULL;
+	const char *close_paren;
+	struct dirent *ent;
+	int in = 0;
+	DIR *d;
+
+	{
+		cleanup_free char *rel = xasprintf("proc/%ld/stat", (long)pid);
+
+		if (sysroot_read_str(s, rel, &stat, NULL) < 0)
+			return 0;
+	}
+	close_paren = strrchr(stat, ')');
+	if (!close_paren ||
+	    (close_paren[1] != ' ' || (close_paren[2] != 'Z' && close_paren[2] != 'X')))
+		return 0;
+	tdir = xasprintf("proc/%ld/task", (long)pid);
+	if (!(d = sysroot_opendir(s, tdir, NULL)))
+		return 0;
+	while (!in && (ent = readdir(d))) {
+		char *end;
+		long tid = strtol(ent->d_name, &end, 10);
+
+		in = *end == '\0' && tid > 0 && tid != pid &&
+		     bsearch(&(pid_t){ (pid_t)tid }, tids, nt, sizeof(*tids), cmp_pid);
+	}
+	closedir(d);
+	return in;
+}
+
 /* The container's members: the processes of its dir and every dir below
  * whose thread-group leader is there too (a v1 tid written into tasks
  * lists its whole process in cgroup.procs: that process is foreign, noted
@@ -107,7 +142,8 @@ static int read_procs(const struct cgroup_layout *l, const struct sysroot *s,
 	if (r != CGROUP_OK)
 		return -1;
 	for (size_t i = 0; i < *n; i++) {
-		if (bsearch(&(*pids)[i], tids, nt, sizeof(*tids), cmp_pid))
+		if (bsearch(&(*pids)[i], tids, nt, sizeof(*tids), cmp_pid) ||
+		    leader_gone_thread_in(s, (*pids)[i], tids, nt))
 			(*pids)[m++] = (*pids)[i];
 		else
 			add_foreign(it, (*pids)[i]);
@@ -210,8 +246,10 @@ static void start_item(const struct cgroup_layout *l, const struct sysroot *s,
 			l->hadoop_yarn, cgroup_ctrl_name(it->ctrl));
 		return finish(it, KILLER_FAILED, 0);
 	}
-	if (n == 0)
-		return finish(it, KILLER_GONE, 0);
+	if (n == 0) { /* confirmed over KILLER_EMPTY_READS polls: see poll_item */
+		it->empty_reads = 1;
+		return;
+	}
 	if (ops->live && !s->live) {
 		err_set(&it->err, ERR_USAGE, 0,
 			"not signalling %zu processes of '%s': sysroot '%s' is not /", n, it->id,
@@ -232,6 +270,11 @@ static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
 
 	if (read_procs(l, s, it, &pids, &n) < 0)
 		return finish(it, KILLER_FAILED, elapsed);
+	/* one empty read is no proof: a process moving between the dirs of the
+	 * tree may be missed by one walk */
+	it->empty_reads = n == 0 ? it->empty_reads + 1 : 0;
+	if (n == 0 && it->empty_reads < KILLER_EMPTY_READS)
+		return;
 	if (n == 0)
 		return finish(it,
 			      it->sent & KILLER_SENT_KILL   ? KILLER_KILLED
@@ -257,21 +300,33 @@ int killer_own_pidns(const struct sysroot *s, struct err *e)
 	const char *line;
 	int fields = 0;
 
-	if (sysroot_read_str(s, "proc/self/status", &status, NULL) < 0)
-		return 0;
-	line = strstr(status, "\nNSpid:");
-	if (!line)
-		return 0; /* kernels before 4.1: no pid namespaces to tell */
-	for (const char *p = line + 7; *p && *p != '\n'; p++)
-		if (isdigit((unsigned char)*p) && !isdigit((unsigned char)p[-1]))
-			fields++;
-	if (fields <= 1)
-		return 0;
-	err_set(e, ERR_SYSTEM, 0,
-		"runs in a pid namespace of its own (NSpid has %d levels): the containers' "
-		"processes are not visible; run in the host's (hostPID: true)",
-		fields);
-	return 1;
+	cleanup_free char *kthreadd = NULL;
+	char state;
+	int ppid = -1;
+
+	if (sysroot_read_str(s, "proc/self/status", &status, NULL) >= 0 &&
+	    (line = strstr(status, "\nNSpid:")) != NULL)
+		for (const char *p = line + 7; *p && *p != '\n'; p++)
+			if (isdigit((unsigned char)*p) && !isdigit((unsigned char)p[-1]))
+				fields++;
+	if (fields > 1) {
+		err_set(e, ERR_SYSTEM, 0,
+			"runs in a pid namespace of its own (NSpid has %d levels): the "
+			"containers' processes are not visible; run in the host's (hostPID: true)",
+			fields);
+		return 1;
+	}
+	/* a /proc mounted in the namespace shows one level: in the host's,
+	 * pid 2 is kthreadd, the parent of kernel threads (parent 0) */
+	if (sysroot_read_str(s, "proc/2/stat", &kthreadd, NULL) < 0 ||
+	    sscanf(kthreadd, "2 (kthreadd) %c %d", &state, &ppid) != 2 || ppid != 0) {
+		err_set(e, ERR_SYSTEM, 0,
+			"pid 2 is not kthreadd: runs in a pid namespace of its own (or with a "
+			"/proc not the host's); the containers' processes are not visible; run "
+			"in the host's (hostPID: true)");
+		return 1;
+	}
+	return 0;
 }
 
 size_t killer_run(const struct cgroup_layout *l, const struct sysroot *s,

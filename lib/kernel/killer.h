@@ -42,6 +42,8 @@
 #define KILLER_POLL_MS 10
 /* Processes pinned at once (each pin is a file descriptor). */
 #define KILLER_PIN_BATCH 256
+/* Consecutive empty reads, a poll apart, before a container counts as empty. */
+#define KILLER_EMPTY_READS 3
 
 /* The one seam every signal goes through.  Tests replace it with a
  * recorder; the live one is killer_ops_pidfd. */
@@ -84,6 +86,7 @@ struct killer_item {
 				       * leader thread is elsewhere: never signalled */
 	size_t nforeign;
 	/* internal */
+	int empty_reads;
 	enum cgroup_ctrl ctrl;
 	char *cg;
 };

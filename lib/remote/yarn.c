@@ -90,7 +90,28 @@ void yarn_cluster_init(struct yarn_cluster *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->active = -1;
+	c->http.max_body = YARN_MAX_BYTES;
 }
+
+/* What yarn_node_parse() reads of a NodeInfo, and the two documents that
+ * carry them: a large answer costs these fields, not all of it. */
+static const struct jsonio_filter node_fields[] = {
+	{ "id" },
+	{ "state" },
+	{ "nodeHostName" },
+	{ "numContainers" },
+	{ "totalResource", (const struct jsonio_filter[]){ { "memory" }, { "vCores" }, { NULL } } },
+	{ "usedMemoryMB" },
+	{ "usedVirtualCores" },
+	{ "availMemoryMB" },
+	{ "availableVirtualCores" },
+	{ NULL },
+};
+static const struct jsonio_filter node_docs[] = {
+	{ "nodes", (const struct jsonio_filter[]){ { "node", node_fields }, { NULL } } },
+	{ "node", node_fields },
+	{ NULL },
+};
 
 static void rm_request(const struct yarn_cluster *c, int rm, struct http_request *r,
 		       enum http_method method, const char *path)
@@ -189,7 +210,7 @@ static int get_json(struct yarn_cluster *c, const char *path, json_t **doc, stru
 			ret = err_set(e, ERR_NOTFOUND, 0, "GET %s: %s", path, ex);
 		else if (http_status_err(&resp, path, e) < 0)
 			ret = -1;
-		else if (!(*doc = http_response_json(&resp, e)))
+		else if (!(*doc = http_response_json_filtered(&resp, node_docs, e)))
 			ret = err_wrap(e, "GET %s", path);
 		http_response_release(&resp);
 		return ret;

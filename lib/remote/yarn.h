@@ -33,6 +33,9 @@
 
 #define YARN_PATH_INFO "/ws/v1/cluster/info"
 #define YARN_PATH_NODES "/ws/v1/cluster/nodes"
+/* The largest RM answer read (10,000 nodes are some 20 MB): past it the
+ * cluster counts as unreachable, never parsed whole into memory. */
+#define YARN_MAX_BYTES (64L << 20)
 
 /* A YARN cluster as configured.  Strings and arrays are borrowed from the
  * caller's config and must outlive the struct; `active` is the client's

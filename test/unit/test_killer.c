@@ -512,6 +512,31 @@ START_TEST(test_killer_subdirs_and_foreign)
 }
 END_TEST
 
+/* A breaker's round: a member whose leader thread exited (a zombie, which
+ * v1 drops from tasks while its threads run on) was taken as foreign and
+ * left alive; one in a ".hidden" sub-dir was not read at all. */
+START_TEST(test_killer_zombie_leader_and_dot_dirs)
+{
+	struct fixture f;
+	struct killer_item items[1] = { item(CA) };
+
+	fixture_open(&f, 0);
+	add_proc(&f.rec, HY_V1 CA "/.hid/cgroup.procs", 103, EXITS_ON_TERM);
+	add_proc(&f.rec, HY_V1 CA "/cgroup.procs", 104, EXITS_ON_TERM);
+	testlib_write(f.root, HY_V1 CA "/tasks", "105\n"); /* 104's live thread */
+	testlib_write(f.root, "proc/104/stat", "104 (java) Z 1 104 104 0 -1\n");
+	testlib_write(f.root, "proc/104/task/105/stat", "105 (java) S 1 104 104 0 -1\n");
+	fixture_layout(&f);
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
+	ck_assert_int_eq(items[0].result, KILLER_TERMINATED);
+	ck_assert_uint_eq(items[0].processes, 2);
+	ck_assert_uint_eq(items[0].nforeign, 0);
+	ck_assert_uint_eq(f.rec.nlog, 2);
+	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
 /* No hadoop-yarn dir to look in (a wrong --hierarchy or driver) is no
  * evidence that a container is gone: the item fails, naming the fix. */
 START_TEST(test_killer_no_hadoop_yarn_is_not_gone)
@@ -545,6 +570,11 @@ START_TEST(test_killer_own_pidns)
 				"containers' processes are not visible; run in the host's "
 				"(hostPID: true)");
 	testlib_write(f.root, "proc/self/status", "Name:\tx\nNSpid:\t4242\nVmRSS:\t1 kB\n");
+	/* one level, but /proc/2 is no kthreadd: a /proc mounted in the namespace */
+	testlib_write(f.root, "proc/2/stat", "2 (sh) S 1 2 2 0 -1\n");
+	ck_assert_int_eq(killer_own_pidns(&f.s, &e), 1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "pid 2 is not kthreadd"));
+	testlib_write(f.root, "proc/2/stat", "2 (kthreadd) S 0 0 0 0 -1 2129984\n");
 	ck_assert_int_eq(killer_own_pidns(&f.s, &e), 0);
 	fixture_close(&f);
 }
@@ -563,6 +593,7 @@ static Suite *killer_suite(void)
 	tcase_add_test(tc, test_killer_subdirs_and_foreign);
 	tcase_add_test(tc, test_killer_no_hadoop_yarn_is_not_gone);
 	tcase_add_test(tc, test_killer_own_pidns);
+	tcase_add_test(tc, test_killer_zombie_leader_and_dot_dirs);
 	tcase_add_test(tc, test_killer_many_processes);
 	tcase_add_test(tc, test_killer_live_ops_need_live_root);
 	suite_add_tcase(s, tc);
