@@ -41,6 +41,8 @@ struct in_cluster {
 	char *id;
 	char *unreachable; /* why, or NULL */
 	int expected;      /* sync_input_cluster_expect(): unreachable unless given */
+	const struct yarn_node *unclaimed; /* sync_plan(): the first RM node that may be
+					    * busy and that no NodeManager pod claims */
 	int has_nodes;
 	struct yarn_nodes nodes;
 };
@@ -816,7 +818,7 @@ static size_t rm_lists(const struct sync_input *in)
  * pod's FQDN or IP).  With skip (the node's own RM node, whose figures lower
  * the share), that one is left out and the clusters need not all answer. */
 static char *zero_blocked(const struct sync_input *in, const struct sync_node *n,
-			  const json_t *claims, const struct yarn_node *skip)
+			  const struct yarn_node *skip)
 {
 	if (!rm_lists(in))
 		return xstrdup("no RM node list was read in this pass");
@@ -841,25 +843,24 @@ static char *zero_blocked(const struct sync_input *in, const struct sync_node *n
 
 		for (size_t k = 0; c->has_nodes && k < c->nodes.n; k++) {
 			const struct yarn_node *y = &c->nodes.items[k];
-			int on = rm_node_on(y, n);
-			cleanup_free char *key = NULL;
+			int on;
 
+			if (y == skip || !may_be_busy(y))
+				continue;
+			on = rm_node_on(y, n);
 			if (!on && ((*y->id && host_in(y->id, id_host_len(y->id), n->nm_names)) ||
 				    (*y->host && host_in(y->host, strlen(y->host), n->nm_names))))
 				on = 1; /* named like the node's NodeManager pod */
-			if (y == skip || !may_be_busy(y))
-				continue;
 			if (on)
 				return rm_shows(c, y,
 						on == 1 ? " on its host" : " named by a pod on it");
-			key = *y->id ? claim_key(c->id, y->id) : NULL;
-			if (!key || !json_object_get(claims, key)) {
-				cleanup_free char *shows = rm_shows(c, y, "");
+		}
+		/* found once a plan (sync_plan), not once a node */
+		if (c->unclaimed && c->unclaimed != skip) {
+			cleanup_free char *shows = rm_shows(c, c->unclaimed, "");
 
-				return xasprintf("%s and no NodeManager pod claims it (it may run "
-						 "here)",
-						 shows);
-			}
+			return xasprintf("%s and no NodeManager pod claims it (it may run here)",
+					 shows);
 		}
 	}
 	return NULL;
@@ -892,8 +893,7 @@ static json_t *skipf(json_t *item, int error, const char *fmt, ...)
 
 /* The item of a node without a NodeManager pod: its hadoop-yarn entry is
  * zeroed only on this pass's RM evidence that YARN uses nothing there. */
-static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n,
-			  const json_t *claims, json_t *item)
+static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n, json_t *item)
 {
 	cleanup_free char *note = NULL, *why = NULL, *reason = NULL;
 	int has_share = n->has_alloc && (n->alloc_cpu || n->alloc_mem);
@@ -906,7 +906,7 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
 					   "nodeManagerNamespaces: ignored)",
 					   n->nm_foreign)
 			       : xstrdup("");
-	if (has_share && !n->alloc_error && (why = zero_blocked(in, n, claims, NULL)))
+	if (has_share && !n->alloc_error && (why = zero_blocked(in, n, NULL)))
 		return skipf(
 			item, 0,
 			"no NodeManager pod seen on the node%s, but %s: its share is not zeroed",
@@ -967,7 +967,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	json_object_set_new(item, "yarnNodeId",
 			    n->nm_node_id ? json_string(n->nm_node_id) : json_null());
 	if (!n->nm_pods)
-		return no_nm_item(in, n, claims, item);
+		return no_nm_item(in, n, item);
 #define SKIP(error, ...) return skipf(item, error, __VA_ARGS__)
 	if (!n->seen)
 		SKIP(0, "Node object not found (NodeManager pod %s)", n->nm_pod);
@@ -1093,7 +1093,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	 * one no pod claims, or a cluster is not read, they are not all of YARN */
 	if (!y->inactive && (used_cpu < n->alloc_cpu || used_mem < n->alloc_mem) &&
 	    strcmp(str_at(ann, "action", NULL), "annotate") == 0 &&
-	    (why = zero_blocked(in, n, claims, y))) {
+	    (why = zero_blocked(in, n, y))) {
 		char *more = xasprintf("%s; %s: its share is not lowered", reason, why);
 
 		json_decref(ann);
@@ -1104,7 +1104,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	/* an inactive id's zeros are no evidence that YARN left the node: the
 	 * NodeManager may have come back under another port */
 	if (y->inactive && n->has_alloc && (n->alloc_cpu || n->alloc_mem) && !n->alloc_error &&
-	    (why = zero_blocked(in, n, claims, NULL))) {
+	    (why = zero_blocked(in, n, NULL))) {
 		char *more = xasprintf("%s; %s: its share is not zeroed", reason, why);
 
 		json_decref(ann);
@@ -1166,6 +1166,18 @@ json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const
 		order[i] = &in->nodes[i];
 	qsort(order, in->n, sizeof(*order), by_name);
 	claims = claims_index(order, in->n);
+	for (size_t i = 0; i < in->nclusters; i++) { /* the plan's own, not the input's */
+		struct in_cluster *c = (struct in_cluster *)&in->clusters[i];
+
+		c->unclaimed = NULL;
+		for (size_t k = 0; c->has_nodes && k < c->nodes.n && !c->unclaimed; k++) {
+			const struct yarn_node *y = &c->nodes.items[k];
+			cleanup_free char *key = *y->id ? claim_key(c->id, y->id) : NULL;
+
+			if (may_be_busy(y) && (!key || !json_object_get(claims, key)))
+				c->unclaimed = y;
+		}
+	}
 	for (size_t i = 0; i < in->n; i++) {
 		const struct sync_node *n = order[i];
 
