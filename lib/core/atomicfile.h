@@ -12,9 +12,10 @@
 #include "core/err.h"
 
 /* Write len bytes of data to path: a temporary file in the target's dir
- * with an unpredictable name (".<base>.XXXXXX", mkostemp: O_EXCL, so no one
- * can pre-create it; a textfile collector, which reads only "*.prom", never
- * sees it), mode, fsync, rename(2) onto the target, fsync of the dir.  The
+ * with an unpredictable name (".<base>.XXXXXX" from getrandom, O_EXCL, so no
+ * one can pre-create it; a textfile collector, which reads only "*.prom",
+ * never sees it), mode, fsync, renameat(2) onto the target, fsync of the
+ * dir, all through one fd of the target's dir (atomicfile_open_dir).  The
  * target is path, or where its symlinks lead when each may be trusted
  * (atomicfile_target); a symlink that may not is replaced itself, never
  * written through.  What is there and is not a regular file (a device,
@@ -30,10 +31,14 @@ int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode
  * one defeats; threat-model.md: state and textfile dirs). */
 int atomicfile_link_trusted(const char *path, const struct stat *link);
 
-/* 1 when no directory on path (each prefix of its dirname) is a symlink
- * atomicfile_link_trusted() refuses: "$SHARED/st -> /etc" must not make a
- * state file land in /etc. */
-int atomicfile_dir_trusted(const char *path);
+/* An fd of path's directory (O_RDONLY | O_DIRECTORY, or O_PATH where it may
+ * only be searched), opened one component at a time with O_NOFOLLOW; a
+ * symlink on the way is followed only when atomicfile_link_trusted() says
+ * so, through the fd held, so a component another user swaps for a symlink
+ * meanwhile cannot lead elsewhere ("$SHARED/st -> /etc").  Returns the fd,
+ * or -1 with e set (ERR_INPUT for a symlink of another user, else
+ * ERR_SYSTEM). */
+int atomicfile_open_dir(const char *path, struct err *e);
 
 /* The file a write to path lands on: path, or where its trusted symlinks
  * lead (followed one by one, up to 16; the last may not exist yet); an

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -32,6 +33,9 @@ static void position(const char *msg, const char *path, char *out, size_t len)
 int statefile_load(const char *path, const char *kind, json_t **doc, struct err *e)
 {
 	cleanup_fclose FILE *f = NULL;
+	cleanup_free char *real = NULL, *b = NULL;
+	cleanup_close int dfd = -1;
+	struct err de = { 0 };
 	json_t *got = NULL;
 	const char *api;
 	struct stat st, lst;
@@ -40,16 +44,30 @@ int statefile_load(const char *path, const char *kind, json_t **doc, struct err 
 
 	*doc = NULL;
 	/* a symlink another user planted is not read through (what it leads
-	 * to, /etc/shadow, would be parsed and quoted); a regular file is
-	 * opened O_NOFOLLOW, so it cannot become one in between */
-	if (!atomicfile_dir_trusted(path) || (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) &&
-					      !atomicfile_link_trusted(path, &lst)))
+	 * to, /etc/shadow, would be parsed); the file is opened O_NOFOLLOW
+	 * through one fd of its directory, so nothing can be swapped in */
+	real = atomicfile_target(path);
+	if (!real)
+		return err_set(e, ERR_SYSTEM, errno, "follow state '%s'", path);
+	if (lstat(real, &lst) == 0 && S_ISLNK(lst.st_mode))
 		return err_set(e, ERR_INPUT, 0,
 			       "state '%s': a symlink another user may have planted: not followed",
 			       path);
+	dfd = atomicfile_open_dir(real, &de);
+	if (dfd < 0 && de.kind == ERR_INPUT) /* a symlinked dir of another user */
+		return err_set(e, ERR_INPUT, 0,
+			       "state '%s': a symlink another user may have planted: not followed",
+			       path);
+	if (dfd < 0) {
+		if (de.kind == ERR_SYSTEM && de.errnum == ENOENT)
+			return 0; /* no dir yet: a first run (the save says what is wrong) */
+		if (e)
+			*e = de;
+		return -1;
+	}
+	b = xstrdup(real);
 	/* O_NONBLOCK: a FIFO given by mistake must not hang the tool. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
-				(lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? 0 : O_NOFOLLOW));
+	fd = openat(dfd, basename(b), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
@@ -115,37 +133,40 @@ int statefile_save(const char *path, const json_t *doc, struct err *e)
 
 int statefile_lock(const char *path, int64_t wait_ms, struct err *e)
 {
-	cleanup_free char *lock = xasprintf("%s.lock", path);
+	cleanup_free char *lock = xasprintf("%s.lock", path), *lb = xstrdup(lock);
+	const char *base = basename(lb);
 	int64_t until = clock_mono_ms() + wait_ms;
+	cleanup_close int dfd = -1;
 	struct stat st;
 	int fd;
 
 	/* never through a symlink, and only a file of ours: another user's
 	 * lock file (they could hold it for ever) is replaced by one of ours */
-	if (!atomicfile_dir_trusted(lock))
-		return err_set(e, ERR_INPUT, 0,
-			       "lock '%s': a directory on the path is a symlink of another user",
-			       lock);
-	fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EISDIR && rmdir(lock) == 0) /* an empty dir planted there */
-		fd = open(lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* every name below is taken in one fd of the dir: nothing swapped in */
+	if ((dfd = atomicfile_open_dir(lock, e)) < 0)
+		return err_wrap(e, "lock '%s'", lock);
+	fd = openat(dfd, base, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EISDIR && unlinkat(dfd, base, AT_REMOVEDIR) == 0) /* an empty dir */
+		fd = openat(dfd, base, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	/* another user's file, or a hard link to one (fs.protected_hardlinks=0):
 	 * they could hold the lock for ever */
 	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 			st.st_nlink != 1)) {
 		close(fd);
 		fd = -1;
-		if (lstat(lock, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(lock) == 0)
-			fd = open(lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode) &&
+		    unlinkat(dfd, base, 0) == 0)
+			fd = openat(dfd, base, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				    0600);
 		if (fd < 0)
 			return err_set(e, ERR_INPUT, 0,
 				       "lock '%s': not a regular file of this user, and not "
 				       "replaced: remove it",
 				       lock);
 	}
-	if (fd < 0 && errno == ELOOP && lstat(lock, &st) == 0 && S_ISLNK(st.st_mode) &&
-	    unlink(lock) == 0) /* a symlink: replaced, never followed */
-		fd = open(lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == ELOOP && fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode) && unlinkat(dfd, base, 0) == 0) /* replaced, never followed */
+		fd = openat(dfd, base, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return err_set(e, ERR_SYSTEM, errno, "open lock '%s'", lock);
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {

@@ -80,6 +80,29 @@ grep -q '"items":\[{' "$tmpdir/out" || fail "symlinked dir: no plan: $(cat "$tmp
 assert_eq "$(ls -A "$tmpdir/etc" | wc -l)" 0 "files made through nobody's symlinked dir"
 grep -q "evicting without --state" "$tmpdir/err" || fail "symlinked dir: $(cat "$tmpdir/err")"
 
+# nobody swaps its own dir for a symlink to /etc (renameat2 RENAME_EXCHANGE
+# in a loop) while root writes there: every name is taken in one fd of the
+# dir, so nothing ever lands in the link's target
+as_nobody mkdir "$shared/swapd"
+as_nobody ln -s "$tmpdir/etc" "$shared/swapl"
+as_nobody /usr/bin/python3 -c 'import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+a, b = sys.argv[1].encode(), sys.argv[2].encode()
+end = time.time() + 30
+while time.time() < end and os.path.exists(sys.argv[3]):
+    libc.renameat2(-100, a, -100, b, 2)' "$shared/swapd" "$shared/swapl" "$tmpdir/swapping" &
+swapper=$!
+: >"$tmpdir/swapping"
+at_exit "kill $swapper 2>/dev/null"
+i=0
+while [ $i -lt 60 ]; do
+	input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/swapd/ev.json" >/dev/null 2>&1
+	i=$((i + 1))
+done
+rm -f "$tmpdir/swapping"
+wait "$swapper" 2>/dev/null
+assert_eq "$(ls -A "$tmpdir/etc" | tr '\n' ' ')" "" "files made in the target of a swapped-in symlink"
+
 # a dir at the lock path and one at the state path: the plan still goes out
 rm -f "$shared/b.json" "$shared/b.json.lock"
 as_nobody mkdir -p "$shared/b.json.lock/x" "$shared/b.json"
