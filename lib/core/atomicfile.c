@@ -108,10 +108,12 @@ static int walk_dir(int at, const char *path, int depth, const char *whole, stru
 		close(fd);
 		fd = sub;
 	}
-	if (fd < 0)
-		return e && e->kind != ERR_NONE
-			       ? -1
-			       : err_set(e, ERR_SYSTEM, errno, "open the directory of '%s'", whole);
+	if (fd < 0 && (!e || e->kind == ERR_NONE)) {
+		int errnum = errno;
+		cleanup_free char *d = xstrdup(whole);
+
+		return err_set(e, ERR_SYSTEM, errnum, "open directory '%s'", dirname(d));
+	}
 	return fd;
 }
 

@@ -52,5 +52,5 @@ assert_eq "$(stat -c %a "$tmpdir/tf/yarn-copilot.prom")" 644 "textfile mode"
 grep -q "^yarn_copilot_containers 3\$" "$tmpdir/tf/yarn-copilot.prom" || fail "textfile content"
 yarn-copilot --sysroot "$tmpdir/t" --no-nm metrics --textfile-dir "$tmpdir/none" 2>"$tmpdir/err"
 assert_eq "$?" 1 "missing textfile dir"
-grep -q "create a temporary file in '$tmpdir/none': No such file or directory" "$tmpdir/err" || fail "$(cat "$tmpdir/err")"
+grep -q "open directory '$tmpdir/none': No such file or directory" "$tmpdir/err" || fail "$(cat "$tmpdir/err")"
 exit 0
