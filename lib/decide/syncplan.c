@@ -1090,22 +1090,14 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	/* a share lowered on this id's figures only on the same evidence as a
 	 * share zeroed: while another RM node of the node or its pod may be busy
 	 * (the NodeManager back under another port, the old id not yet expired),
-	 * one no pod claims, or a cluster is not read, they are not all of YARN */
-	if (!y->inactive && (used_cpu < n->alloc_cpu || used_mem < n->alloc_mem) &&
-	    strcmp(str_at(ann, "action", NULL), "annotate") == 0 &&
-	    (why = zero_blocked(in, n, y))) {
-		char *more = xasprintf("%s; %s: its share is not lowered", reason, why);
-
-		json_decref(ann);
-		ann = json_pack("{s:s}", "action", "none");
-		free(reason);
-		reason = more;
-	}
-	/* an inactive id's zeros are no evidence that YARN left the node: the
-	 * NodeManager may have come back under another port */
-	if (y->inactive && n->has_alloc && (n->alloc_cpu || n->alloc_mem) && !n->alloc_error &&
-	    (why = zero_blocked(in, n, NULL))) {
-		char *more = xasprintf("%s; %s: its share is not zeroed", reason, why);
+	 * one no pod claims, or a cluster is not read, they are not all of YARN.
+	 * An inactive id's zeros are no evidence at all that YARN left the node,
+	 * so there every cluster must have answered too (no skip). */
+	if (!n->alloc_error && strcmp(str_at(ann, "action", NULL), "annotate") == 0 &&
+	    (used_cpu < n->alloc_cpu || used_mem < n->alloc_mem) &&
+	    (why = zero_blocked(in, n, y->inactive ? NULL : y))) {
+		char *more = xasprintf("%s; %s: its share is not %s", reason, why,
+				       y->inactive ? "zeroed" : "lowered");
 
 		json_decref(ann);
 		ann = json_pack("{s:s}", "action", "none");
