@@ -24,12 +24,12 @@
  * with e set (ERR_SYSTEM naming the path; errnum ENOSPC, EACCES, ELOOP...). */
 int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode, struct err *e);
 
-/* 1 when the symlink at path (lstat'ed into *link) may be followed: it is
+/* 1 when a symlink (lstat'ed into *link) may be followed: it is
  * owned by the caller (euid) or by root.  A link of any other user is
  * never followed, wherever it is (stricter than the kernel's
  * fs.protected_symlinks, whose rule a dir that user owns inside a shared
  * one defeats; threat-model.md: state and textfile dirs). */
-int atomicfile_link_trusted(const char *path, const struct stat *link);
+int atomicfile_link_trusted(const struct stat *link);
 
 /* An fd of path's directory (O_RDONLY | O_DIRECTORY, or O_PATH where it may
  * only be searched), opened one component at a time with O_NOFOLLOW; a

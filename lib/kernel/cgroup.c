@@ -817,7 +817,7 @@ int cgroup_read_threads(const struct cgroup_layout *l, const struct sysroot *s, 
 			     tids, n, e);
 }
 
-static int cmp_pid(const void *a, const void *b)
+int cgroup_pid_cmp(const void *a, const void *b)
 {
 	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
 
@@ -892,7 +892,7 @@ int cgroup_read_tree(const struct cgroup_layout *l, const struct sysroot *s, enu
 		return r;
 	}
 	if (len)
-		qsort(v, len, sizeof(*v), cmp_pid);
+		qsort(v, len, sizeof(*v), cgroup_pid_cmp);
 	for (size_t i = 0; i < len; i++) /* a process moved between dirs meanwhile: once */
 		if (!m || v[m - 1] != v[i])
 			v[m++] = v[i];

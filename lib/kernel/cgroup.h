@@ -248,6 +248,9 @@ int cgroup_read_procs(const struct cgroup_layout *l, const struct sysroot *s, en
 int cgroup_read_threads(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
 			const char *cg, pid_t **tids, size_t *n, struct err *e);
 
+/* qsort/bsearch order of pid_t values (cgroup_read_tree's order). */
+int cgroup_pid_cmp(const void *a, const void *b);
+
 /* Limits of cgroup_read_tree(): a container with more is an error. */
 #define CGROUP_TREE_DEPTH 16
 #define CGROUP_TREE_DIRS 4096

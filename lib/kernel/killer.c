@@ -58,19 +58,10 @@ const char *killer_result_name(enum killer_result r)
 	}
 }
 
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
+/* pid among pids[0..n), sorted as read_procs() gives them. */
 static int listed(const pid_t *pids, size_t n, pid_t pid)
 {
-	for (size_t i = 0; i < n; i++)
-		if (pids[i] == pid)
-			return 1;
-	return 0;
+	return n && bsearch(&pid, pids, n, sizeof(*pids), cgroup_pid_cmp) != NULL;
 }
 
 /* Remember pid among it's foreign ids (once). */
@@ -112,7 +103,7 @@ static int leader_gone_thread_in(const struct sysroot *s, pid_t pid, const pid_t
 		long tid = strtol(ent->d_name, &end, 10);
 
 		in = *end == '\0' && tid > 0 && tid != pid &&
-		     bsearch(&(pid_t){ (pid_t)tid }, tids, nt, sizeof(*tids), cmp_pid);
+		     bsearch(&(pid_t){ (pid_t)tid }, tids, nt, sizeof(*tids), cgroup_pid_cmp);
 	}
 	closedir(d);
 	return in;
@@ -142,7 +133,7 @@ static int read_procs(const struct cgroup_layout *l, const struct sysroot *s,
 	if (r != CGROUP_OK)
 		return -1;
 	for (size_t i = 0; i < *n; i++) {
-		if (bsearch(&(*pids)[i], tids, nt, sizeof(*tids), cmp_pid) ||
+		if (bsearch(&(*pids)[i], tids, nt, sizeof(*tids), cgroup_pid_cmp) ||
 		    leader_gone_thread_in(s, (*pids)[i], tids, nt))
 			(*pids)[m++] = (*pids)[i];
 		else

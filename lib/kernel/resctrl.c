@@ -234,13 +234,6 @@ void resctrl_group_result_release(struct resctrl_group_result *r)
 	r->old = r->new = NULL;
 }
 
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void add_error(struct resctrl_tasks_result *r, const char *msg)
 {
 	if (json_array_size(r->errors) < RESCTRL_MAX_ERRORS)
@@ -274,11 +267,11 @@ int resctrl_tasks_move(const struct sysroot *s, const char *group, const pid_t *
 		return err_wrap(e, "tasks of group %s", group);
 	}
 	if (nhave)
-		qsort(have, nhave, sizeof(*have), cmp_pid);
+		qsort(have, nhave, sizeof(*have), cgroup_pid_cmp);
 	todo = xcalloc(n ? n : 1, sizeof(*todo));
 	if (n) {
 		memcpy(todo, ids, n * sizeof(*todo));
-		qsort(todo, n, sizeof(*todo), cmp_pid);
+		qsort(todo, n, sizeof(*todo), cgroup_pid_cmp);
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct err we = { 0 };
@@ -286,7 +279,7 @@ int resctrl_tasks_move(const struct sysroot *s, const char *group, const pid_t *
 		if (todo[i] == prev)
 			continue;
 		prev = todo[i];
-		if (nhave && bsearch(&todo[i], have, nhave, sizeof(*have), cmp_pid)) {
+		if (nhave && bsearch(&todo[i], have, nhave, sizeof(*have), cgroup_pid_cmp)) {
 			r->already++;
 			continue;
 		}

@@ -124,13 +124,6 @@ static pid_t name_pid(const char *name)
 	return *end || v <= 0 || v > 0x7fffffff ? 0 : (pid_t)v;
 }
 
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 int yarntasks_find_nm(const struct sysroot *s, pid_t *pid, struct err *e)
 {
 	cleanup_closedir DIR *d = sysroot_opendir(s, "proc", e);
@@ -156,7 +149,7 @@ int yarntasks_find_nm(const struct sysroot *s, pid_t *pid, struct err *e)
 	if (found.n == 1)
 		*pid = found.v[0];
 	if (found.n > 1)
-		qsort(found.v, found.n, sizeof(*found.v), cmp_pid);
+		qsort(found.v, found.n, sizeof(*found.v), cgroup_pid_cmp);
 	for (size_t i = 0; i < found.n; i++) {
 		size_t used = strlen(list);
 
@@ -195,7 +188,7 @@ int yarntasks_threads(const struct sysroot *s, pid_t pid, pid_t **tids, size_t *
 			pidvec_add(&out, &t, 1);
 	}
 	if (out.n > 1)
-		qsort(out.v, out.n, sizeof(*out.v), cmp_pid);
+		qsort(out.v, out.n, sizeof(*out.v), cgroup_pid_cmp);
 	*tids = out.v;
 	*n = out.n;
 	return 0;
