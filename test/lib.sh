@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # lib.sh - sourced by the CLI test scripts: . "$KILO_TOP/test/lib.sh"
 # Gives: fail MSG, skip MSG, need_root_cgroup, private_cgroup, private_pid,
-# tmpdir (removed at exit), at_exit CMD (cleanup run at exit, last added
-# first), assert_eq A B WHAT, wait_nonempty.
+# spawn_threaded, tmpdir (removed at exit), at_exit CMD (cleanup run at
+# exit, last added first), assert_eq A B WHAT, wait_nonempty.
 set -u
 KILO_TOP=${KILO_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 FIX=${FIX:-$KILO_TOP/test/fixtures}
@@ -75,6 +75,27 @@ private_cgroup() {
 	at_exit _kilo_cg_cleanup
 }
 private_pid() { _kilo_cg_pids="$_kilo_cg_pids $*"; }
+
+# spawn_threaded: start a process with a second thread, both sleeping, in
+# the caller's cgroups (killed at exit): THREADED_PID, THREADED_TID.
+spawn_threaded() {
+	_f=$tmpdir/threaded.$$.$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+	/usr/bin/python3 -c 'import os, sys, threading, time
+threading.Thread(target=time.sleep, args=(1000,), daemon=True).start()
+time.sleep(0.05)
+open(sys.argv[1] + ".tmp", "w").write("%d\n" % os.getpid())
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(1000)' "$_f" >/dev/null 2>&1 &
+	private_pid "$!"
+	wait_nonempty "a threaded process" "$_f"
+	THREADED_PID=$(cat "$_f") THREADED_TID=
+	while [ -z "$THREADED_TID" ]; do
+		for _t in "/proc/$THREADED_PID/task"/*; do
+			[ "${_t##*/}" = "$THREADED_PID" ] || THREADED_TID=${_t##*/}
+		done
+		[ -n "$THREADED_TID" ] || sleep 0.05
+	done
+}
 _kilo_cg_cleanup() {
 	for _c in $_kilo_cg_ctrls; do
 		[ -d "/sys/fs/cgroup/$_c/$PRIVATE_CG" ] || continue

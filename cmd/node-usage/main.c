@@ -39,6 +39,8 @@ static void usage(void)
 	      "                                (default auto)\n"
 	      "     --hierarchy <path>       the hadoop-yarn cgroup, relative to the mount\n"
 	      "                                (default <besteffort>/hadoop-yarn)\n"
+	      "     --nm-memory-cgroups      the NodeManager makes memory cgroups (v1; taken\n"
+	      "                                for the other node tools, no effect here)\n"
 	      "     --interval <ms>          sleep between the two CPU samples (default 1000)\n"
 	      "     --state <file>           take CPU rates against the sample kept in <file>\n"
 	      "                                instead of sleeping, and keep this one there\n"
@@ -58,10 +60,15 @@ static void usage(void)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
-		NODECLI_OPTION_SYSROOT,   NODECLI_OPTION_DRIVER,
-		NODECLI_OPTION_HIERARCHY, { "interval", required_argument, NULL, OPT_INTERVAL },
-		NODECLI_OPTION_STATE,     { "node", required_argument, NULL, OPT_NODE },
-		NODECLI_OPTION_PRETTY,    NODECLI_OPTIONS_END,
+		NODECLI_OPTION_SYSROOT,
+		NODECLI_OPTION_DRIVER,
+		NODECLI_OPTION_HIERARCHY,
+		NODECLI_OPTION_NM_MEMORY,
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		NODECLI_OPTION_STATE,
+		{ "node", required_argument, NULL, OPT_NODE },
+		NODECLI_OPTION_PRETTY,
+		NODECLI_OPTIONS_END,
 	};
 	static const struct nodecli_tool tool = { .usage = usage, .features = "+cgroup1 +cgroup2" };
 	struct err e = { 0 };

@@ -43,6 +43,7 @@ static const struct option longopts[] = {
 	NODECLI_OPTION_SYSROOT,
 	NODECLI_OPTION_DRIVER,
 	NODECLI_OPTION_HIERARCHY,
+	NODECLI_OPTION_NM_MEMORY,
 	NODECLI_OPTION_STATE,
 	{ "recheck", required_argument, NULL, OPT_RECHECK },
 	{ "scope", required_argument, NULL, OPT_SCOPE },
@@ -67,6 +68,8 @@ static void usage(void)
 	      "     --sysroot <dir>              root for /sys and /proc\n"
 	      "     --cgroup-driver <name>       auto, cgroupfs or systemd (default auto)\n"
 	      "     --hierarchy <path>           the hadoop-yarn cgroup (yarn-site cgroups.hierarchy)\n"
+	      "     --nm-memory-cgroups          the NodeManager makes memory cgroups (v1): no\n"
+	      "                                    memory mirror\n"
 	      "     --state <file>               cache what the container dirs' files hold\n"
 	      "     --recheck <seconds>          trust the cache this long (default 60)\n"
 	      "     --scope <dir>                suppress hadoop-yarn (default) or besteffort\n"

@@ -13,6 +13,7 @@
 #include "doc/policy.h"
 #include "doc/schemata.h"
 #include "kernel/cgroup.h"
+#include "kernel/members.h"
 #include "kernel/resctrl.h"
 #include "kernel/sysroot.h"
 #include "kernel/yarntasks.h"
@@ -43,6 +44,7 @@ static void usage(void)
 	      "                                default: found by its command line)\n"
 	      "     --cgroup-driver <name>   auto, cgroupfs or systemd (default auto)\n"
 	      "     --hierarchy <path>       the hadoop-yarn cgroup, relative to the mount\n"
+	      "     --nm-memory-cgroups      the NodeManager makes memory cgroups (v1)\n"
 	      "     --sysroot <dir>          root for /sys and /proc (default /)\n"
 	      "     --dry-run                compute and report, write nothing\n"
 	      "     --pretty                 indented JSON\n"
@@ -65,6 +67,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "nm-pid", required_argument, NULL, OPT_NM_PID },
 		NODECLI_OPTION_DRIVER,
 		NODECLI_OPTION_HIERARCHY,
+		NODECLI_OPTION_NM_MEMORY,
 		NODECLI_OPTION_SYSROOT,
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		NODECLI_OPTION_PRETTY,
@@ -108,11 +111,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return NODECLI_MORE;
 }
 
-/* The thread ids to move: the hadoop-yarn tree or the NodeManager's. */
+/* The thread ids to move: the member threads of the hadoop-yarn tree
+ * (the others go to *foreign), or the NodeManager's. */
 static int yarn_threads(const struct opts *o, const struct sysroot *sr, pid_t **tids, size_t *n,
-			struct err *e)
+			pid_t **foreign, size_t *nforeign, struct err *e)
 {
 	struct cgroup_layout l = { 0 };
+	struct members m = { 0 };
 	pid_t nm = o->nm_pid;
 	int r;
 
@@ -123,8 +128,20 @@ static int yarn_threads(const struct opts *o, const struct sysroot *sr, pid_t **
 	}
 	if (cgroup_layout_detect(&l, sr, o->common.driver, o->common.hierarchy, e) < 0)
 		return -1;
-	r = yarntasks_from_cgroup(&l, sr, tids, n, e);
+	l.nm_memory = o->common.nm_memory;
+	r = members_read(&l, sr, l.hadoop_yarn, MEMBERS_THREADS, &m, e);
 	cgroup_layout_release(&l);
+	*tids = m.tids;
+	*n = m.ntids;
+	*foreign = m.foreign;
+	*nforeign = m.nforeign;
+	m.tids = m.foreign = NULL;
+	members_release(&m);
+	if (*nforeign)
+		cli_warn("%zu %s in the hadoop-yarn tree %s to processes outside it (thread %ld "
+			 "first): not moved",
+			 *nforeign, *nforeign == 1 ? "thread" : "threads",
+			 *nforeign == 1 ? "belongs" : "belong", (long)(*foreign)[0]);
 	if (r == CGROUP_ABSENT) {
 		cli_warn("%s: nothing to move", e->msg);
 		return 0;
@@ -139,11 +156,12 @@ static int assign_tasks(const struct opts *o, const struct sysroot *sr, json_t *
 	const char *group = policy_class_group(POLICY_BE);
 	struct resctrl_tasks_result r = { 0 };
 	cleanup_free pid_t *tids = NULL;
+	pid_t *foreign = NULL;
 	struct err e = { 0 };
-	size_t n = 0;
+	size_t n = 0, nforeign = 0;
 	int failed;
 
-	if (yarn_threads(o, sr, &tids, &n, &e) < 0) {
+	if (yarn_threads(o, sr, &tids, &n, &foreign, &nforeign, &e) < 0) {
 		r.errors = json_pack("[s]", e.msg);
 		cli_print_err(&e);
 		failed = 1;
@@ -154,6 +172,8 @@ static int assign_tasks(const struct opts *o, const struct sysroot *sr, json_t *
 		for (size_t i = 0; i < json_array_size(r.errors) && r.failed; i++)
 			cli_warn("%s", json_string_value(json_array_get(r.errors, i)));
 	}
+	r.foreign = foreign; /* resctrl_tasks_move() starts r afresh */
+	r.nforeign = nforeign;
 	json_object_set_new(report, "tasks", resctrl_tasks_json(mode, group, &r));
 	resctrl_tasks_result_release(&r);
 	return failed;

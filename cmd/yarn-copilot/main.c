@@ -55,6 +55,7 @@ static const struct option longopts[] = {
 	NODECLI_OPTION_SYSROOT,
 	NODECLI_OPTION_DRIVER,
 	NODECLI_OPTION_HIERARCHY,
+	NODECLI_OPTION_NM_MEMORY,
 	{ "nm-url", required_argument, NULL, OPT_NM_URL },
 	{ "nm-timeout", required_argument, NULL, OPT_NM_TIMEOUT },
 	{ "nm-max-bytes", required_argument, NULL, OPT_NM_MAX_BYTES },
@@ -83,6 +84,7 @@ static void usage(void)
 	      "     --sysroot <dir>         root for /sys and /proc (not / : no signal is sent)\n"
 	      "     --cgroup-driver <name>  auto, cgroupfs or systemd (default auto)\n"
 	      "     --hierarchy <path>      the hadoop-yarn cgroup (yarn-site cgroups.hierarchy)\n"
+	      "     --nm-memory-cgroups     the NodeManager makes memory cgroups (v1)\n"
 	      "     --nm-url <url>          NodeManager web address (default " NM_DEFAULT_URL ")\n"
 	      "     --nm-timeout <ms>       NodeManager request timeout (default 1000)\n"
 	      "     --nm-max-bytes <n>      largest NodeManager answer read (default 16777216)\n"

@@ -23,6 +23,9 @@ int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, 
 	case NODECLI_HIERARCHY:
 		o->hierarchy = arg;
 		return NODECLI_MORE;
+	case NODECLI_NM_MEMORY:
+		o->nm_memory = 1;
+		return NODECLI_MORE;
 	case NODECLI_POLICY:
 		o->policy = arg;
 		return NODECLI_MORE;
@@ -53,7 +56,10 @@ int nodecli_open_node(const struct nodecli_opts *o, struct sysroot *s, struct cg
 {
 	if (sysroot_open(s, o->sysroot, e) < 0)
 		return -1;
-	return cgroup_layout_detect(l, s, o->driver, o->hierarchy, e);
+	if (cgroup_layout_detect(l, s, o->driver, o->hierarchy, e) < 0)
+		return -1;
+	l->nm_memory = o->nm_memory;
+	return 0;
 }
 
 int nodecli_lock_state(const struct nodecli_opts *o, int *fd, struct err *e)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* nodecli - the command-line options the node tools (node-usage, qos-cgset,
  * evictor, resctrl-assign, yarn-copilot) share: --sysroot, --cgroup-driver,
- * --hierarchy, --policy, --state, --pretty, -h/--help and -V/--version.
+ * --hierarchy, --nm-memory-cgroups, --policy, --state, --pretty, -h/--help
+ * and -V/--version.
  *
  * A tool lists the shared options it takes in its getopt_long() table with
  * the NODECLI_OPTION_* entries (in the order of its --help), numbers its own
@@ -25,6 +26,7 @@ struct nodecli_opts {
 	const char *sysroot;       /* --sysroot DIR; NULL: / */
 	enum cgroup_driver driver; /* --cgroup-driver; 0 is CGROUP_DRIVER_AUTO */
 	const char *hierarchy;     /* --hierarchy PATH (the hadoop-yarn cgroup); NULL: default */
+	int nm_memory;             /* --nm-memory-cgroups: cgroup_layout.nm_memory */
 	const char *policy;        /* --policy FILE (NodeSLO); NULL: built-in defaults */
 	const char *state;         /* --state FILE; NULL: none */
 	int pretty;                /* --pretty: indented JSON */
@@ -45,6 +47,7 @@ enum {
 	NODECLI_SYSROOT = CHAR_MAX + 1,
 	NODECLI_DRIVER,
 	NODECLI_HIERARCHY,
+	NODECLI_NM_MEMORY,
 	NODECLI_POLICY,
 	NODECLI_STATE,
 	NODECLI_PRETTY,
@@ -56,6 +59,7 @@ enum {
 #define NODECLI_OPTION_SYSROOT { "sysroot", required_argument, NULL, NODECLI_SYSROOT }
 #define NODECLI_OPTION_DRIVER { "cgroup-driver", required_argument, NULL, NODECLI_DRIVER }
 #define NODECLI_OPTION_HIERARCHY { "hierarchy", required_argument, NULL, NODECLI_HIERARCHY }
+#define NODECLI_OPTION_NM_MEMORY { "nm-memory-cgroups", no_argument, NULL, NODECLI_NM_MEMORY }
 #define NODECLI_OPTION_POLICY { "policy", required_argument, NULL, NODECLI_POLICY }
 #define NODECLI_OPTION_STATE { "state", required_argument, NULL, NODECLI_STATE }
 #define NODECLI_OPTION_PRETTY { "pretty", no_argument, NULL, NODECLI_PRETTY }
@@ -94,7 +98,7 @@ int nodecli_lock_state(const struct nodecli_opts *o, int *fd, struct err *e);
 int nodecli_policy_load(const struct nodecli_opts *o, struct policy *p, struct err *e);
 
 /* sysroot_open() of o->sysroot, then cgroup_layout_detect() with o->driver
- * and o->hierarchy: the node as the options name it.  Returns 0, or -1 with
+ * and o->hierarchy, and o->nm_memory: the node as the options name it.  Returns 0, or -1 with
  * e set by either (ERR_USAGE: not a directory, a bad hierarchy;
  * ERR_NOTFOUND: no cgroup mount; ...).  Release *s and *l either way
  * (sysroot_release(), cgroup_layout_release()). */

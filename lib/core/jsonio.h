@@ -42,10 +42,16 @@ int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e);
  * {"kind", "metadata":{"name"}}:
  *   static const struct jsonio_filter meta[] = { { "name" }, { NULL } };
  *   static const struct jsonio_filter doc[] = { { "kind" }, { "metadata", meta }, { NULL } };
- */
+ * each (jsonio_parse_filtered_each() only; NULL elsewhere): when the
+ * member's value is an array, every element is built, handed to each(elem,
+ * index, arg) (borrowed: freed when it returns) and left out of the array,
+ * which stays empty: one element in memory at a time, however long the
+ * array.  A non-zero return of each stops nothing (the document is still
+ * checked to its end); record errors in arg. */
 struct jsonio_filter {
 	const char *key;
 	const struct jsonio_filter *keep;
+	int (*each)(const json_t *elem, size_t index, void *arg);
 };
 
 /* From now on, build only what keep names of the documents read (borrowed,
@@ -59,6 +65,10 @@ void jsonio_reader_filter(struct jsonio_reader *r, const struct jsonio_filter *k
  * names (jsonio_filter.c).  New reference, or NULL when the text is not
  * valid JSON (the caller decodes it with jansson for the message). */
 json_t *jsonio_parse_filtered(const char *data, size_t n, const struct jsonio_filter *keep);
+
+/* The same, calling the each hooks of keep with arg (see jsonio_filter). */
+json_t *jsonio_parse_filtered_each(const char *data, size_t n, const struct jsonio_filter *keep,
+				   void *arg);
 
 /* The plain-JSON fast path of jsonio_read() and jsonio_parse(): one object
  * or array (surrounded by JSON whitespace) in data[0, n), as jansson with

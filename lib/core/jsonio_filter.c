@@ -23,6 +23,7 @@ struct parser {
 	const unsigned char *p, *end;
 	char *buf; /* decoded string with escapes, or a number's text */
 	size_t cap;
+	void *arg; /* for the each hooks */
 };
 
 static void ws(struct parser *j)
@@ -263,10 +264,13 @@ static const struct jsonio_filter *find(const struct jsonio_filter *keep, const 
 /* The value at j->p.  build 0: check it only (*out untouched); build 1:
  * build it into *out, of an object only the keys keep names (their values
  * with the member's own filter), all of it when keep is NULL; an array
- * passes keep to its elements. */
-static int value(struct parser *j, const struct jsonio_filter *keep, int build, int depth,
-		 json_t **out)
+ * passes keep to its elements, or, with each, hands them to each one at a
+ * time instead. */
+static int value(struct parser *j, const struct jsonio_filter *keep,
+		 int (*each)(const json_t *, size_t, void *), int build, int depth, json_t **out)
 {
+	size_t index = 0;
+
 	json_t *v = NULL, *child;
 	const char *key;
 	size_t klen;
@@ -301,7 +305,8 @@ static int value(struct parser *j, const struct jsonio_filter *keep, int build, 
 			j->p++;
 			ws(j);
 			child = NULL;
-			if (value(j, f ? f->keep : NULL, k != NULL, depth + 1, &child) < 0 ||
+			if (value(j, f ? f->keep : NULL, f ? f->each : NULL, k != NULL, depth + 1,
+				  &child) < 0 ||
 			    (k && json_object_get(v, k))) { /* a duplicate key */
 				json_decref(child);
 				free(k);
@@ -330,10 +335,14 @@ static int value(struct parser *j, const struct jsonio_filter *keep, int build, 
 			break;
 		for (;;) {
 			child = NULL;
-			if (value(j, keep, build, depth + 1, &child) < 0)
+			if (value(j, keep, NULL, build, depth + 1, &child) < 0)
 				goto bad;
-			if (build)
+			if (build && each) {
+				each(child, index++, j->arg);
+				json_decref(child);
+			} else if (build) {
 				json_array_append_new(v, child);
+			}
 			ws(j);
 			if (j->p < j->end && *j->p == ',') {
 				j->p++;
@@ -377,12 +386,19 @@ bad:
 
 json_t *jsonio_parse_filtered(const char *data, size_t n, const struct jsonio_filter *keep)
 {
+	return jsonio_parse_filtered_each(data, n, keep, NULL);
+}
+
+json_t *jsonio_parse_filtered_each(const char *data, size_t n, const struct jsonio_filter *keep,
+				   void *arg)
+{
 	struct parser j = { .p = (const unsigned char *)data,
-			    .end = (const unsigned char *)data + n };
+			    .end = (const unsigned char *)data + n,
+			    .arg = arg };
 	json_t *doc = NULL;
 
 	ws(&j);
-	if (value(&j, keep, 1, 1, &doc) == 0) {
+	if (value(&j, keep, NULL, 1, 1, &doc) == 0) {
 		ws(&j);
 		if (j.p != j.end) {
 			json_decref(doc);

@@ -77,6 +77,10 @@ struct cgroup_layout {
 	char *burstable;                /* "/kubepods/burstable", ".../kubepods-burstable.slice" */
 	char *besteffort;  /* "/kubepods/besteffort", ".../kubepods-besteffort.slice" */
 	char *hadoop_yarn; /* "<besteffort>/hadoop-yarn", or --hierarchy */
+	/* the NodeManager makes v1 memory dirs (yarn.nodemanager.resource.memory.enabled,
+	 * --nm-memory-cgroups): they hold members (kernel/members.h), qos-cgset does
+	 * not mirror memory */
+	int nm_memory;
 };
 
 /* "cpu", "cpuacct", "cpuset", "memory", "blkio", "pids". */

@@ -15,6 +15,7 @@
 #include "core/jsonio.h"
 #include "core/xalloc.h"
 #include "doc/containerid.h"
+#include "kernel/members.h"
 
 static int pidfd_pin(void *arg, pid_t pid)
 {
@@ -64,7 +65,7 @@ static int listed(const pid_t *pids, size_t n, pid_t pid)
 	return n && bsearch(&pid, pids, n, sizeof(*pids), cgroup_pid_cmp) != NULL;
 }
 
-/* Remember pid among it's foreign ids (once). */
+/* Remember pid among its foreign ids (once). */
 static void add_foreign(struct killer_item *it, pid_t pid)
 {
 	for (size_t i = 0; i < it->nforeign; i++)
@@ -74,73 +75,24 @@ static void add_foreign(struct killer_item *it, pid_t pid)
 	it->foreign[it->nforeign++] = pid;
 }
 
-/* 1 when the leader thread of pid has exited (a zombie: v1 drops it from
- * tasks while its other threads run on) and one of its live threads is in
- * tids: the process is still the container's. */
-static int leader_gone_thread_in(const struct sysroot *s, pid_t pid, const pid_t *tids, size_t nt)
-{
-	cleanup_free char *stat = NULL, *tdir = NULL;
-	const char *close_paren;
-	struct dirent *ent;
-	int in = 0;
-	DIR *d;
-
-	{
-		cleanup_free char *rel = xasprintf("proc/%ld/stat", (long)pid);
-
-		if (sysroot_read_str(s, rel, &stat, NULL) < 0)
-			return 0;
-	}
-	close_paren = strrchr(stat, ')');
-	if (!close_paren ||
-	    (close_paren[1] != ' ' || (close_paren[2] != 'Z' && close_paren[2] != 'X')))
-		return 0;
-	tdir = xasprintf("proc/%ld/task", (long)pid);
-	if (!(d = sysroot_opendir(s, tdir, NULL)))
-		return 0;
-	while (!in && (ent = readdir(d))) {
-		char *end;
-		long tid = strtol(ent->d_name, &end, 10);
-
-		in = *end == '\0' && tid > 0 && tid != pid &&
-		     bsearch(&(pid_t){ (pid_t)tid }, tids, nt, sizeof(*tids), cgroup_pid_cmp);
-	}
-	closedir(d);
-	return in;
-}
-
-/* The container's members: the processes of its dir and every dir below
- * whose thread-group leader is there too (a v1 tid written into tasks
- * lists its whole process in cgroup.procs: that process is foreign, noted
- * and never signalled).  0 with *n (0 when the dir is gone), or -1 with
- * it->err set. */
+/* The container's members (kernel/members.h), ascending; the ids of its
+ * dirs that are not members are noted in it->foreign, never signalled.
+ * 0 with *n (0 when it has no dir), or -1 with it->err set. */
 static int read_procs(const struct cgroup_layout *l, const struct sysroot *s,
 		      struct killer_item *it, pid_t **pids, size_t *n)
 {
-	cleanup_free pid_t *tids = NULL;
-	size_t nt = 0, m = 0;
-	int r = cgroup_read_tree(l, s, it->ctrl, it->cg, 0, pids, n, &it->err);
+	struct members m;
+	int r = members_read(l, s, it->cg, MEMBERS_MIRRORS, &m, &it->err);
 
-	if (r == CGROUP_OK)
-		r = cgroup_read_tree(l, s, it->ctrl, it->cg, 1, &tids, &nt, &it->err);
-	if (r == CGROUP_ABSENT) {
-		free(*pids);
-		*pids = NULL;
-		*n = 0;
+	for (size_t i = 0; i < m.nforeign; i++)
+		add_foreign(it, m.foreign[i]);
+	*pids = m.pids;
+	*n = m.n;
+	m.pids = NULL;
+	members_release(&m);
+	if (r == CGROUP_ABSENT)
 		err_clear(&it->err);
-		return 0;
-	}
-	if (r != CGROUP_OK)
-		return -1;
-	for (size_t i = 0; i < *n; i++) {
-		if (bsearch(&(*pids)[i], tids, nt, sizeof(*tids), cgroup_pid_cmp) ||
-		    leader_gone_thread_in(s, (*pids)[i], tids, nt))
-			(*pids)[m++] = (*pids)[i];
-		else
-			add_foreign(it, (*pids)[i]);
-	}
-	*n = m;
-	return 0;
+	return r < 0 ? -1 : 0;
 }
 
 /* Pin pids[0..n), re-read the container's cgroup.procs, send sig to the
@@ -213,30 +165,60 @@ static void finish(struct killer_item *it, enum killer_result r, int64_t elapsed
 	it->elapsed_ms = elapsed;
 }
 
+/* 1 when some authority holds the hadoop-yarn dir: only then does a
+ * container without dir or members count as gone. */
+static int yarn_dir_exists(const struct cgroup_layout *l, const struct sysroot *s)
+{
+	unsigned auth = members_authorities(l);
+
+	for (int c = 0; c < CGROUP_NCTRL; c++)
+		if ((auth & (1u << c)) && cgroup_exists(l, s, (enum cgroup_ctrl)c, l->hadoop_yarn))
+			return 1;
+	return 0;
+}
+
+/* 1 (with it->err set) when the container's pids.current counts tasks
+ * while no member is visible: they live in a pid namespace this run does
+ * not see, or are zombies not yet reaped (pids_release uncharges only
+ * then).  Only where a pids dir of the container exists. */
+static int unseen_tasks(const struct cgroup_layout *l, const struct sysroot *s,
+			struct killer_item *it)
+{
+	int64_t cur = 0;
+
+	if (cgroup_read_i64(l, s, CGROUP_PIDS, it->cg, "pids.current", &cur, NULL) != CGROUP_OK ||
+	    cur <= 0)
+		return 0;
+	err_set(&it->err, ERR_SYSTEM, 0,
+		"no process of '%s' is visible but its pids.current is %lld: processes in a pid "
+		"namespace this run does not see (run in the host's: hostPID: true), or exited "
+		"ones their parent has not reaped",
+		it->id, (long long)cur);
+	return 1;
+}
+
 /* Start: find the dir and its processes, send SIGTERM. */
 static void start_item(const struct cgroup_layout *l, const struct sysroot *s,
-		       const struct killer_ops *ops, struct killer_item *it)
+		       const struct killer_ops *ops, struct killer_item *it, int64_t start)
 {
 	cleanup_free pid_t *pids = NULL;
 	size_t n = 0;
-	unsigned ctrls = 0;
 
 	it->cg = cgroup_container_path(l, it->id);
-	for (int c = 0; c < CGROUP_NCTRL; c++)
-		if (cgroup_exists(l, s, (enum cgroup_ctrl)c, it->cg))
-			ctrls |= 1u << c;
-	it->ctrl = cgroup_procs_ctrl(ctrls);
 	if (read_procs(l, s, it, &pids, &n) < 0)
 		return finish(it, KILLER_FAILED, 0);
 	it->processes = n;
-	if (n == 0 && !cgroup_exists(l, s, it->ctrl, l->hadoop_yarn)) {
+	if (n == 0 && !yarn_dir_exists(l, s)) {
 		/* no dir to look in is no evidence that the container is gone */
 		err_set(&it->err, ERR_NOTFOUND, 0,
-			"hadoop-yarn cgroup '%s' not found in %s: check --hierarchy and "
-			"--cgroup-driver",
-			l->hadoop_yarn, cgroup_ctrl_name(it->ctrl));
+			"hadoop-yarn cgroup '%s' not found in the NodeManager's hierarchies (%s%s): "
+			"check --hierarchy, --cgroup-driver and --nm-memory-cgroups",
+			l->hadoop_yarn, l->version == 2 ? "unified" : "cpu",
+			members_authorities(l) & (1u << CGROUP_MEMORY) ? ", memory" : "");
 		return finish(it, KILLER_FAILED, 0);
 	}
+	if (n == 0 && unseen_tasks(l, s, it))
+		return finish(it, KILLER_FAILED, 0);
 	if (n == 0) { /* confirmed over KILLER_EMPTY_READS polls: see poll_item */
 		it->empty_reads = 1;
 		return;
@@ -249,15 +231,17 @@ static void start_item(const struct cgroup_layout *l, const struct sysroot *s,
 	}
 	if (signal_round(l, s, ops, it, SIGTERM) < 0)
 		return finish(it, KILLER_FAILED, 0);
+	it->term_ms = clock_mono_ms() - start; /* the grace period runs from here */
 }
 
-/* One poll of a pending item at elapsed ms. */
+/* One poll of a pending item at elapsed ms from the start. */
 static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
 		      const struct killer_ops *ops, const struct killer_opts *o,
 		      struct killer_item *it, int64_t elapsed)
 {
 	cleanup_free pid_t *pids = NULL;
 	size_t n = 0;
+	int64_t since = elapsed - it->term_ms;
 
 	if (read_procs(l, s, it, &pids, &n) < 0)
 		return finish(it, KILLER_FAILED, elapsed);
@@ -266,15 +250,17 @@ static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
 	it->empty_reads = n == 0 ? it->empty_reads + 1 : 0;
 	if (n == 0 && it->empty_reads < KILLER_EMPTY_READS)
 		return;
+	if (n == 0 && unseen_tasks(l, s, it))
+		return finish(it, KILLER_FAILED, elapsed);
 	if (n == 0)
 		return finish(it,
 			      it->sent & KILLER_SENT_KILL   ? KILLER_KILLED
 			      : it->sent & KILLER_SENT_TERM ? KILLER_TERMINATED
 							    : KILLER_GONE,
 			      elapsed);
-	if (elapsed < o->grace_ms)
+	if (since < o->grace_ms)
 		return;
-	if (elapsed >= o->grace_ms + o->kill_timeout_ms) {
+	if (since >= o->grace_ms + o->kill_timeout_ms) {
 		err_set(&it->err, ERR_TEMP, 0,
 			"%zu processes of '%s' remain %ld ms after SIGKILL (pid %ld%s)", n, it->id,
 			(long)o->kill_timeout_ms, (long)pids[0], n > 1 ? " and more" : "");
@@ -338,7 +324,7 @@ size_t killer_run(const struct cgroup_layout *l, const struct sysroot *s,
 		return n;
 	}
 	for (size_t i = 0; i < n; i++)
-		start_item(l, s, ops, &items[i]);
+		start_item(l, s, ops, &items[i], start);
 	for (;;) {
 		int64_t elapsed = clock_mono_ms() - start, next;
 
@@ -350,10 +336,15 @@ size_t killer_run(const struct cgroup_layout *l, const struct sysroot *s,
 			}
 		if (!pending)
 			break;
-		/* sleep one poll interval, or less to meet the SIGKILL time */
+		/* sleep one poll interval, or less to meet a SIGKILL time */
 		next = elapsed + o->poll_ms;
-		if (elapsed < o->grace_ms && o->grace_ms < next)
-			next = o->grace_ms;
+		for (size_t i = 0; i < n; i++) {
+			int64_t kill_at = items[i].term_ms + o->grace_ms;
+
+			if (items[i].result == KILLER_PENDING && elapsed < kill_at &&
+			    kill_at < next)
+				next = kill_at;
+		}
 		elapsed = clock_mono_ms() - start;
 		if (next > elapsed)
 			clock_sleep_ms(next - elapsed);

@@ -4,20 +4,24 @@
  *
  * The NM's own sequence is SIGTERM to the container's process group, then
  * SIGKILL after yarn.nodemanager.sleep-delay-before-sigkill.ms (250).  Here
- * every process listed in the container's cgroup.procs is signalled, so
- * children that left the process group are not missed, and all containers
- * are handled at once: SIGTERM to all, one poll loop over all cgroup.procs
- * files, SIGKILL to what remains of each container when its grace period
- * ends.  A process is signalled only through a handle that pins it (a
- * pidfd) and only if, once pinned, it is still listed in that container's
- * cgroup.procs: a pid reused by another process cannot be hit.  Pid 1 and
- * the caller itself are never signalled, and pids come only from the
+ * every member process of the container is signalled, so children that
+ * left the process group are not missed, and all containers are handled
+ * at once: SIGTERM to all, one poll loop over all their dirs, SIGKILL to
+ * what remains of each container when its grace period ends.  A process
+ * is signalled only through a handle that pins it (a pidfd) and only if,
+ * once pinned, it is still a member of that container: a pid reused by
+ * another process cannot be hit.  Pid 1 and the caller itself are never
+ * signalled, and pids come only from the
  * container dirs under the hadoop-yarn cgroup (never from input).
  *
- * A container's members are the processes of its dir and every dir below
- * (cgroup_read_tree) whose thread-group leader is there too; "gone" needs
- * the hadoop-yarn dir to exist, and a run in a pid namespace of its own
- * fails every item (its view of the containers is empty).
+ * A container's processes are its members (kernel/members.h: the
+ * NodeManager's hierarchies, every dir below, leader thread inside); the
+ * other ids of its dirs, kilo's mirrors included, are reported as foreign
+ * and never signalled.  "gone" needs the hadoop-yarn dir to exist in those
+ * hierarchies; a run in a pid namespace of its own fails every item (its
+ * view of the containers is empty), and so does a container whose
+ * pids.current counts tasks none of which is visible.  The grace period
+ * of each container runs from the end of its SIGTERM round.
  *
  * A signalled container exits 143 or 137; MapReduce and Spark count that as
  * a failed attempt (yarn-interfaces.md 5f).  The graceful path is the RM
@@ -80,14 +84,15 @@ struct killer_item {
 	enum killer_result result;    /* out */
 	size_t processes;             /* out: processes found at the start */
 	unsigned sent;                /* out: KILLER_SENT_* bits */
-	int64_t elapsed_ms;           /* out: from the start until the cgroup was empty */
+	int64_t elapsed_ms;           /* out: from the start until no member was left */
 	struct err err;               /* out: when KILLER_FAILED */
-	pid_t *foreign;               /* out: processes listed in its cgroup.procs whose
-				       * leader thread is elsewhere: never signalled */
+	pid_t *foreign;               /* out: ids in its dirs that are no members (a thread's
+				       * process elsewhere, a pid only in a mirror): never
+				       * signalled */
 	size_t nforeign;
 	/* internal */
 	int empty_reads;
-	enum cgroup_ctrl ctrl;
+	int64_t term_ms; /* when its SIGTERM round ended, ms from the start */
 	char *cg;
 };
 

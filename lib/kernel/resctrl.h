@@ -70,6 +70,10 @@ struct resctrl_tasks_result {
 	long already;   /* listed in the group's tasks file before */
 	long failed;    /* other errors */
 	json_t *errors; /* array of messages, at most RESCTRL_MAX_ERRORS; new reference */
+	/* thread ids found in the hadoop-yarn tree whose process is not a member
+	 * (kernel/members.h): never moved.  Set by the caller; owned. */
+	pid_t *foreign;
+	size_t nforeign;
 };
 
 #define RESCTRL_MAX_ERRORS 10
@@ -92,7 +96,7 @@ int resctrl_tasks_move(const struct sysroot *s, const char *group, const pid_t *
 void resctrl_tasks_result_release(struct resctrl_tasks_result *r);
 
 /* ResctrlReport tasks: {"mode","group","moved","gone","already","failed",
- * "errors"} (SCHEMAS.md).  New reference. */
+ * "errors","foreign"} (SCHEMAS.md).  New reference. */
 json_t *resctrl_tasks_json(const char *mode, const char *group,
 			   const struct resctrl_tasks_result *r);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* yarntasks - thread ids of YARN's cgroup tree or NodeManager (see yarntasks.h) */
+/* yarntasks - the NodeManager process and its threads (see yarntasks.h) */
 #include "kernel/yarntasks.h"
 
 #include <ctype.h>
@@ -10,8 +10,7 @@
 
 #include "core/cleanup.h"
 #include "core/xalloc.h"
-
-#define MAX_DEPTH 32 /* cgroupfs has no links; this only bounds a broken fake */
+#include "kernel/cgroup.h"
 
 struct pidvec {
 	pid_t *v;
@@ -28,79 +27,6 @@ static void pidvec_add(struct pidvec *p, const pid_t *ids, size_t n)
 	}
 	memcpy(p->v + p->n, ids, n * sizeof(*ids));
 	p->n += n;
-}
-
-static int is_subdir(const struct sysroot *s, const char *dir, const struct dirent *ent)
-{
-	cleanup_free char *rel = NULL;
-
-	if (ent->d_name[0] == '.')
-		return 0;
-	if (ent->d_type == DT_DIR)
-		return 1;
-	if (ent->d_type != DT_UNKNOWN)
-		return 0;
-	rel = xasprintf("%s/%s", dir, ent->d_name);
-	return sysroot_is_dir(s, rel);
-}
-
-static int walk(const struct cgroup_layout *l, const struct sysroot *s, const char *cg, int depth,
-		struct pidvec *out, struct err *e)
-{
-	cleanup_free char *dir = cgroup_path(l, CGROUP_CPU, cg, NULL);
-	cleanup_free pid_t *tids = NULL;
-	cleanup_closedir DIR *d = NULL;
-	struct dirent *ent;
-	size_t n = 0;
-	int r;
-
-	r = cgroup_read_threads(l, s, CGROUP_CPU, cg, &tids, &n, e);
-	if (r == CGROUP_ABSENT)
-		return CGROUP_ABSENT; /* removed meanwhile */
-	if (r != CGROUP_OK)
-		return -1;
-	pidvec_add(out, tids, n);
-	if (depth >= MAX_DEPTH)
-		return CGROUP_OK;
-	d = sysroot_opendir(s, dir, e);
-	if (!d)
-		return e->kind == ERR_NOTFOUND ? CGROUP_ABSENT : -1;
-	while ((ent = readdir(d))) {
-		cleanup_free char *child = NULL;
-
-		if (!is_subdir(s, dir, ent))
-			continue;
-		child = xasprintf("%s/%s", cg, ent->d_name);
-		if (walk(l, s, child, depth + 1, out, e) < 0)
-			return -1;
-	}
-	return CGROUP_OK;
-}
-
-int yarntasks_from_cgroup(const struct cgroup_layout *l, const struct sysroot *s, pid_t **tids,
-			  size_t *n, struct err *e)
-{
-	struct pidvec out = { 0 };
-	int r;
-
-	*tids = NULL;
-	*n = 0;
-	if (!cgroup_exists(l, s, CGROUP_CPU, l->hadoop_yarn)) {
-		cleanup_free char *rel = cgroup_path(l, CGROUP_CPU, l->hadoop_yarn, NULL);
-		cleanup_free char *path = rel ? sysroot_path(s, rel) : NULL;
-
-		err_set(e, ERR_NOTFOUND, 0, "no hadoop-yarn cgroup '%s'",
-			path ? path : "(cpu controller not mounted)");
-		return CGROUP_ABSENT;
-	}
-	r = walk(l, s, l->hadoop_yarn, 0, &out, e);
-	if (r < 0) {
-		free(out.v);
-		return -1;
-	}
-	*tids = out.v;
-	*n = out.n;
-	return r;
 }
 
 int yarntasks_is_nm_cmdline(const char *cmdline, size_t len)

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* yarntasks - the thread ids YARN work runs as, found through the sysroot.
- *
- * Two sources, the two ways resctrl-assign puts YARN into the BE group
- * (DESIGN.md): every thread of the hadoop-yarn cgroup tree (nested dirs
- * included: LinuxContainerExecutor may nest, and the NodeManager itself may
- * sit in the top dir), or the NodeManager process's threads, whose later
- * children inherit the resctrl group on fork.
+/* yarntasks - the NodeManager process and its threads, found through the
+ * sysroot: resctrl-assign --mode nm-pid puts them into the BE group, and
+ * their later children inherit the group on fork (DESIGN.md).  The other
+ * mode, the member threads of the hadoop-yarn cgroup tree, is
+ * kernel/members.h.
  */
 #ifndef KILO_YARNTASKS_H
 #define KILO_YARNTASKS_H
@@ -14,21 +12,10 @@
 #include <sys/types.h>
 
 #include "core/err.h"
-#include "kernel/cgroup.h"
 #include "kernel/sysroot.h"
 
 /* The main class on a NodeManager's command line (yarn-interfaces.md). */
 #define YARNTASKS_NM_CLASS "org.apache.hadoop.yarn.server.nodemanager.NodeManager"
-
-/* Thread ids of every cgroup under l->hadoop_yarn, the dir itself included,
- * in the cpu controller (v1: the cpu,cpuacct hierarchy where YARN's LCE puts
- * tasks; v2: cgroup.threads of the unified tree), in walk order, duplicates
- * possible.  Dirs that vanish during the walk are skipped.  *tids is a new
- * array (caller frees; NULL when none).  Returns CGROUP_OK, CGROUP_ABSENT
- * when the hadoop-yarn dir (or the cpu controller) does not exist (*n 0), or
- * -1 with e set. */
-int yarntasks_from_cgroup(const struct cgroup_layout *l, const struct sysroot *s, pid_t **tids,
-			  size_t *n, struct err *e);
 
 /* 1 when cmdline (the NUL-separated proc/<pid>/cmdline, len bytes) has an
  * argument equal to YARNTASKS_NM_CLASS (a wrapper shell whose one argument

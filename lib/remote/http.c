@@ -322,11 +322,11 @@ void http_response_snippet(const struct http_response *r, char *out, size_t size
 }
 
 json_t *http_response_json_filtered(const struct http_response *r, const struct jsonio_filter *keep,
-				    struct err *e)
+				    void *arg, struct err *e)
 {
-	json_t *doc = http_response_is_json(r)
-			      ? jsonio_parse_filtered(r->body ? r->body : "", r->body_len, keep)
-			      : NULL;
+	json_t *doc = http_response_is_json(r) ? jsonio_parse_filtered_each(r->body ? r->body : "",
+									    r->body_len, keep, arg)
+					       : NULL;
 
 	if (json_is_object(doc))
 		return doc;

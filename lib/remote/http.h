@@ -211,9 +211,10 @@ int http_response_is_json(const struct http_response *r);
 json_t *http_response_json(const struct http_response *r, struct err *e);
 
 /* http_response_json() building only what keep names (jsonio_filter: a
- * large answer costs the fields read, not all of it).  Same errors. */
+ * large answer costs the fields read, not all of it), calling its each
+ * hooks with arg (jsonio_parse_filtered_each).  Same errors. */
 json_t *http_response_json_filtered(const struct http_response *r, const struct jsonio_filter *keep,
-				    struct err *e);
+				    void *arg, struct err *e);
 
 /* The start of the body on one line, for messages: HTML tags dropped,
  * control characters and blanks collapsed to one space, at most 160 bytes

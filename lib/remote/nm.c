@@ -71,6 +71,14 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* A new item at the end of c (capacity doubles: tens of thousands may come). */
+static struct nm_container *push(struct nm_containers *c)
+{
+	if ((c->n & (c->n - 1)) == 0) /* 0, 1, 2, 4, ...: full */
+		c->items = xrealloc(c->items, (c->n ? c->n * 2 : 1) * sizeof(*c->items));
+	return &c->items[c->n++];
+}
+
 /* One ContainerInfo object into c; 1 when added, 0 when skipped (bad id). */
 static int parse_one(const json_t *obj, const char *ctx, struct nm_containers *c, struct err *e)
 {
@@ -91,8 +99,7 @@ static int parse_one(const json_t *obj, const char *ctx, struct nm_containers *c
 		c->ignored++;
 		return 0;
 	}
-	c->items = xrealloc(c->items, (c->n + 1) * sizeof(*c->items));
-	it = &c->items[c->n++];
+	it = push(c);
 	it->id = xstrdup(id);
 	it->state = dup_or_null(state);
 	it->user = dup_or_null(user);
@@ -150,22 +157,49 @@ int nm_parse_containers(const json_t *doc, struct nm_containers *out, struct err
 	return 0;
 }
 
-/* GET url + path; the parsed JSON object (new reference) or NULL with e set. */
+/* The containers array, streamed: each element goes into the list as the
+ * parser builds it, so a huge answer never exists as a JSON tree. */
+struct stream {
+	struct nm_containers *out;
+	struct err err; /* the first bad element */
+	int failed;
+};
+
+static int each_container(const json_t *elem, size_t index, void *arg)
+{
+	struct stream *st = arg;
+	char ctx[64];
+
+	if (st->failed)
+		return 0;
+	snprintf(ctx, sizeof(ctx), "NM containers.containers.container[%zu]", index);
+	if (parse_one(elem, ctx, st->out, &st->err) < 0)
+		st->failed = 1;
+	return 0;
+}
+
 static const struct jsonio_filter container_fields[] = {
 	{ "id" },       { "state" }, { "user" }, { "totalMemoryNeededMB" }, { "totalVCoresNeeded" },
 	{ "exitCode" }, { NULL },
 };
-static const struct jsonio_filter wrap_fields[] = { { "container", container_fields }, { NULL } };
-/* What nm_parse_containers() and nm_fetch_info() read. */
-static const struct jsonio_filter answer_fields[] = {
+static const struct jsonio_filter wrap_fields[] = {
+	{ "container", container_fields, each_container },
+	{ NULL },
+};
+/* What nm_parse_containers() reads, and nm_fetch_info(). */
+static const struct jsonio_filter containers_answer[] = {
 	{ "containers", wrap_fields },
 	{ "container", container_fields },
+	{ NULL },
+};
+static const struct jsonio_filter info_answer[] = {
 	{ "nodeInfo", (const struct jsonio_filter[]){ { "id" }, { NULL } } },
 	{ NULL },
 };
 
+/* GET url + path; the parsed JSON object (new reference) or NULL with e set. */
 static json_t *nm_get(const char *url, const char *path, long timeout_ms, int64_t max_bytes,
-		      struct err *e)
+		      const struct jsonio_filter *keep, void *arg, struct err *e)
 {
 	struct http_client client = { .timeout_ms = timeout_ms,
 				      .connect_timeout_ms = timeout_ms,
@@ -177,7 +211,7 @@ static json_t *nm_get(const char *url, const char *path, long timeout_ms, int64_
 	http_request_init(&req, HTTP_GET, url, path);
 	if (http_perform(&client, &req, &resp, e) == 0 &&
 	    http_status_err(&resp, "NodeManager", e) == 0) {
-		doc = http_response_json_filtered(&resp, answer_fields, e);
+		doc = http_response_json_filtered(&resp, keep, arg, e);
 		if (!doc)
 			e->kind = ERR_INPUT;
 	}
@@ -191,17 +225,33 @@ static json_t *nm_get(const char *url, const char *path, long timeout_ms, int64_
 int nm_fetch_containers(const char *url, long timeout_ms, int64_t max_bytes,
 			struct nm_containers *out, struct err *e)
 {
-	json_auto_t *doc = nm_get(url, "/ws/v1/node/containers", timeout_ms, max_bytes, e);
+	struct stream st = { .out = out };
+	struct nm_containers rest = { 0 };
+	json_auto_t *doc = NULL;
 
 	memset(out, 0, sizeof(*out));
-	if (!doc)
+	doc = nm_get(url, "/ws/v1/node/containers", timeout_ms, max_bytes, containers_answer, &st,
+		     e);
+	if (doc && st.failed)
+		*e = st.err;
+	/* the shape rules and the one-object forms, on what the stream left */
+	if (!doc || st.failed || nm_parse_containers(doc, &rest, e) < 0) {
+		nm_containers_release(out);
 		return -1;
-	return nm_parse_containers(doc, out, e);
+	}
+	for (size_t i = 0; i < rest.n; i++)
+		*push(out) = rest.items[i];
+	out->ignored += rest.ignored;
+	free(rest.items);
+	if (out->n > 1)
+		qsort(out->items, out->n, sizeof(*out->items), cmp_container);
+	return 0;
 }
 
 int nm_fetch_info(const char *url, long timeout_ms, char **id, struct err *e)
 {
-	json_auto_t *doc = nm_get(url, "/ws/v1/node/info", timeout_ms, 1 << 20, e);
+	json_auto_t *doc =
+		nm_get(url, "/ws/v1/node/info", timeout_ms, 1 << 20, info_answer, NULL, e);
 	json_t *info = NULL;
 	const char *s = NULL;
 

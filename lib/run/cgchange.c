@@ -357,6 +357,13 @@ json_t *cgchange_item_json(const struct cgchange_item *it)
 	item_values(it, values);
 	for (size_t i = 0; i < ITEM_MEMBERS; i++)
 		json_object_set_new_nocheck(o, item_keys[i], jsonio_string(values[i]));
+	if (it->nforeign) {
+		json_t *a = json_array();
+
+		for (size_t i = 0; i < it->nforeign; i++)
+			json_array_append_new(a, json_integer(it->foreign[i]));
+		json_object_set_new_nocheck(o, "foreign", a);
+	}
 	return o;
 }
 
@@ -367,7 +374,7 @@ int cgchange_item_text(const struct cgchange_item *it, struct jsonio_buf *b)
 	int r;
 
 	item_values(it, values);
-	if (jsonio_record(b, item_keys, values, ITEM_MEMBERS) == 0)
+	if (!it->nforeign && jsonio_record(b, item_keys, values, ITEM_MEMBERS) == 0)
 		return 0;
 	v = cgchange_item_json(it);
 	r = v ? jsonio_buf_put_json(b, v) : -1;
@@ -398,6 +405,7 @@ void cgchange_release(struct cgchange_plan *plan)
 		free(it->old);
 		free(it->reason);
 		free(it->error);
+		free(it->foreign);
 	}
 	free(plan->items);
 	*plan = (struct cgchange_plan){ 0 };

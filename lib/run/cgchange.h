@@ -59,6 +59,9 @@ struct cgchange_item {
 	int chain;
 	int unsupported_errno; /* a write error meaning "the kernel lacks this", or 0 */
 	int cached;            /* decided from the cache, without a read */
+	pid_t *foreign;        /* ids of a container's dirs that are no members, not moved
+				* (a mirror's cgroup.procs item; owned, may be NULL) */
+	size_t nforeign;
 	enum cgchange_result result;
 };
 
@@ -120,7 +123,8 @@ size_t cgchange_count_cached(const struct cgchange_plan *plan);
 size_t cgchange_count(const struct cgchange_plan *plan, enum cgchange_result r);
 
 /* One item as a CgroupChanges item: {"path","controller","file","old",
- * "new","result","reason","error"}.  New reference. */
+ * "new","result","reason","error"}, and "foreign" (an array of ids) when
+ * it has any.  New reference. */
 json_t *cgchange_item_json(const struct cgchange_item *it);
 
 /* The same item appended to b as compact JSON text, without building it

@@ -11,6 +11,7 @@
 #include "core/jsonio.h"
 #include "core/xalloc.h"
 #include "doc/containerid.h"
+#include "kernel/members.h"
 #include "kernel/procfs.h"
 
 void containerlist_release(struct containerlist *cl)
@@ -65,19 +66,22 @@ static int64_t oldest_start(const struct sysroot *s, const pid_t *pids, size_t n
 static int read_item(const struct cgroup_layout *l, const struct sysroot *s,
 		     struct containerlist_item *it, int64_t *btime_s, struct containerlist *cl)
 {
-	size_t n = 0;
 	struct cgroup_memory_stat ms;
+	struct members m;
 	struct err e = { 0 };
 	int r;
 
 	it->processes = it->start_ms = it->cpu_ns = it->memory_bytes = it->memory_current = -1;
-	r = cgroup_read_procs(l, s, cgroup_procs_ctrl(it->ctrls), it->cg, &it->pids, &n, &e);
-	if (r == CGROUP_ABSENT)
-		return 0;
+	r = members_read(l, s, it->cg, 0, &m, &e);
+	it->pids = m.pids;
+	m.pids = NULL;
 	if (noted(cl, r, &e)) {
-		it->processes = (int64_t)n;
-		it->start_ms = oldest_start(s, it->pids, n, btime_s, cl);
+		it->processes = (int64_t)m.n;
+		it->start_ms = oldest_start(s, it->pids, m.n, btime_s, cl);
 	}
+	members_release(&m);
+	if (r == CGROUP_ABSENT) /* only in kilo's mirrors, or gone meanwhile */
+		return 0;
 	if (noted(cl, cgroup_read_cpu_usage(l, s, it->cg, &it->cpu_ns, &e), &e) == 0)
 		it->cpu_ns = -1;
 	if (noted(cl, cgroup_read_memory_stat(l, s, it->cg, &ms, &e), &e))

@@ -27,8 +27,8 @@ struct containerlist_item {
 	char id[CONTAINERID_MAX + 1];
 	char *cg;               /* cgroup path "<hadoop-yarn>/<id>" */
 	unsigned ctrls;         /* controllers holding the dir (1u << enum cgroup_ctrl) */
-	int64_t processes;      /* pids in cgroup.procs, -1 unknown */
-	pid_t *pids;            /* those pids (NULL when none or unknown) */
+	int64_t processes;      /* member processes (kernel/members.h), -1 unknown */
+	pid_t *pids;            /* their pids, ascending (NULL when none or unknown) */
 	int64_t start_ms;       /* oldest process start, ms since the epoch */
 	int64_t cpu_ns;         /* cumulative CPU time (cpuacct.usage / cpu.stat usage_usec) */
 	int64_t memory_bytes;   /* anon + unevictable, without page cache */
@@ -42,10 +42,11 @@ struct containerlist {
 	struct err first_err; /* the first of them */
 };
 
-/* Walk the container dirs of l in s and read, for each: cgroup.procs, the
- * start time of each process (proc/<pid>/stat, proc/stat btime once), the
- * CPU time and the memory figures.  A dir that vanishes meanwhile drops the
- * container; another failed read leaves that value unknown and is counted
+/* Walk the container dirs of l in s and read, for each: its member
+ * processes (members_read), the start time of each (proc/<pid>/stat,
+ * proc/stat btime once), the CPU time and the memory figures.  A dir that
+ * vanishes meanwhile, or is in none of the NodeManager's hierarchies (only
+ * in kilo's mirrors), drops the container; another failed read leaves that value unknown and is counted
  * in failed_reads.  Returns 0, or -1 with e set when the walk itself fails.
  * Release with containerlist_release(). */
 int containerlist_collect(const struct cgroup_layout *l, const struct sysroot *s,

@@ -13,6 +13,7 @@
 #include "core/xalloc.h"
 #include "doc/containerid.h"
 #include "kernel/cputopo.h"
+#include "kernel/members.h"
 #include "run/qosapply.h"
 
 /* ---- Inputs ------------------------------------------------------------ */
@@ -460,10 +461,13 @@ static const struct qosapply_pids *listed_pids(const struct ctx *x, const char *
 	return bsearch(&key, x->o->in->pids, x->o->in->npids, sizeof(key), pids_cmp);
 }
 
+/* 1 when kilo mirrors the cpu dirs into c: a v1 hierarchy of its own, and
+ * not the NodeManager's memory dirs (--nm-memory-cgroups). */
 static int mirrored(const struct cgroup_layout *l, enum cgroup_ctrl c)
 {
 	return l->mount[c] && l->ctrl_version[c] == 1 && l->mount[CGROUP_CPU] &&
-	       strcmp(l->mount[c], l->mount[CGROUP_CPU]) != 0;
+	       strcmp(l->mount[c], l->mount[CGROUP_CPU]) != 0 &&
+	       !(members_authorities(l) & (1u << c));
 }
 
 /* 1 when ContainerList gave the container's pids and the cache vouches
@@ -486,13 +490,14 @@ static int mirrors_cached(const struct ctx *x, const struct cgroup_container *ct
 	return 1;
 }
 
-/* The pids of the container's cpu dir: 1, or 0 when there is nothing to
- * mirror: the dir is gone (the container ended meanwhile) or could not be
- * read (a failed item names it; its mirrors are left as they are). */
-static int cpu_procs(struct ctx *x, const char *cg, pid_t **pids, size_t *n)
+/* The container's members (kernel/members.h: its cpu dir and every dir
+ * below, leader thread inside): 1, or 0 when there is nothing to mirror:
+ * the dir is gone (the container ended meanwhile) or could not be read (a
+ * failed item names it; its mirrors are left as they are). */
+static int cpu_members(struct ctx *x, const char *cg, struct members *m)
 {
 	struct err e = { 0 };
-	int r = cgroup_read_procs(x->l, x->s, CGROUP_CPU, cg, pids, n, &e);
+	int r = members_read(x->l, x->s, cg, 0, m, &e);
 	struct cgchange_item *it;
 
 	if (r == CGROUP_OK)
@@ -504,6 +509,27 @@ static int cpu_procs(struct ctx *x, const char *cg, pid_t **pids, size_t *n)
 		it->error = xstrdup(e.msg);
 	}
 	return 0;
+}
+
+/* The ids of the container's dirs that are no members (a thread written
+ * into its tasks, its process elsewhere): a skipped item naming them, on
+ * the chain moving the members into c's mirror. */
+static void note_foreign(struct ctx *x, int chain, enum cgroup_ctrl c, const char *cg,
+			 const struct members *m)
+{
+	struct cgchange_item *it;
+
+	if (!m->nforeign)
+		return;
+	it = cgchange_add(x->plan, chain, c, cg, "cgroup.procs", CGCHANGE_ALWAYS, NULL,
+			  "not moved");
+	cgchange_preset(it, CGCHANGE_SKIPPED,
+			"%zu ids in the container's cpu dirs are no members (their process's "
+			"leader thread is elsewhere): not moved",
+			m->nforeign);
+	it->foreign = xmalloc(m->nforeign * sizeof(*m->foreign));
+	memcpy(it->foreign, m->foreign, m->nforeign * sizeof(*m->foreign));
+	it->nforeign = m->nforeign;
 }
 
 static void plan_mirror(struct ctx *x)
@@ -531,14 +557,19 @@ static void plan_mirror(struct ctx *x)
 	for (size_t k = 0; k < x->ncontainers; k++) {
 		const struct cgroup_container *ct = &x->containers[k];
 		cleanup_free char *cg = cgroup_container_path(x->l, ct->id);
-		cleanup_free pid_t *pids = NULL;
-		size_t n = 0;
+		struct members m = { 0 };
+		const pid_t *pids;
+		size_t n;
 		int in_cpu = !!(ct->ctrls & (1u << CGROUP_CPU));
 
 		if (in_cpu && mirrors_cached(x, ct, cg))
 			continue;
-		if (in_cpu && !cpu_procs(x, cg, &pids, &n))
+		if (in_cpu && !cpu_members(x, cg, &m)) {
+			members_release(&m);
 			continue;
+		}
+		pids = m.pids;
+		n = m.n;
 		for (int d = 0; d < 2; d++) {
 			enum cgroup_ctrl c = dsts[d];
 			cleanup_free pid_t *there = NULL;
@@ -558,12 +589,14 @@ static void plan_mirror(struct ctx *x)
 					   c == CGROUP_CPUSET ? cpuset_src_get(x, src_cg, &src)
 							      : &src,
 					   "mirror of the container's cpu cgroup");
-			else if (n && pids_cached(x, c, cg, pids, n))
+			else if (n && pids_cached(x, c, cg, pids, n) && !m.nforeign)
 				continue;
 			else if (n)
 				cgroup_read_procs(x->l, x->s, c, cg, &there, &nthere, NULL);
 			move_pids(x, chain, c, cg, pids, n, there, nthere);
+			note_foreign(x, chain, c, cg, &m);
 		}
+		members_release(&m);
 	}
 	free(src.cpus);
 	free(src.mems);

@@ -50,6 +50,9 @@ container() {
 		echo "$3" >"$acct/$id/cpuacct.usage"
 		[ "$4" = - ] && return 0
 		mkdir -p "$mem/$id"
+		# as the kernel shows any cgroup dir (the NM's memory handler writes the
+		# pids into it too)
+		cp "$cpu/$id/cgroup.procs" "$cpu/$id/$threads" "$mem/$id/"
 		printf 'cache 1000\nrss %s\ntotal_cache 4096000\ntotal_rss %s\ntotal_active_anon %s\ntotal_inactive_anon 1048576\ntotal_active_file 4000000\ntotal_inactive_file 96000\ntotal_unevictable 0\n' \
 			"$4" "$4" "$(($4 - 1048576))" >"$mem/$id/memory.stat"
 		echo "$(($4 + 4096000))" >"$mem/$id/memory.usage_in_bytes"

@@ -649,6 +649,43 @@ START_TEST(test_jsonio_filter_keeps_named_keys)
 }
 END_TEST
 
+/* The each hook: a long array's elements one at a time, never the array. */
+static int each_seen(const json_t *elem, size_t index, void *arg)
+{
+	char *seen = arg, *s = json_dumps(elem, JSON_COMPACT | JSON_ENCODE_ANY);
+
+	snprintf(seen + strlen(seen), 256 - strlen(seen), "%zu=%s;", index, s);
+	free(s);
+	return 0;
+}
+
+START_TEST(test_jsonio_filter_each_streams_an_array)
+{
+	static const struct jsonio_filter item[] = { { "id" }, { NULL } };
+	static const struct jsonio_filter wrap[] = { { "c", item, each_seen }, { NULL } };
+	static const struct jsonio_filter doc[] = { { "w", wrap }, { NULL } };
+	const char *text = "{\"w\":{\"c\":[{\"id\":1,\"x\":2},7,{\"id\":\"z\"}],\"d\":0}}";
+	char seen[256] = "";
+	json_t *got = jsonio_parse_filtered_each(text, strlen(text), doc, seen);
+	char *s = json_dumps(got, JSON_COMPACT);
+
+	ck_assert_str_eq(seen, "0={\"id\":1};1=7;2={\"id\":\"z\"};");
+	ck_assert_str_eq(s, "{\"w\":{\"c\":[]}}");
+	free(s);
+	json_decref(got);
+	/* an object where the array was: built as usual, no hook */
+	seen[0] = '\0';
+	got = jsonio_parse_filtered_each("{\"w\":{\"c\":{\"id\":3}}}", 20, doc, seen);
+	s = json_dumps(got, JSON_COMPACT);
+	ck_assert_str_eq(seen, "");
+	ck_assert_str_eq(s, "{\"w\":{\"c\":{\"id\":3}}}");
+	free(s);
+	json_decref(got);
+	/* invalid after the hook ran: no document */
+	ck_assert_ptr_null(jsonio_parse_filtered_each("{\"w\":{\"c\":[1,2,}}", 17, doc, seen));
+}
+END_TEST
+
 START_TEST(test_jsonio_filter_errors_as_jansson)
 {
 	static const struct jsonio_filter keep[] = { { "kind" }, { NULL } };
@@ -702,6 +739,7 @@ static Suite *jsonio_suite(void)
 	tcase_add_test(tc, test_jsonio_filter_builds_what_jansson_builds);
 	tcase_add_test(tc, test_jsonio_filter_keeps_named_keys);
 	tcase_add_test(tc, test_jsonio_filter_errors_as_jansson);
+	tcase_add_test(tc, test_jsonio_filter_each_streams_an_array);
 	tcase_add_loop_test(tc, test_jsonio_fast_path_cases, 0,
 			    (int)(sizeof(fast_cases) / sizeof(fast_cases[0])));
 	tcase_add_test(tc, test_jsonio_fast_path_mutations);

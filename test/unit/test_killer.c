@@ -549,8 +549,69 @@ START_TEST(test_killer_no_hadoop_yarn_is_not_gone)
 	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 1);
 	ck_assert_int_eq(items[0].result, KILLER_FAILED);
 	ck_assert_str_eq(items[0].err.msg,
-			 "hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found in cpu: "
-			 "check --hierarchy and --cgroup-driver");
+			 "hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found in the "
+			 "NodeManager's hierarchies (cpu): check --hierarchy, --cgroup-driver and "
+			 "--nm-memory-cgroups");
+	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
+#define MEM_V1 "sys/fs/cgroup/memory/kubepods/besteffort/hadoop-yarn/"
+
+/* A pid only in kilo's memory mirror of a container whose cpu dir is gone
+ * (main signalled it: the mirror stood in for the missing cpu dir) is no
+ * member: reported, never signalled.  With --nm-memory-cgroups the memory
+ * dir is the NodeManager's, and the pid a member. */
+START_TEST(test_killer_mirror_is_no_authority)
+{
+	struct fixture f;
+	struct killer_item items[1] = { item(CA) };
+
+	fixture_open(&f, 0);
+	testlib_write(f.root, HY_V1 "cgroup.procs", "");
+	testlib_write(f.root, "sys/fs/cgroup/memory/memory.limit_in_bytes", "max\n");
+	add_proc(&f.rec, MEM_V1 CA "/cgroup.procs", 300, EXITS_ON_TERM);
+	fixture_layout(&f);
+	f.l.nm_memory = _i;
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
+	if (_i == 0) {
+		ck_assert_str_eq(killer_result_name(items[0].result), "gone");
+		ck_assert_uint_eq(items[0].processes, 0);
+		ck_assert_uint_eq(items[0].nforeign, 1);
+		ck_assert_int_eq(items[0].foreign[0], 300);
+		ck_assert_uint_eq(f.rec.nlog, 0);
+	} else {
+		ck_assert_str_eq(killer_result_name(items[0].result), "terminated");
+		ck_assert_uint_eq(items[0].processes, 1);
+		ck_assert_uint_eq(items[0].nforeign, 0);
+		ck_assert_uint_eq(f.rec.nlog, 1);
+		ck_assert_int_eq(f.rec.log[0].pid, 300);
+	}
+	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
+/* pids.current counts tasks that no cgroup.procs shows (a pid namespace
+ * of their own, or unreaped zombies): not gone, failed. */
+START_TEST(test_killer_unseen_tasks_are_not_gone)
+{
+	struct fixture f;
+	struct killer_item items[1] = { item(CA) };
+
+	fixture_open(&f, 0);
+	write_procs(f.root, HY_V1 CA "/cgroup.procs", "");
+	testlib_write(f.root,
+		      "sys/fs/cgroup/pids/kubepods/besteffort/hadoop-yarn/" CA "/pids.current",
+		      "3\n");
+	fixture_layout(&f);
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 1);
+	ck_assert_str_eq(killer_result_name(items[0].result), "failed");
+	ck_assert_str_eq(items[0].err.msg,
+			 "no process of '" CA "' is visible but its pids.current is 3: processes "
+			 "in a pid namespace this run does not see (run in the host's: hostPID: "
+			 "true), or exited ones their parent has not reaped");
 	killer_items_release(items, 1);
 	fixture_close(&f);
 }
@@ -593,6 +654,8 @@ static Suite *killer_suite(void)
 	tcase_add_test(tc, test_killer_subdirs_and_foreign);
 	tcase_add_test(tc, test_killer_no_hadoop_yarn_is_not_gone);
 	tcase_add_test(tc, test_killer_own_pidns);
+	tcase_add_loop_test(tc, test_killer_mirror_is_no_authority, 0, 2);
+	tcase_add_test(tc, test_killer_unseen_tasks_are_not_gone);
 	tcase_add_test(tc, test_killer_zombie_leader_and_dot_dirs);
 	tcase_add_test(tc, test_killer_many_processes);
 	tcase_add_test(tc, test_killer_live_ops_need_live_root);

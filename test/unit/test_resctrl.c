@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "decide/resctrlqos.h"
+#include "kernel/members.h"
 #include "kernel/resctrl.h"
 #include "kernel/yarntasks.h"
 #include "testlib.h"
@@ -358,34 +359,66 @@ END_TEST
 
 /* ---- yarntasks -------------------------------------------------------- */
 
-static int cmp_pid(const void *a, const void *b)
+#define C2 "container_e17_1410901177871_0001_01_000002"
+
+static void pids_str(char *got, size_t size, const pid_t *v, size_t n)
 {
-	return *(const pid_t *)a - *(const pid_t *)b;
+	got[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		snprintf(got + strlen(got), size - strlen(got), "%d ", (int)v[i]);
 }
 
-START_TEST(test_yarntasks_cgroup_tree_nested)
+/* resctrl-assign's tasks mode: the member threads of the whole tree. */
+START_TEST(test_members_threads_of_tree)
 {
 	struct cgroup_layout l = { 0 };
-	pid_t *tids = NULL;
-	size_t n = 0;
+	struct members m;
 	struct err e = { 0 };
-	char got[256] = "";
+	char got[256];
 
 	use_fixture("resctrl-intel");
 	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_AUTO, NULL, &e), 0);
-	ck_assert_int_eq(yarntasks_from_cgroup(&l, &sr, &tids, &n, &e), CGROUP_OK);
-	qsort(tids, n, sizeof(*tids), cmp_pid);
-	for (size_t i = 0; i < n; i++)
-		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%d ", (int)tids[i]);
-	ck_assert_str_eq(got, "1001 1002 1003 2001 2002 2003 "); /* attempt/ is nested */
-	free(tids);
+	ck_assert_int_eq(members_read(&l, &sr, l.hadoop_yarn, MEMBERS_THREADS, &m, &e), CGROUP_OK);
+	pids_str(got, sizeof(got), m.pids, m.n);
+	ck_assert_str_eq(got, "1001 2001 2002 "); /* attempt/ is nested */
+	pids_str(got, sizeof(got), m.tids, m.ntids);
+	ck_assert_str_eq(got, "1001 1002 1003 2001 2002 2003 ");
+	ck_assert_uint_eq(m.nforeign, 0);
+	members_release(&m);
+
+	/* a breaker writes thread 4243 of process 4242 (outside YARN) into a
+	 * container's tasks: v1 then lists 4242 in cgroup.procs */
+	testlib_write(root,
+		      "sys/fs/cgroup/cpu,cpuacct/kubepods/besteffort/hadoop-yarn/" C2 "/tasks",
+		      "1001\n1002\n1003\n4243\n");
+	testlib_write(root,
+		      "sys/fs/cgroup/cpu,cpuacct/kubepods/besteffort/hadoop-yarn/" C2
+		      "/cgroup.procs",
+		      "1001\n4242\n");
+	ck_assert_int_eq(members_read(&l, &sr, l.hadoop_yarn, MEMBERS_THREADS, &m, &e), CGROUP_OK);
+	pids_str(got, sizeof(got), m.tids, m.ntids);
+	ck_assert_str_eq(got, "1001 1002 1003 2001 2002 2003 ");
+	pids_str(got, sizeof(got), m.foreign, m.nforeign);
+	ck_assert_str_eq(got, "4243 ");
+	members_release(&m);
+	/* as processes: 4242 is foreign */
+	ck_assert_int_eq(members_read(&l, &sr, "/kubepods/besteffort/hadoop-yarn/" C2, 0, &m, &e),
+			 CGROUP_OK);
+	pids_str(got, sizeof(got), m.pids, m.n);
+	ck_assert_str_eq(got, "1001 ");
+	pids_str(got, sizeof(got), m.foreign, m.nforeign);
+	ck_assert_str_eq(got, "4242 ");
+	members_release(&m);
 	cgroup_layout_release(&l);
 
 	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_AUTO, "yarn-elsewhere", &e),
 			 0);
-	ck_assert_int_eq(yarntasks_from_cgroup(&l, &sr, &tids, &n, &e), CGROUP_ABSENT);
-	ck_assert_uint_eq(n, 0);
-	ck_assert_ptr_nonnull(strstr(e.msg, "no hadoop-yarn cgroup '"));
+	ck_assert_int_eq(members_read(&l, &sr, l.hadoop_yarn, MEMBERS_THREADS, &m, &e),
+			 CGROUP_ABSENT);
+	ck_assert_uint_eq(m.ntids, 0);
+	ck_assert_str_eq(e.msg, "cgroup '/yarn-elsewhere' is in none of the NodeManager's "
+				"hierarchies");
+	members_release(&m);
 	cgroup_layout_release(&l);
 }
 END_TEST
@@ -452,7 +485,7 @@ static Suite *resctrl_suite(void)
 	tcase_add_test(tc, test_resctrl_tasks_one_write_per_id_ascending);
 	tcase_add_test(tc, test_resctrl_tasks_all_gone_is_an_error);
 	tcase_add_test(tc, test_resctrl_tasks_other_errors_listed);
-	tcase_add_test(tc, test_yarntasks_cgroup_tree_nested);
+	tcase_add_test(tc, test_members_threads_of_tree);
 	tcase_add_test(tc, test_yarntasks_nodemanager);
 	suite_add_tcase(s, tc);
 	return s;

@@ -118,6 +118,14 @@ case $(envval "$node" NODE_ARGS) in
 *"--cgroup-driver systemd "*) case $hier in /kubepods.slice/*) ;; *) fail "systemd driver, $hier" ;; esac ;;
 *) fail "kilo-node NODE_ARGS without the systemd driver" ;;
 esac
+# the NodeManager makes memory dirs exactly when the node tools are told so
+mem=$(sed -n '/yarn.nodemanager.resource.memory.enabled/{n;s/.*<value>\(.*\)<\/value>.*/\1/p}' \
+	"$M/yarn/nodemanager-config.yaml")
+case "$mem $(envval "$node" NODE_ARGS) " in
+"true "*" --nm-memory-cgroups "*) ;;
+"true "*) fail "yarn-site makes memory cgroups, NODE_ARGS lacks --nm-memory-cgroups" ;;
+*" --nm-memory-cgroups "*) fail "NODE_ARGS has --nm-memory-cgroups, yarn-site memory.enabled is '$mem'" ;;
+esac
 assert_eq "$(envval "$node" COPILOT_ARGS)" "--nm-url http://\$(HOST_IP):8042" "nm-url"
 jq -e '.[] | select(.kind == "DaemonSet" and .metadata.name == "yarn-nodemanager") |
 	.spec.template.spec.containers[0].ports | map(.containerPort) == [8041, 8042]' \
@@ -134,7 +142,7 @@ jq -e --arg k "${sel%%=*}" --arg v "${sel#*=}" '.[] |
 # the overlay switches both sides to one cgroupfs hierarchy
 yaml_docs "$M/overlays/cgroupfs/kustomization.yaml" | jq -r '.[0].patches[].patch' >"$tmpdir/patches"
 args=$(sed -n 's/^ *value: \(--.*\)/\1/p' "$tmpdir/patches")
-assert_eq "$args" "--cgroup-driver cgroupfs --hierarchy /kubepods/besteffort/hadoop-yarn" \
+assert_eq "$args" "--cgroup-driver cgroupfs --hierarchy /kubepods/besteffort/hadoop-yarn --nm-memory-cgroups" \
 	"overlay NODE_ARGS"
 # shellcheck disable=SC2046 # tool names
 check_args "overlay NODE_ARGS" "$args" $(tools_of NODE_ARGS)

@@ -24,8 +24,10 @@ assert_eq "$(grep -c '^kind:' "$tmpdir/overlays-cgroupfs.yaml")" \
 	"objects of the overlay"
 assert_eq "$(grep -c 'kubepods-besteffort' "$tmpdir/overlays-cgroupfs.yaml")" 1 \
 	"systemd paths left in the overlay (the yarn-site comment only)"
-grep -q -- '--cgroup-driver cgroupfs --hierarchy /kubepods/besteffort/hadoop-yarn' \
-	"$tmpdir/overlays-cgroupfs.yaml" || fail "overlay NODE_ARGS"
+# (kubectl folds the long value: compare with the whitespace collapsed)
+tr -s ' \n' '  ' <"$tmpdir/overlays-cgroupfs.yaml" |
+	grep -q -- '--cgroup-driver cgroupfs --hierarchy /kubepods/besteffort/hadoop-yarn --nm-memory-cgroups' ||
+	fail "overlay NODE_ARGS"
 
 sh "$KILO_TOP/test/fake/mkcerts.sh" "$tmpdir" >"$tmpdir/mkcerts.log" 2>&1 ||
 	fail "mkcerts: $(tail -n 3 "$tmpdir/mkcerts.log")"

@@ -4,7 +4,8 @@
 # mirroring moves them into cpuset and memory, cpu.shares reads back, a
 # shrink goes children first and a widen parents first (and the kernel's
 # own EBUSY and EACCES for the wrong orders), a second run writes nothing,
-# mirrors of a gone container are removed.
+# mirrors of a gone container are removed; a member in a sub-dir is
+# mirrored, a foreign thread never.
 . "$KILO_TOP/test/lib.sh"
 private_cgroup cpu cpuset memory
 
@@ -184,4 +185,32 @@ assert_eq "$(jq -r '.items[] | select(.file == null and .new == null and .result
 	"$tmpdir/gone.json" | tr '\n' ' ')" "cpuset memory " "mirrors removed"
 [ -d "$CG/cpuset/$Y/$C3" ] && fail "cpuset mirror of $C3 still there"
 [ -d "$CG/memory/$Y/$C3" ] && fail "memory mirror of $C3 still there"
+
+# 9. C5 holds a member only in a sub-dir (C5/docker) and a thread of a
+#    process outside YARN written into its tasks (v1 allows it; cgroup.procs
+#    then lists that process).  The member joins C5's mirrors; the outside
+#    process is foreign: reported, never moved (it used to be).
+C5=container_e17_1410901177871_0001_01_000005
+mkdir -p "$CG/cpu/$Y/$C5/docker" || fail "mkdir $C5/docker"
+sleep 600 &
+pid5=$!
+private_pid "$pid5"
+echo "$pid5" >"$CG/cpu/$Y/$C5/docker/cgroup.procs"
+spawn_threaded
+echo "$THREADED_TID" >"$CG/cpu/$Y/$C5/tasks" || fail "move thread $THREADED_TID into $C5"
+at_exit "echo $THREADED_TID >$CG/cpu/tasks"
+grep -qx "$THREADED_PID" "$CG/cpu/$Y/$C5/cgroup.procs" || fail "$C5's cgroup.procs lacks $THREADED_PID"
+before=$(grep -E ':(cpuset|memory):' "/proc/$THREADED_PID/cgroup" | sort)
+assert_eq "$(run foreign --only static)" 0 "foreign exit"
+for c in cpuset memory; do
+	assert_eq "$(cat "$CG/$c/$Y/$C5/cgroup.procs")" "$pid5" "$c mirror of $C5: its member only"
+done
+assert_eq "$(grep -E ':(cpuset|memory):' "/proc/$THREADED_PID/cgroup" | sort)" "$before" 	"the outside process's cpuset and memory cgroups"
+for t in "/proc/$THREADED_PID/task"/*; do
+	assert_eq "$(grep -E ':(cpuset|memory):' "$t/cgroup" | sort)" \
+		"$before" "thread ${t##*/}'s cpuset and memory cgroups"
+done
+assert_eq "$(jq -c '[.items[] | select(.foreign) | [.controller, .result, .foreign[]]]' \
+	"$tmpdir/foreign.json")" "[[\"cpuset\",\"skipped\",$THREADED_PID],[\"memory\",\"skipped\",$THREADED_PID]]" \
+	"the foreign process reported on both mirror chains"
 exit 0

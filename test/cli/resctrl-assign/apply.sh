@@ -11,7 +11,7 @@ out=$(resctrl-assign --sysroot "$tmpdir/root") || fail "first run exited $?"
 assert_eq "$(printf '%s' "$out" | jq -c '.groups[0].schemata | [.result, .new]')" \
 	'["written","L3:0=f;1=f\nMB:0=100;1=100"]' "schemata"
 assert_eq "$(printf '%s' "$out" | jq -c .tasks)" \
-	'{"mode":"tasks","group":"BE","moved":5,"gone":0,"already":1,"failed":0,"errors":[]}' "tasks"
+	'{"mode":"tasks","group":"BE","moved":5,"gone":0,"already":1,"failed":0,"errors":[],"foreign":[]}' "tasks"
 # a plain file keeps only the last write: MB was equal, so only L3 was written
 assert_eq "$(cat "$be/schemata")" "L3:0=f;1=f" "BE/schemata"
 assert_eq "$(tr '\n' ' ' <"$be/tasks")" "1003 1001 1002 2001 2002 2003 " "BE/tasks"

@@ -4,7 +4,9 @@
 # resctrl (this machine need not have one): a private hadoop-yarn tree with
 # a threaded process in a container and one in a nested dir (mode tasks),
 # then a process carrying the NodeManager's main class (mode nm-pid).  The
-# fake BE/tasks must receive exactly the kernel's thread ids.
+# fake BE/tasks must receive exactly the kernel's thread ids; a thread of a
+# process outside YARN written into a container's tasks is foreign, never
+# moved (it used to be).
 . "$KILO_TOP/test/lib.sh"
 private_cgroup cpu
 
@@ -62,6 +64,19 @@ now=$(sort -n "$cpu/$c1/tasks" "$cpu/$nested/tasks" | tr '\n' ' ')
 assert_eq "$(printf '%s' "$out" | jq -c '.tasks | [.moved, .gone, .failed]')" '[5,0,0]' \
 	"mode tasks (threads before: $want, after: $now)"
 assert_eq "$(tr '\n' ' ' <"$tasks")" "$want" "BE/tasks after mode tasks"
+
+spawn_threaded
+echo "$THREADED_TID" >"$cpu/$c1/tasks" || fail "move thread $THREADED_TID into $c1"
+at_exit "echo $THREADED_TID >$cpu/tasks"
+: >"$tasks"
+out=$(resctrl-assign --sysroot "$root" --hierarchy "$yarn" 2>"$tmpdir/err") ||
+	fail "mode tasks with a foreign thread exited $?"
+assert_eq "$(printf '%s' "$out" | jq -c '.tasks | [.moved, .foreign]')" "[5,[$THREADED_TID]]" \
+	"mode tasks with a foreign thread"
+assert_eq "$(tr '\n' ' ' <"$tasks")" "$want" "BE/tasks: the container's threads only"
+grep -q "1 thread in the hadoop-yarn tree belongs to processes outside it (thread $THREADED_TID first): not moved" \
+	"$tmpdir/err" || fail "no warning: $(cat "$tmpdir/err")"
+echo "$THREADED_TID" >"$cpu/tasks"
 
 python3 -c "$threads" org.apache.hadoop.yarn.server.nodemanager.NodeManager &
 nm=$!

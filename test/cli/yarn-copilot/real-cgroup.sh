@@ -123,31 +123,15 @@ F=container_1795910400000_${app}_01_000007
 mkdir -p "/sys/fs/cgroup/cpu/$hy/$E/docker" "/sys/fs/cgroup/cpu/$hy/$F" || fail "mkdir E F"
 sh -c 'echo $$ >/sys/fs/cgroup/cpu/'"$hy/$E"'/docker/cgroup.procs; trap "" TERM; exec sleep 1000' >/dev/null 2>&1 &
 e=$!
-python3 -c 'import os, sys, threading, time
-threading.Thread(target=time.sleep, args=(1000,), daemon=True).start()
-open(sys.argv[1], "w").write("%d\n" % os.getpid())
-time.sleep(1000)' "$tmpdir/threaded.pid" >/dev/null 2>&1 &
-private_pid "$e" "$!"
+private_pid "$e"
+spawn_threaded
+threaded=$THREADED_PID tid=$THREADED_TID
 i=0
-while [ ! -s "$tmpdir/threaded.pid" ]; do
+while [ -z "$(cat "/sys/fs/cgroup/cpu/$hy/$E/docker/cgroup.procs")" ]; do
 	i=$((i + 1))
-	[ "$i" -le 100 ] || fail "the threaded process did not start"
+	[ "$i" -le 100 ] || fail "E did not start"
 	sleep 0.05
 done
-threaded=$(cat "$tmpdir/threaded.pid")
-private_pid "$threaded"
-i=0
-while [ "$(ls /proc/$threaded/task 2>/dev/null | wc -l)" -lt 2 ] ||
-	[ -z "$(cat "/sys/fs/cgroup/cpu/$hy/$E/docker/cgroup.procs")" ]; do
-	i=$((i + 1))
-	[ "$i" -le 100 ] || fail "E and the threaded process did not start"
-	sleep 0.05
-done
-tid=
-for t in "/proc/$threaded/task"/*; do
-	[ "${t##*/}" = "$threaded" ] || { tid=${t##*/} && break; }
-done
-[ -n "$tid" ] || fail "no second thread of $threaded"
 echo "$tid" >"/sys/fs/cgroup/cpu/$hy/$F/tasks" || fail "move thread $tid into $F"
 grep -qx "$threaded" "/sys/fs/cgroup/cpu/$hy/$F/cgroup.procs" || fail "$F's cgroup.procs does not list $threaded"
 yarn-copilot --hierarchy "$hy" --grace-period 50 kill "$E" "$F" >"$tmpdir/report" 2>"$tmpdir/err" ||

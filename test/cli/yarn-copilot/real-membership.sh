@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: Apache-2.0
+# Who is a container's member, on the real cgroup v1 hierarchy with real
+# processes (kernel/members.h), in a private tree:
+#   G: its cpu dir is empty, its process sits in the NodeManager's memory
+#      dir only.  With --nm-memory-cgroups a member, killed; without, the
+#      memory dir is kilo's mirror: foreign, alive, and list drops no one.
+#   H: no cpu dir; a stranger's pid in kilo's cpuset and memory mirrors of
+#      it: never a member (it used to be signalled: the mirror stood in for
+#      the missing cpu dir).
+#   a run in a pid namespace of its own (unshare --pid, with and without a
+#      /proc of its own) fails, naming hostPID, and signals nothing;
+#   a --hierarchy that does not exist fails instead of reporting gone.
+. "$KILO_TOP/test/lib.sh"
+private_cgroup cpu cpuacct cpuset memory
+
+cg=/sys/fs/cgroup
+hy=$PRIVATE_CG/hadoop-yarn
+app=$(printf '%04d' $(($$ % 10000)))
+G=container_1795910400000_${app}_01_000002
+H=container_1795910400000_${app}_01_000003
+I=container_1795910400000_${app}_01_000004
+mkdir -p "$cg/cpu/$hy/$G" "$cg/memory/$hy/$G" "$cg/cpu/$hy/$I" "$cg/memory/$hy/$H" \
+	"$cg/cpuset/$hy/$H" || fail "mkdir"
+for d in "$PRIVATE_CG" "$PRIVATE_CG/hadoop-yarn" "$hy/$H"; do
+	cat "$cg/cpuset/cpuset.cpus" >"$cg/cpuset/$d/cpuset.cpus"
+	cat "$cg/cpuset/cpuset.mems" >"$cg/cpuset/$d/cpuset.mems"
+done
+
+# start DIR...: a sleeping process (exits on SIGTERM) in each cgroup DIR; prints its pid
+start() {
+	sh -c 'for d in "$@"; do echo $$ >"$d/cgroup.procs" || exit 1; done; exec sleep 1000' sh "$@" \
+		>/dev/null 2>&1 &
+	private_pid "$!"
+	_i=0
+	while ! grep -qx "$!" "$1/cgroup.procs"; do
+		_i=$((_i + 1))
+		[ "$_i" -le 100 ] || fail "process in $1 did not start"
+		sleep 0.05
+	done
+	echo "$!"
+}
+alive() { [ -e "/proc/$1" ] && [ "$(cut -d')' -f2 "/proc/$1/stat" | cut -d' ' -f2)" != Z ]; }
+r() { jq -r --arg id "$1" '.items[] | select(.id == $id) | "\(.result) \(.processes) \(.signalled | join(",")) \(.foreign | join(","))"' "$tmpdir/report"; }
+kill_ids() { # [options] ids: yarn-copilot kill into $tmpdir/report, exit in $rc
+	yarn-copilot --hierarchy "$hy" --grace-period 50 "$@" >"$tmpdir/report" 2>"$tmpdir/err"
+	rc=$?
+}
+
+g=$(start "$cg/memory/$hy/$G")
+h=$(start "$cg/cpuset/$hy/$H" "$cg/memory/$hy/$H")
+i=$(start "$cg/cpu/$hy/$I")
+
+# without --nm-memory-cgroups: G's memory dir is a mirror, H's dirs are mirrors
+yarn-copilot --hierarchy "$hy" --no-nm list >"$tmpdir/list" || fail "list: exit $?"
+assert_eq "$(jq -r '[.items[] | "\(.id | .[-1:]):\(.processes)"] | join(" ")' "$tmpdir/list")" \
+	"2:0 4:1" "list: G has no member, H (mirrors only) is no container, I has one"
+kill_ids kill "$G" "$H"
+assert_eq "$rc" 0 "kill G H without --nm-memory-cgroups: exit ($(cat "$tmpdir/err"))"
+assert_eq "$(r "$G")" "gone 0  $g" "G: the pid only in a memory dir taken for kilo's mirror"
+assert_eq "$(r "$H")" "gone 0  $h" "H: a pid only in kilo's mirrors"
+alive "$g" || fail "G's process was signalled without --nm-memory-cgroups"
+alive "$h" || fail "the pid in H's mirrors was signalled"
+
+# a pid namespace of its own, with a /proc of its own and with the host's
+for mount_proc in --mount-proc ""; do
+	unshare --pid --fork $mount_proc yarn-copilot --hierarchy "$hy" --grace-period 50 kill "$I" \
+		>"$tmpdir/report" 2>"$tmpdir/err"
+	rc=$?
+	assert_eq "$rc" 1 "kill in a pid namespace ${mount_proc:-(host /proc)}: exit"
+	jq -r '.items[0].error' "$tmpdir/report" | grep -q 'hostPID: true' ||
+		fail "pid namespace ${mount_proc:-(host /proc)}: $(jq -r '.items[0].error' "$tmpdir/report")"
+	alive "$i" || fail "I's process was signalled from a pid namespace"
+done
+
+# a wrong hierarchy: no evidence at all, so not gone
+yarn-copilot --hierarchy "$PRIVATE_CG/no-such-yarn" kill "$I" >"$tmpdir/report" 2>"$tmpdir/err"
+assert_eq "$?" 1 "wrong --hierarchy: exit"
+assert_eq "$(jq -r '.items[0] | "\(.result) \(.error)"' "$tmpdir/report")" \
+	"failed hadoop-yarn cgroup '/$PRIVATE_CG/no-such-yarn' not found in the NodeManager's hierarchies (cpu): check --hierarchy, --cgroup-driver and --nm-memory-cgroups" \
+	"wrong --hierarchy: the item"
+alive "$i" || fail "I's process was signalled through a wrong hierarchy"
+
+# with --nm-memory-cgroups the memory dirs are the NodeManager's: G's
+# process is a member (its cpu dir is empty), and so is H's
+kill_ids --nm-memory-cgroups kill "$G" "$H" "$I"
+assert_eq "$rc" 0 "kill G H I with --nm-memory-cgroups: exit ($(cat "$tmpdir/err"))"
+assert_eq "$(r "$G")" "terminated 1 SIGTERM " "G: a member in the NodeManager's memory dir"
+assert_eq "$(r "$I")" "terminated 1 SIGTERM " "I"
+! alive "$g" || fail "G's process lives on"
+! alive "$i" || fail "I's process lives on"
+assert_eq "$(r "$H" | cut -d' ' -f1)" "terminated" "H: in the NodeManager's memory dir, a member"
+exit 0
