@@ -54,7 +54,12 @@ void nm_containers_release(struct nm_containers *c);
 /* The container with this id, or NULL (binary search; borrowed). */
 const struct nm_container *nm_containers_find(const struct nm_containers *c, const char *id);
 
-/* Classification of an NM ContainerState (ContainerState.java, 3.x). */
+/* The phase of a NodeManager container state: the one table every tool uses
+ * (org.apache.hadoop.yarn.server.nodemanager.containermanager.container.
+ * ContainerState, Hadoop 3.3 and 3.4: 17 states; the REST API's
+ * ContainerInfo.state is its name).  A paused container keeps its
+ * allocation; a state the table lacks is NM_PHASE_UNKNOWN, which callers
+ * count as running and report. */
 enum nm_phase {
 	NM_PHASE_UNKNOWN,  /* a state this code does not know */
 	NM_PHASE_STARTING, /* NEW, LOCALIZING, SCHEDULED: no process yet */

@@ -14,24 +14,19 @@
 #include "doc/containerid.h"
 #include "kernel/cputopo.h"
 #include "kernel/members.h"
+#include "remote/nm.h"
 #include "run/qosapply.h"
 
 /* ---- Inputs ------------------------------------------------------------ */
 
-static const char *const final_states[] = { "DONE",
-					    "EXITED_WITH_SUCCESS",
-					    "EXITED_WITH_FAILURE",
-					    "CONTAINER_CLEANEDUP_AFTER_KILL",
-					    "CONTAINER_RESOURCES_CLEANINGUP",
-					    "LOCALIZATION_FAILED",
-					    NULL };
-
-static int is_final(const char *state)
+/* Live: the NodeManager's phase is starting or running (remote/nm.h, the
+ * one state table); a state it does not know counts as running. */
+static int is_live(const char *state, size_t *unknown)
 {
-	for (size_t i = 0; state && final_states[i]; i++)
-		if (strcmp(state, final_states[i]) == 0)
-			return 1;
-	return 0;
+	enum nm_phase p = nm_state_phase(state);
+
+	*unknown += state && p == NM_PHASE_UNKNOWN;
+	return p != NM_PHASE_KILLING && p != NM_PHASE_FINISHED;
 }
 
 /* obj.key.cpuMilli (or memoryBytes); returns 1 known, 0 null/absent, -1. */
@@ -154,7 +149,7 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 		    jsonio_get_obj(it, ctx, "requests", &req, e) < 0 ||
 		    item_pids(it, ctx, id, in, e) < 0)
 			return -1;
-		if (is_final(state))
+		if (!is_live(state, &in->nunknown))
 			continue;
 		in->nlive++;
 		snprintf(rctx, sizeof(rctx), "%s.requests", ctx);
@@ -651,6 +646,17 @@ static void plan_shares(struct ctx *x)
 		cgchange_preset(it, CGCHANGE_SKIPPED,
 				"container requests unknown (NodeManager "
 				"unreachable)");
+	else if (in->nlive == 0) {
+		/* the minimum (2) would start the next container at the bottom */
+		free(it->value);
+		it->value = NULL;
+		cgchange_preset(it, CGCHANGE_UNCHANGED,
+				"no live container: left as it is for the next one");
+	} else if (in->nunknown)
+		cgchange_preset(it, CGCHANGE_PENDING,
+				"%s; %zu in a state kilo does not know, "
+				"counted as running",
+				it->reason, in->nunknown);
 }
 
 /* ---- Step 2: CPU suppress ---------------------------------------------- */

@@ -44,16 +44,17 @@ struct qosapply_inputs {
 	int64_t capacity_bytes;     /* capacity.memoryBytes, -1 unknown */
 	int requests_known;         /* NM reachable and every live container's request known */
 	int64_t cpu_milli_sum;      /* Σ requests.cpuMilli of live containers */
-	size_t nlive;               /* live containers (state not final) */
+	size_t nlive;               /* live containers (phase starting or running) */
+	size_t nunknown;            /* of them, in a state the NodeManager table lacks */
 	struct qosapply_pids *pids; /* items' "pids" where given, sorted by id (owned) */
 	size_t npids;
 };
 
 /* Read usage (NodeUsage, may be NULL) and list (ContainerList, may be NULL)
  * into *in; the documents must outlive *in.  A live container is one whose
- * NM state is not final (DONE, EXITED_WITH_SUCCESS, EXITED_WITH_FAILURE,
- * CONTAINER_CLEANEDUP_AFTER_KILL, CONTAINER_RESOURCES_CLEANINGUP,
- * LOCALIZATION_FAILED).  An item's "pids" (an array of process ids, or
+ * NM state's phase (nm_state_phase) is starting or running, or unknown
+ * (null, or a state the table lacks: counted in nunknown); killing and
+ * finished ones hold no allocation.  An item's "pids" (an array of process ids, or
  * null) is kept for the mirror step.  Returns 0, or -1 with e set
  * (ERR_INPUT naming the field and the value).  Release with
  * qosapply_inputs_release() either way. */
