@@ -61,6 +61,13 @@ struct cgchange_item *cgchange_add(struct cgchange_plan *plan, int chain, enum c
 	return it;
 }
 
+void cgchange_fail(struct cgchange_item *it, const char *error)
+{
+	it->result = CGCHANGE_FAILED;
+	free(it->error);
+	it->error = xstrdup(error);
+}
+
 void cgchange_preset(struct cgchange_item *it, enum cgchange_result r, const char *fmt, ...)
 {
 	va_list ap;

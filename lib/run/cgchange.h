@@ -89,6 +89,9 @@ struct cgchange_item *cgchange_add(struct cgchange_plan *plan, int chain, enum c
 void cgchange_preset(struct cgchange_item *it, enum cgchange_result r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Decide it as failed with error (copied): a read the plan needed failed. */
+void cgchange_fail(struct cgchange_item *it, const char *error);
+
 /* 1 when current and wanted are equal under cmp (pure).  A value that does
  * not parse is never equal. */
 int cgchange_equal(enum cgchange_cmp cmp, const char *current, const char *wanted);

@@ -139,7 +139,7 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 		struct containerid cid;
 		json_t *req = NULL;
 		int64_t milli = 0;
-		int r;
+		int r, stale = -1;
 
 		snprintf(ctx, sizeof(ctx), "ContainerList.items[%zu]", i);
 		if (!json_is_object(it))
@@ -147,8 +147,11 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 		if (containerid_get_unique(it, ctx, seen, &id, &cid, e) < 0 ||
 		    jsonio_get_str(it, ctx, "state", &state, e) < 0 ||
 		    jsonio_get_obj(it, ctx, "requests", &req, e) < 0 ||
-		    item_pids(it, ctx, id, in, e) < 0)
+		    item_pids(it, ctx, id, in, e) < 0 ||
+		    jsonio_get_bool(it, ctx, "stale", &stale, e) < 0)
 			return -1;
+		if (stale == 1)
+			json_object_set_new(in->stale, id, json_true());
 		if (!is_live(state, &in->nunknown))
 			continue;
 		in->nlive++;
@@ -166,7 +169,7 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 static const struct jsonio_filter node_field[] = { { "node" }, { NULL } };
 static const struct jsonio_filter reachable_field[] = { { "reachable" }, { NULL } };
 static const struct jsonio_filter item_fields[] = {
-	{ "id" }, { "state" }, { "requests" }, { "pids" }, { NULL },
+	{ "id" }, { "state" }, { "requests" }, { "pids" }, { "stale" }, { NULL },
 };
 
 /* What usage_inputs, list_inputs and node_of read; a field read there
@@ -186,7 +189,7 @@ const struct jsonio_filter qosapply_input_fields[] = {
 int qosapply_inputs(const json_t *usage, const json_t *list, struct qosapply_inputs *in,
 		    struct err *e)
 {
-	*in = (struct qosapply_inputs){ .capacity_bytes = -1 };
+	*in = (struct qosapply_inputs){ .capacity_bytes = -1, .stale = json_object() };
 	if (list && list_inputs(list, in, e) < 0)
 		return -1;
 	if (in->npids)
@@ -203,6 +206,8 @@ void qosapply_inputs_release(struct qosapply_inputs *in)
 	free(in->pids);
 	in->pids = NULL;
 	in->npids = 0;
+	json_decref(in->stale);
+	in->stale = NULL;
 }
 
 /* ---- Tree helpers ------------------------------------------------------- */
@@ -335,23 +340,73 @@ struct cpuset_src {
 	int ok;
 };
 
-/* Read them once, on first use.  An empty source is an error: a cpuset
- * child with no CPUs or memory nodes takes no task (ENOSPC). */
-static const struct cpuset_src *cpuset_src_get(const struct ctx *x, const char *cg,
+/* The cpuset.cpus and cpuset.mems of cg into *src, making cg ready for
+ * tasks first: a v1 cpuset dir that exists with either file empty (a crash
+ * between mkdir and init, another agent) takes no task (ENOSPC), so each
+ * empty one gets its parent's value, ancestors first, on chain.  The
+ * parent's values are up (NULL: read, healed the same way, up to the root,
+ * which the kernel always fills). */
+static void cpuset_ready(struct ctx *x, int chain, const char *cg, const struct cpuset_src *up,
+			 struct cpuset_src *src, int depth)
+{
+	cleanup_free char *cpus = NULL, *mems = NULL, *parent = NULL;
+	struct cpuset_src p = { 0 };
+
+	if (cgroup_read(x->l, x->s, CGROUP_CPUSET, cg, "cpuset.cpus", &cpus, &src->e) !=
+		    CGROUP_OK ||
+	    cgroup_read(x->l, x->s, CGROUP_CPUSET, cg, "cpuset.mems", &mems, &src->e) !=
+		    CGROUP_OK) {
+		if (!src->e.kind)
+			err_set(&src->e, ERR_NOTFOUND, 0, "no cpuset of %s", cg);
+		return;
+	}
+	if (*cpus && *mems) {
+		src->cpus = cpus, src->mems = mems;
+		cpus = mems = NULL;
+		src->ok = 1;
+		return;
+	}
+	if (strcmp(cg, "/") == 0 || depth >= CGROUP_TREE_DEPTH) {
+		err_set(&src->e, ERR_INPUT, 0, "cpuset.cpus or cpuset.mems of %s is empty", cg);
+		return;
+	}
+	if (up && up->ok) {
+		p.cpus = xstrdup(up->cpus), p.mems = xstrdup(up->mems);
+		p.ok = 1;
+	} else if (up) {
+		src->e = up->e;
+		return;
+	} else {
+		parent = parent_of(cg);
+		cpuset_ready(x, chain, parent, NULL, &p, depth + 1);
+	}
+	if (!p.ok) {
+		*src = p;
+		return;
+	}
+	if (!*cpus)
+		cgchange_add(x->plan, chain, CGROUP_CPUSET, cg, "cpuset.cpus", CGCHANGE_CPUSET,
+			     p.cpus,
+			     "empty: a cpuset dir takes no task before it has CPUs (its parent's)");
+	if (!*mems)
+		cgchange_add(x->plan, chain, CGROUP_CPUSET, cg, "cpuset.mems", CGCHANGE_CPUSET,
+			     p.mems,
+			     "empty: a cpuset dir takes no task before it has memory nodes (its "
+			     "parent's)");
+	src->cpus = *cpus ? xstrdup(cpus) : xstrdup(p.cpus);
+	src->mems = *mems ? xstrdup(mems) : xstrdup(p.mems);
+	src->ok = 1;
+	free(p.cpus);
+	free(p.mems);
+}
+
+/* The cpuset a new child of cg takes (cg healed first: cpuset_ready),
+ * read and planned once, on first use. */
+static const struct cpuset_src *cpuset_src_get(struct ctx *x, const char *cg,
 					       struct cpuset_src *src)
 {
-	if (src->cpus || src->e.kind)
-		return src;
-	src->ok = cgroup_read(x->l, x->s, CGROUP_CPUSET, cg, "cpuset.cpus", &src->cpus, &src->e) ==
-			  CGROUP_OK &&
-		  cgroup_read(x->l, x->s, CGROUP_CPUSET, cg, "cpuset.mems", &src->mems, &src->e) ==
-			  CGROUP_OK;
-	if (src->ok && (!*src->cpus || !*src->mems)) {
-		src->ok = 0;
-		err_set(&src->e, ERR_INPUT, 0, "cpuset.cpus or cpuset.mems of %s is empty", cg);
-	}
-	if (!src->ok && !src->e.kind)
-		err_set(&src->e, ERR_NOTFOUND, 0, "no cpuset of %s", cg);
+	if (!src->cpus && !src->e.kind)
+		cpuset_ready(x, cgchange_chain(x->plan), cg, NULL, src, 0);
 	return src;
 }
 
@@ -363,10 +418,8 @@ static void mirror_dir(struct ctx *x, int chain, enum cgroup_ctrl c, const char 
 
 	if (c == CGROUP_CPUSET) {
 		/* Without a source the dir is not made: it would take no task. */
-		if (!src->ok) {
-			it->result = CGCHANGE_FAILED;
-			it->error = xstrdup(src->e.msg);
-		}
+		if (!src->ok)
+			cgchange_fail(it, src->e.msg);
 		cgchange_add(x->plan, chain, c, cg, "cpuset.cpus", CGCHANGE_CPUSET, src->cpus,
 			     "a cpuset child needs CPUs and memory nodes before tasks");
 		cgchange_add(x->plan, chain, c, cg, "cpuset.mems", CGCHANGE_CPUSET, src->mems,
@@ -426,6 +479,15 @@ static void move_pids(struct ctx *x, int chain, enum cgroup_ctrl c, const char *
 						(int)pids[i]);
 		cgcache_put(x->o->cache, c, cg, "cgroup.procs", text);
 	}
+}
+
+/* 1 when some of pids[0..n) is not in there[0..nthere). */
+static int some_missing(const pid_t *pids, size_t n, const pid_t *there, size_t nthere)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!has_pid(there, nthere, pids[i]))
+			return 1;
+	return 0;
 }
 
 static void mirror_remove(struct ctx *x, enum cgroup_ctrl c, const char *cg)
@@ -500,8 +562,7 @@ static int cpu_members(struct ctx *x, const char *cg, struct members *m)
 	if (r != CGROUP_ABSENT) {
 		it = cgchange_add(x->plan, cgchange_chain(x->plan), CGROUP_CPU, cg, "cgroup.procs",
 				  CGCHANGE_TEXT, NULL, "the container's processes, to mirror");
-		it->result = CGCHANGE_FAILED;
-		it->error = xstrdup(e.msg);
+		cgchange_fail(it, e.msg);
 	}
 	return 0;
 }
@@ -557,6 +618,10 @@ static void plan_mirror(struct ctx *x)
 		size_t n;
 		int in_cpu = !!(ct->ctrls & (1u << CGROUP_CPU));
 
+		/* a left-over the NodeManager has finished with: no new mirror, no
+		 * moves (what exists stays until its cpu dir goes) */
+		if (in_cpu && json_object_get(x->o->in->stale, ct->id))
+			continue;
 		if (in_cpu && mirrors_cached(x, ct, cg))
 			continue;
 		if (in_cpu && !cpu_members(x, cg, &m)) {
@@ -588,6 +653,23 @@ static void plan_mirror(struct ctx *x)
 				continue;
 			else if (n)
 				cgroup_read_procs(x->l, x->s, c, cg, &there, &nthere, NULL);
+			if (c == CGROUP_CPUSET && (ct->ctrls & (1u << c)) &&
+			    some_missing(pids, n, there, nthere)) {
+				/* a mirror that exists may be one the kernel refuses tasks in */
+				struct cpuset_src own = { 0 };
+
+				cpuset_ready(x, chain, cg, cpuset_src_get(x, src_cg, &src), &own,
+					     0);
+				if (!own.ok)
+					cgchange_fail(cgchange_add(x->plan, chain, c, cg,
+								   "cpuset.cpus", CGCHANGE_CPUSET,
+								   NULL,
+								   "the mirror's CPUs, before its "
+								   "processes"),
+						      own.e.msg);
+				free(own.cpus);
+				free(own.mems);
+			}
 			move_pids(x, chain, c, cg, pids, n, there, nthere);
 			note_foreign(x, chain, c, cg, &m);
 		}
@@ -835,8 +917,7 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 							"cpuset.cpus", CGCHANGE_CPUSET, NULL, "%s",
 							why);
 
-		it->result = CGCHANGE_FAILED;
-		it->error = xstrdup(e.msg);
+		cgchange_fail(it, e.msg);
 		subtree_release(&t);
 		return;
 	} else {
@@ -906,8 +987,7 @@ static void plan_quota(struct ctx *x, const char *target, int64_t allowed, int u
 		} else if (r == CGROUP_ABSENT) {
 			cgchange_preset(it, CGCHANGE_SKIPPED, "%s (no such cgroup)", why);
 		} else {
-			it->result = CGCHANGE_FAILED;
-			it->error = xstrdup(e.msg);
+			cgchange_fail(it, e.msg);
 		}
 		return;
 	}
@@ -1099,8 +1179,7 @@ void qosapply_run(const struct qosapply_opts *o, struct cgchange_plan *plan)
 							x.l->hadoop_yarn, NULL, CGCHANGE_TEXT, NULL,
 							"list the containers");
 
-		it->result = CGCHANGE_FAILED;
-		it->error = xstrdup(e.msg);
+		cgchange_fail(it, e.msg);
 	}
 	enter_containers(&x);
 	if (o->do_static)

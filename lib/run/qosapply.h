@@ -48,6 +48,7 @@ struct qosapply_inputs {
 	size_t nunknown;            /* of them, in a state the NodeManager table lacks */
 	struct qosapply_pids *pids; /* items' "pids" where given, sorted by id (owned) */
 	size_t npids;
+	json_t *stale; /* ids of items with "stale": true, as an object's keys (owned) */
 };
 
 /* Read usage (NodeUsage, may be NULL) and list (ContainerList, may be NULL)

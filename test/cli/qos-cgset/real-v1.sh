@@ -5,7 +5,8 @@
 # shrink goes children first and a widen parents first (and the kernel's
 # own EBUSY and EACCES for the wrong orders), a second run writes nothing,
 # mirrors of a gone container are removed; a member in a sub-dir is
-# mirrored, a foreign thread never.
+# mirrored, a foreign thread never; cpuset dirs left uninitialised are
+# healed before any pid goes in.
 . "$KILO_TOP/test/lib.sh"
 private_cgroup cpu cpuset memory
 
@@ -213,4 +214,34 @@ done
 assert_eq "$(jq -c '[.items[] | select(.foreign) | [.controller, .result, .foreign[]]]' \
 	"$tmpdir/foreign.json")" "[[\"cpuset\",\"skipped\",$THREADED_PID],[\"memory\",\"skipped\",$THREADED_PID]]" \
 	"the foreign process reported on both mirror chains"
+
+# 10. Dirs left uninitialised (a crash between mkdir and init, another
+#     agent): a v1 cpuset dir that exists with empty cpuset.cpus and
+#     cpuset.mems takes no task, and every pass failed the same way (the
+#     kernel's ENOSPC).  Now each such dir, the container's and its
+#     ancestors', gets its parent's values, ancestors first, before a pid
+#     goes in; the second pass writes nothing.
+H2=$P/h2/hadoop-yarn
+mkdir -p "$CG/cpu/$H2/$C2" "$CG/cpuset/$H2/$C2" "$CG/memory/$P/h2" || fail "mkdir $H2"
+sleep 600 &
+pid8=$!
+private_pid "$pid8"
+echo "$pid8" >"$CG/cpu/$H2/$C2/cgroup.procs"
+assert_eq "$(cat "$CG/cpuset/$P/h2/cpuset.cpus")|$(cat "$CG/cpuset/$H2/$C2/cpuset.mems")" "|" \
+	"uninitialised cpuset dirs"
+assert_eq "$(try_write "$CG/cpuset/$H2/$C2/cgroup.procs" "$pid8")" ENOSPC "the kernel on a task for it"
+heal() { # name
+	qos-cgset --hierarchy "$H2" --only static <"$tmpdir/in.json" >"$tmpdir/$1.json"
+	echo $?
+}
+assert_eq "$(heal heal)" 0 "heal exit"
+assert_eq "$(jq -r '.items[] | select(.controller == "cpuset" and .result == "written") | "\(.file) \(.path)"' \
+	"$tmpdir/heal.json" | sed "s|/$P|P|" | tr '\n' ';')" \
+	"cpuset.cpus P/h2;cpuset.mems P/h2;cpuset.cpus P/h2/hadoop-yarn;cpuset.mems P/h2/hadoop-yarn;cpuset.cpus P/h2/hadoop-yarn/$C2;cpuset.mems P/h2/hadoop-yarn/$C2;cgroup.procs P/h2/hadoop-yarn/$C2;" \
+	"healed ancestors first, then the pid"
+assert_eq "$(cat "$CG/cpuset/$H2/$C2/cgroup.procs")" "$pid8" "the pid in the healed mirror"
+assert_eq "$(cat "$CG/cpuset/$H2/$C2/cpuset.cpus")" "$AB" "the healed cpus"
+assert_eq "$(heal again)" 0 "second pass exit"
+assert_eq "$(jq -r '[.items[] | select(.result == "written")] | length' "$tmpdir/again.json")" 0 \
+	"second pass writes"
 exit 0
