@@ -33,6 +33,14 @@ static const struct {
 	{ "DONE", NM_PHASE_FINISHED },
 };
 
+const char *nm_phase_name(enum nm_phase p)
+{
+	static const char *const names[] = { "unknown", "starting", "running", "killing",
+					     "finished" };
+
+	return (unsigned)p < sizeof(names) / sizeof(names[0]) ? names[p] : "unknown";
+}
+
 enum nm_phase nm_state_phase(const char *state)
 {
 	for (size_t i = 0; state && i < sizeof(phases) / sizeof(phases[0]); i++)

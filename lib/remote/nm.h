@@ -69,6 +69,10 @@ enum nm_phase {
 			       * CONTAINER_RESOURCES_CLEANINGUP, DONE */
 };
 
+/* "unknown", "starting", "running", "killing", "finished": ContainerList's
+ * "phase". */
+const char *nm_phase_name(enum nm_phase p);
+
 /* The phase of state (NULL gives NM_PHASE_UNKNOWN). */
 enum nm_phase nm_state_phase(const char *state);
 

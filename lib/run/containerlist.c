@@ -188,9 +188,10 @@ static json_t *item_doc(const struct containerlist_item *it, const struct contai
 			(json_int_t)cid.attempt, "number", (json_int_t)cid.number, "epoch",
 			(json_int_t)cid.epoch, "am", containerid_is_am(&cid));
 	json_object_set_new(doc, "state", c && c->state ? json_string(c->state) : json_null());
+	json_object_set_new(doc, "phase", c ? json_string(nm_phase_name(phase)) : json_null());
 	json_object_set_new(doc, "user", c && c->user ? json_string(c->user) : json_null());
 	json_object_set_new(doc, "requests", requests);
-	json_object_set_new(doc, "cgroup", json_string(it->cg));
+	json_object_set_new(doc, "cgroup", it->cg ? json_string(it->cg) : json_null());
 	json_object_set_new(doc, "processes", int_or_null(it->processes));
 	json_object_set_new(doc, "pids", pids_or_null(it));
 	json_object_set_new(doc, "startTime", time_or_null(it->start_ms));
@@ -208,6 +209,8 @@ json_t *containerlist_doc(const struct containerlist *cl, const struct cgroup_la
 {
 	json_t *doc = jsonio_new_doc("ContainerList");
 	json_t *items = json_array();
+	const struct nm_containers *nc = nm->reachable ? nm->containers : NULL;
+	size_t nn = nc ? nc->n : 0;
 
 	json_object_set_new(doc, "metadata", jsonio_metadata(node, now_ms));
 	json_object_set_new(doc, "nodeManager",
@@ -216,8 +219,31 @@ json_t *containerlist_doc(const struct containerlist *cl, const struct cgroup_la
 	json_object_set_new(doc, "hadoopYarn",
 			    json_pack("{s:i, s:s, s:s}", "cgroupVersion", l->version, "driver",
 				      cgroup_driver_name(l->driver), "path", l->hadoop_yarn));
-	for (size_t i = 0; i < cl->n; i++)
-		json_array_append_new(items, item_doc(&cl->items[i], nm, prev, now_ms));
+	/* the container dirs, and in id order among them the containers the
+	 * NodeManager knows that have no dir (yet: NEW, LOCALIZING, SCHEDULED,
+	 * or RUNNING just after launch) and are not finished: their requests
+	 * count (qos-cgset sums them), they have no process */
+	for (size_t i = 0, k = 0; i < cl->n || k < nn;) {
+		const struct nm_container *c = k < nn ? &nc->items[k] : NULL;
+		int cmp = i == cl->n ? 1 : !c ? -1 : strcmp(cl->items[i].id, c->id);
+
+		if (cmp <= 0) {
+			json_array_append_new(items, item_doc(&cl->items[i++], nm, prev, now_ms));
+			k += cmp == 0;
+			continue;
+		}
+		k++;
+		if (nm_state_phase(c->state) != NM_PHASE_FINISHED) {
+			struct containerlist_item none = { .processes = 0,
+							   .start_ms = -1,
+							   .cpu_ns = -1,
+							   .memory_bytes = -1,
+							   .memory_current = -1 };
+
+			snprintf(none.id, sizeof(none.id), "%s", c->id);
+			json_array_append_new(items, item_doc(&none, nm, prev, now_ms));
+		}
+	}
 	json_object_set_new(doc, "items", items);
 	return doc;
 }

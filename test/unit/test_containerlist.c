@@ -76,6 +76,86 @@ START_TEST(test_containerlist_flags)
 }
 END_TEST
 
+/* Containers the NodeManager knows that have no dir yet (NEW, LOCALIZING,
+ * SCHEDULED, RUNNING just after launch) are listed among the dirs in id
+ * order, with cgroup null and no process: their requests count.  Finished
+ * ones without a dir are not; a dir the NM does not know stays, stale. */
+START_TEST(test_containerlist_nm_only_items)
+{
+	struct containerlist_item its[2] = {
+		{ .id = "container_1_0001_01_000002",
+		  .cg = (char *)"/hy/container_1_0001_01_000002",
+		  .processes = 0,
+		  .start_ms = -1,
+		  .cpu_ns = -1,
+		  .memory_bytes = -1,
+		  .memory_current = -1 },
+		{ .id = "container_1_0001_01_000005",
+		  .cg = (char *)"/hy/container_1_0001_01_000005",
+		  .processes = 0,
+		  .start_ms = -1,
+		  .cpu_ns = -1,
+		  .memory_bytes = -1,
+		  .memory_current = -1 },
+	};
+	struct containerlist cl = { .items = its, .n = 2 };
+	struct nm_container c[] = {
+		{ .id = (char *)"container_1_0001_01_000001",
+		  .state = (char *)"RUNNING",
+		  .memory_mb = 1024,
+		  .vcores = 1 },
+		{ .id = (char *)"container_1_0001_01_000002",
+		  .state = (char *)"RUNNING",
+		  .memory_mb = 1024,
+		  .vcores = 1 },
+		{ .id = (char *)"container_1_0001_01_000003",
+		  .state = (char *)"DONE",
+		  .memory_mb = 1024,
+		  .vcores = 1 },
+		{ .id = (char *)"container_1_0001_01_000004",
+		  .state = (char *)"LOCALIZING",
+		  .memory_mb = 2048,
+		  .vcores = 2 },
+		{ .id = (char *)"container_1_0001_01_000006",
+		  .state = (char *)"KILLING",
+		  .memory_mb = 1024,
+		  .vcores = 1 },
+	};
+	struct nm_containers nmc = { .items = c, .n = 5 };
+	struct containerlist_nm nm = { "http://nm:8042", 1, NULL, &nmc };
+	struct cgroup_layout l = { .version = 1,
+				   .driver = CGROUP_DRIVER_CGROUPFS,
+				   .hadoop_yarn = (char *)"/hy" };
+	json_auto_t *doc = containerlist_doc(&cl, &l, &nm, NULL, 0, NULL);
+	json_t *item;
+	size_t i;
+	char got[512] = "";
+
+	json_array_foreach(json_object_get(doc, "items"), i, item)
+	{
+		char *cg = dump(json_object_get(item, "cgroup")),
+		     *pids = dump(json_object_get(item, "pids"));
+
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s %s %s %s %d %s %s;",
+			 json_string_value(json_object_get(item, "id")) + 20,
+			 json_is_string(json_object_get(item, "phase"))
+				 ? json_string_value(json_object_get(item, "phase"))
+				 : "null",
+			 cg[0] == 'n' ? "-" : "dir", pids,
+			 (int)json_integer_value(json_object_get(item, "processes")),
+			 json_is_true(json_object_get(item, "starting")) ? "starting" : "-",
+			 json_is_true(json_object_get(item, "stale")) ? "stale" : "-");
+		free(cg);
+		free(pids);
+	}
+	ck_assert_str_eq(got, "000001 running - [] 0 starting -;"
+			      "000002 running dir [] 0 starting -;"
+			      "000004 starting - [] 0 starting -;"
+			      "000005 null dir [] 0 - stale;"
+			      "000006 killing - [] 0 - -;");
+}
+END_TEST
+
 START_TEST(test_containerlist_fields)
 {
 	static pid_t pids[] = { 100, 101, 102 };
@@ -113,7 +193,7 @@ START_TEST(test_containerlist_fields)
 		"\"reachable\":true,\"error\":null},\"hadoopYarn\":{\"cgroupVersion\":1,\"driver\":\"cgroupfs\","
 		"\"path\":\"/kubepods/besteffort/hadoop-yarn\"},\"items\":[{\"id\":\"" ID "\","
 		"\"applicationId\":\"application_1410901177871_0001\",\"attempt\":1,\"number\":2,\"epoch\":17,"
-		"\"am\":false,\"state\":\"RUNNING\",\"user\":\"alice\",\"requests\":{\"cpuMilli\":2000,"
+		"\"am\":false,\"state\":\"RUNNING\",\"phase\":\"running\",\"user\":\"alice\",\"requests\":{\"cpuMilli\":2000,"
 		"\"memoryBytes\":4294967296},\"cgroup\":\"/kubepods/besteffort/hadoop-yarn/" ID
 		"\","
 		"\"processes\":3,\"pids\":[100,101,102],\"startTime\":\"2026-11-29T15:40:00Z\","
@@ -153,6 +233,7 @@ static Suite *containerlist_suite(void)
 
 	tcase_add_loop_test(tc, test_containerlist_flags, 0, sizeof(flags) / sizeof(flags[0]));
 	tcase_add_test(tc, test_containerlist_fields);
+	tcase_add_test(tc, test_containerlist_nm_only_items);
 	tcase_add_loop_test(tc, test_containerlist_procs_ctrl, 0, sizeof(ctrls) / sizeof(ctrls[0]));
 	suite_add_tcase(s, tc);
 	return s;
