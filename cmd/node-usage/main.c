@@ -158,6 +158,7 @@ static int run(const struct opts *o, struct err *e)
 	int64_t window = 0, mono = 0;
 	int have = 0, errors = 0, ret = -1;
 	cleanup_close int lock = -1;
+	const char *state;
 
 	nodeusage_sample_release(&prev);
 	nodeusage_sample_release(&cur);
@@ -169,10 +170,9 @@ static int run(const struct opts *o, struct err *e)
 			"(check --cgroup-driver and --hierarchy)",
 			l.hadoop_yarn);
 	node = node_name(o, &sr);
-	if (nodecli_lock_state(&o->common, &lock, e) < 0)
-		goto out;
-	if (o->common.state) {
-		load_state(o->common.state, &prev, &have);
+	state = nodecli_lock_state_soft(&o->common, &lock);
+	if (state) {
+		load_state(state, &prev, &have);
 	} else {
 		mono = clock_mono_ms();
 		if (nodeusage_sample(&prev, &l, &sr, clock_now_ms(), NULL, e) < 0)
@@ -184,14 +184,15 @@ static int run(const struct opts *o, struct err *e)
 		goto out;
 	errors = cur.errors;
 	if (have)
-		window = o->common.state ? cur.time_ms - prev.time_ms : clock_mono_ms() - mono;
+		window = state ? cur.time_ms - prev.time_ms : clock_mono_ms() - mono;
 	ucg = nodeusage_sample_cgroup(&l);
 	doc = nodeusage_document(have ? &prev : NULL, &cur, window, &ucg, node);
-	if (o->common.state) {
+	if (state) {
 		json_auto_t *st = nodeusage_state(&cur);
+		struct err se = { 0 };
 
-		if (statefile_save(o->common.state, st, e) < 0)
-			goto out;
+		if (statefile_save(state, st, &se) < 0) /* the figures still go out */
+			cli_warn("%s; the next call starts over", se.msg);
 	}
 	if (jsonio_write(stdout, doc, o->common.pretty, e) < 0)
 		goto out;

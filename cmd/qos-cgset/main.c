@@ -230,6 +230,7 @@ static int run(const struct opts *o)
 	json_auto_t *out = NULL;
 	struct cgcache *cache = NULL;
 	cleanup_close int lock = -1;
+	struct opts lo;
 	struct report report;
 	struct err e = { 0 };
 	size_t failed;
@@ -240,12 +241,12 @@ static int run(const struct opts *o)
 		cli_print_err(&e);
 		code = err_exit_code(&e);
 	}
-	if (code == 0 && nodecli_lock_state(&o->common, &lock, &e) < 0) {
-		cli_print_err(&e);
-		code = err_exit_code(&e);
-	}
-	if (code == 0)
+	if (code == 0) { /* without a usable --state every file is read: no cache */
+		lo = *o;
+		lo.common.state = nodecli_lock_state_soft(&o->common, &lock);
+		o = &lo;
 		cache = load_cache(o, &l);
+	}
 	if (code == 0) {
 		struct qosapply_opts qo = {
 			.layout = &l,
@@ -274,6 +275,9 @@ static int run(const struct opts *o)
 			if (plan.items[i].result == CGCHANGE_FAILED)
 				cli_warn("%s", plan.items[i].error ? plan.items[i].error
 								   : "write failed");
+			else if (plan.items[i].nforeign && plan.items[i].ctrl == CGROUP_CPUSET)
+				cli_warn("%s: %s (pid %ld first)", plan.items[i].cg,
+					 plan.items[i].reason, (long)plan.items[i].foreign[0]);
 		report.plan = &plan;
 		report.changes_only = o->changes_only;
 		if (jsonio_write_items(stdout, out, "items", plan.n, report_item, &report,

@@ -253,22 +253,18 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 	int64_t now = clock_now_ms();
 	int rc = gather(o, l, s, &cl, &c, &nm, &nm_err);
 
-	if (rc == 0 && nodecli_lock_state(&o->common, &lock, &e) < 0) {
-		cli_print_err(&e);
-		rc = err_exit_code(&e);
-	}
+	const char *path = rc == 0 ? nodecli_lock_state_soft(&o->common, &lock) : NULL;
+
 	if (rc == 0) {
-		prev = o->common.state ? read_state(o->common.state) : NULL;
+		prev = path ? read_state(path) : NULL;
 		doc = containerlist_doc(&cl, l, &nm, prev, now, o->node);
 		if (jsonio_write(stdout, doc, o->common.pretty, &e) < 0) {
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
 		}
-		state = o->common.state ? containerlist_state(&cl, now) : NULL;
-		if (rc == 0 && state && statefile_save(o->common.state, state, &e) < 0) {
-			cli_print_err(&e);
-			rc = KILO_EXIT_FAIL;
-		}
+		state = path ? containerlist_state(&cl, now) : NULL;
+		if (rc == 0 && state && statefile_save(path, state, &e) < 0) /* the list went out */
+			cli_warn("%s; the next call's rates start over", e.msg);
 	}
 	nm_containers_release(&c);
 	containerlist_release(&cl);
@@ -433,9 +429,15 @@ static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const s
 	if (!s->live)
 		cli_warn("sysroot '%s' is not /: no signal will be sent", s->prefix);
 	failed = killer_run(l, s, &killer_ops_pidfd, &ko, items, n);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (items[i].result == KILLER_FAILED)
 			cli_warn("%s", items[i].err.msg);
+		else if (items[i].nforeign) /* a planted thread, or a pid in a mirror */
+			cli_warn("'%s': %zu process%s in its dirs %s no member (pid %ld): not "
+				 "signalled",
+				 items[i].id, items[i].nforeign, items[i].nforeign == 1 ? "" : "es",
+				 items[i].nforeign == 1 ? "is" : "are", (long)items[i].foreign[0]);
+	}
 	report = killer_report(items, n, o->node, clock_now_ms());
 	rc = cli_exit_for_items(n, failed);
 	if (jsonio_write(stdout, report, o->common.pretty, &e) < 0) {

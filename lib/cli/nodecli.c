@@ -71,6 +71,16 @@ int nodecli_lock_state(const struct nodecli_opts *o, int *fd, struct err *e)
 	return *fd < 0 ? -1 : 0;
 }
 
+const char *nodecli_lock_state_soft(const struct nodecli_opts *o, int *fd)
+{
+	struct err e = { 0 };
+
+	if (nodecli_lock_state(o, fd, &e) == 0)
+		return o->state;
+	cli_warn("%s; going on without --state", e.msg);
+	return NULL;
+}
+
 int nodecli_policy_load(const struct nodecli_opts *o, struct policy *p, struct err *e)
 {
 	json_t *warnings = json_array();

@@ -90,6 +90,12 @@ int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, 
  * or -1 with e set (ERR_TEMP: another run held it NODECLI_STATE_WAIT_MS). */
 int nodecli_lock_state(const struct nodecli_opts *o, int *fd, struct err *e);
 
+/* nodecli_lock_state(), for a tool whose output must not wait on its
+ * state (a missing dir, a lock that cannot be had): on failure one
+ * "<prog>: warning: <why>; going on without --state" and NULL.  Returns the
+ * state path to use (o->state, or NULL). */
+const char *nodecli_lock_state_soft(const struct nodecli_opts *o, int *fd);
+
 /* policy_load() of o->policy (NULL: the defaults) into *p, printing one
  * "<prog>: warning: unknown policy field '<path>'" per unknown field.
  * Returns 0, or -1 with e set: a policy that cannot be used is the caller's

@@ -164,8 +164,12 @@ int statefile_lock(const char *path, int64_t wait_ms, struct err *e)
 				       "replaced: remove it",
 				       lock);
 	}
-	if (fd < 0 && errno == ELOOP && fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    S_ISLNK(st.st_mode) && unlinkat(dfd, base, 0) == 0) /* replaced, never followed */
+	/* a symlink (ELOOP), or another user's entry in a sticky dir the kernel
+	 * will not let us open (EACCES: fs.protected_regular, protected_fifos,
+	 * symlinks there): replaced, never followed */
+	if (fd < 0 && (errno == ELOOP || errno == EACCES) &&
+	    fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode) &&
+	    (S_ISLNK(st.st_mode) || st.st_uid != geteuid()) && unlinkat(dfd, base, 0) == 0)
 		fd = openat(dfd, base, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return err_set(e, ERR_SYSTEM, errno, "open lock '%s'", lock);

@@ -16,6 +16,7 @@
 #include "core/xalloc.h"
 #include "doc/containerid.h"
 #include "kernel/members.h"
+#include "kernel/procfs.h"
 
 static int pidfd_pin(void *arg, pid_t pid)
 {
@@ -78,6 +79,40 @@ static void add_foreign(struct killer_item *it, pid_t pid)
 /* The container's members (kernel/members.h), ascending; the ids of its
  * dirs that are not members are noted in it->foreign, never signalled.
  * 0 with *n (0 when it has no dir), or -1 with it->err set. */
+/* Remember the members of this read: each must be seen to end, wherever
+ * it hides (a process hopping between the dirs of the tree can be missed
+ * by any number of walks). */
+static void note_seen(const struct sysroot *s, struct killer_item *it, const pid_t *pids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ticks;
+		char state;
+		size_t k = 0;
+
+		while (k < it->nseen && it->seen[k].pid != pids[i])
+			k++;
+		if (k < it->nseen || procfs_read_state(s, pids[i], &state, &ticks, NULL) < 0)
+			continue;
+		it->seen = xrealloc(it->seen, (it->nseen + 1) * sizeof(*it->seen));
+		it->seen[it->nseen++] = (struct killer_seen){ pids[i], ticks };
+	}
+}
+
+/* A member seen before that still lives (the same start time, no zombie),
+ * or 0. */
+static pid_t seen_alive(const struct sysroot *s, const struct killer_item *it)
+{
+	for (size_t k = 0; k < it->nseen; k++) {
+		uint64_t ticks;
+		char state;
+
+		if (procfs_read_state(s, it->seen[k].pid, &state, &ticks, NULL) == 0 &&
+		    ticks == it->seen[k].start_ticks && state != 'Z' && state != 'X')
+			return it->seen[k].pid;
+	}
+	return 0;
+}
+
 static int read_procs(const struct cgroup_layout *l, const struct sysroot *s,
 		      struct killer_item *it, pid_t **pids, size_t *n)
 {
@@ -86,6 +121,10 @@ static int read_procs(const struct cgroup_layout *l, const struct sysroot *s,
 
 	for (size_t i = 0; i < m.nforeign; i++)
 		add_foreign(it, m.foreign[i]);
+	note_seen(s, it, m.pids, m.n);
+	it->nmixed = m.nmixed;
+	it->mixed = m.mixed;
+	it->nmirrored = m.nmirrored;
 	*pids = m.pids;
 	*n = m.n;
 	m.pids = NULL;
@@ -122,7 +161,10 @@ static int signal_batch(const struct cgroup_layout *l, const struct sysroot *s,
 	for (size_t i = 0; i < n; i++) {
 		if (handles[i] < 0)
 			continue;
-		if (!failed && listed(again, m, pids[i])) {
+		/* still a member once pinned: by the tree read again, or, for one
+		 * the walk missed (moving between its dirs), by its own files */
+		if (!failed &&
+		    (listed(again, m, pids[i]) || members_pid_is_member(l, s, pids[i], it->cg))) {
 			if (ops->send(ops->arg, handles[i], pids[i], sig) == 0)
 				(*sent)++;
 			else if (errno != ESRCH) {
@@ -137,18 +179,15 @@ static int signal_batch(const struct cgroup_layout *l, const struct sysroot *s,
 	return failed ? -1 : 0;
 }
 
-/* One round of sig to the processes of it, KILLER_PIN_BATCH at a time (a
- * pin holds a file descriptor).  Returns the number of processes
+/* One round of sig to pids[0..n) (members just read), KILLER_PIN_BATCH at
+ * a time (a pin holds a file descriptor).  Returns the number of processes
  * signalled, or -1 with it->err set. */
 static long signal_round(const struct cgroup_layout *l, const struct sysroot *s,
-			 const struct killer_ops *ops, struct killer_item *it, int sig)
+			 const struct killer_ops *ops, struct killer_item *it, int sig,
+			 const pid_t *pids, size_t n)
 {
-	cleanup_free pid_t *pids = NULL;
-	size_t n = 0;
 	long sent = 0;
 
-	if (read_procs(l, s, it, &pids, &n) < 0)
-		return -1;
 	for (size_t i = 0; i < n; i += KILLER_PIN_BATCH)
 		if (signal_batch(l, s, ops, it, pids + i,
 				 n - i < KILLER_PIN_BATCH ? n - i : KILLER_PIN_BATCH, sig,
@@ -205,6 +244,7 @@ static void start_item(const struct cgroup_layout *l, const struct sysroot *s,
 	size_t n = 0;
 
 	it->cg = cgroup_container_path(l, it->id);
+	it->kill_ms = -1;
 	if (read_procs(l, s, it, &pids, &n) < 0)
 		return finish(it, KILLER_FAILED, 0);
 	it->processes = n;
@@ -212,7 +252,7 @@ static void start_item(const struct cgroup_layout *l, const struct sysroot *s,
 		/* no dir to look in is no evidence that the container is gone */
 		err_set(&it->err, ERR_NOTFOUND, 0,
 			"hadoop-yarn cgroup '%s' not found in the NodeManager's hierarchies (%s%s): "
-			"check --hierarchy, --cgroup-driver and --nm-memory-cgroups",
+			"check --hierarchy and --cgroup-driver",
 			l->hadoop_yarn, l->version == 2 ? "unified" : "cpu",
 			members_authorities(l) & (1u << CGROUP_MEMORY) ? ", memory" : "");
 		return finish(it, KILLER_FAILED, 0);
@@ -225,13 +265,34 @@ static void start_item(const struct cgroup_layout *l, const struct sysroot *s,
 	}
 	if (ops->live && !s->live) {
 		err_set(&it->err, ERR_USAGE, 0,
-			"not signalling %zu processes of '%s': sysroot '%s' is not /", n, it->id,
-			s->prefix);
+			"not signalling %zu process%s of '%s': sysroot '%s' is not /", n,
+			n == 1 ? "" : "es", it->id, s->prefix);
 		return finish(it, KILLER_FAILED, 0);
 	}
-	if (signal_round(l, s, ops, it, SIGTERM) < 0)
+	if (signal_round(l, s, ops, it, SIGTERM, pids, n) < 0)
 		return finish(it, KILLER_FAILED, 0);
 	it->term_ms = clock_mono_ms() - start; /* the grace period runs from here */
+}
+
+/* 1 (with it->err set) when no member is left but the container's dirs
+ * hold what the run cannot end or leave: a process with threads inside and
+ * outside (members.h "mixed"), or processes only in what is taken for
+ * kilo's mirrors (with a NodeManager that makes memory dirs and no
+ * --nm-memory-cgroups, they are the container's). */
+static int leftovers(struct killer_item *it)
+{
+	if (it->nmixed)
+		err_set(&it->err, ERR_SYSTEM, 0,
+			"process %ld has threads in '%s' and outside it: not signalled, and the "
+			"container is not proven ended",
+			(long)it->mixed, it->id);
+	else if (it->nmirrored)
+		err_set(&it->err, ERR_SYSTEM, 0,
+			"no member of '%s' is left, but %zu process%s only in its cpuset or memory "
+			"dirs (see foreign), taken for kilo's mirrors: not signalled; if the "
+			"NodeManager makes memory cgroups, give --nm-memory-cgroups",
+			it->id, it->nmirrored, it->nmirrored == 1 ? " is" : "es are");
+	return it->nmixed || it->nmirrored;
 }
 
 /* One poll of a pending item at elapsed ms from the start. */
@@ -242,6 +303,7 @@ static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
 	cleanup_free pid_t *pids = NULL;
 	size_t n = 0;
 	int64_t since = elapsed - it->term_ms;
+	pid_t survivor;
 
 	if (read_procs(l, s, it, &pids, &n) < 0)
 		return finish(it, KILLER_FAILED, elapsed);
@@ -250,25 +312,47 @@ static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
 	it->empty_reads = n == 0 ? it->empty_reads + 1 : 0;
 	if (n == 0 && it->empty_reads < KILLER_EMPTY_READS)
 		return;
-	if (n == 0 && unseen_tasks(l, s, it))
+	survivor = n ? pids[0] : 0;
+	if (n == 0 && (unseen_tasks(l, s, it) || leftovers(it)))
 		return finish(it, KILLER_FAILED, elapsed);
-	if (n == 0)
+	if (n == 0) { /* before "none left": every process's own cgroup file */
+		struct members m;
+
+		if (members_scan(l, s, it->cg, &m, &it->err) < 0)
+			return finish(it, KILLER_FAILED, elapsed);
+		free(pids);
+		pids = m.pids, n = m.n;
+		m.pids = NULL;
+		members_release(&m);
+		note_seen(s, it, pids, n);
+		if (n) { /* hidden from the walks: confirm again after these */
+			it->empty_reads = 0;
+			survivor = pids[0];
+		}
+	}
+	if (n == 0 && !(survivor = seen_alive(s, it)))
 		return finish(it,
 			      it->sent & KILLER_SENT_KILL   ? KILLER_KILLED
 			      : it->sent & KILLER_SENT_TERM ? KILLER_TERMINATED
 							    : KILLER_GONE,
 			      elapsed);
+	/* members left, or one seen before that lives on out of sight: go on */
 	if (since < o->grace_ms)
 		return;
-	if (since >= o->grace_ms + o->kill_timeout_ms) {
+	if (it->kill_ms >= 0 && elapsed - it->kill_ms >= o->kill_timeout_ms) {
 		err_set(&it->err, ERR_TEMP, 0,
-			"%zu processes of '%s' remain %ld ms after SIGKILL (pid %ld%s)", n, it->id,
-			(long)o->kill_timeout_ms, (long)pids[0], n > 1 ? " and more" : "");
+			"%zu processes of '%s' remain %ld ms after SIGKILL (pid %ld%s%s)",
+			n ? n : 1, it->id, (long)o->kill_timeout_ms, (long)survivor,
+			n > 1 ? " and more" : "",
+			n ? "" : ", alive but no longer found in its dirs");
 		return finish(it, KILLER_FAILED, elapsed);
 	}
-	/* again on every poll: a process forked meanwhile is caught too */
-	if (signal_round(l, s, ops, it, SIGKILL) < 0)
-		finish(it, KILLER_FAILED, elapsed);
+	/* again on every poll: a process forked meanwhile is caught too; the
+	 * timeout runs from the first round, however long the polls took */
+	if (signal_round(l, s, ops, it, SIGKILL, pids, n) < 0)
+		return finish(it, KILLER_FAILED, elapsed);
+	if (it->kill_ms < 0)
+		it->kill_ms = elapsed;
 }
 
 int killer_own_pidns(const struct sysroot *s, struct err *e)
@@ -362,6 +446,9 @@ void killer_items_release(struct killer_item *items, size_t n)
 		free(items[i].foreign);
 		items[i].foreign = NULL;
 		items[i].nforeign = 0;
+		free(items[i].seen);
+		items[i].seen = NULL;
+		items[i].nseen = 0;
 	}
 }
 

@@ -79,6 +79,12 @@ const char *killer_result_name(enum killer_result r);
 /* Signals sent to a container (KillReport "signalled"). */
 enum { KILLER_SENT_TERM = 1, KILLER_SENT_KILL = 2 };
 
+/* A member once seen: the process (pid and start time) must end. */
+struct killer_seen {
+	pid_t pid;
+	uint64_t start_ticks;
+};
+
 struct killer_item {
 	char id[CONTAINERID_MAX + 1]; /* in: a valid container id */
 	enum killer_result result;    /* out */
@@ -93,7 +99,12 @@ struct killer_item {
 	/* internal */
 	int empty_reads;
 	int64_t term_ms; /* when its SIGTERM round ended, ms from the start */
+	int64_t kill_ms; /* when its first SIGKILL round ended, -1 before */
 	char *cg;
+	struct killer_seen *seen; /* every member seen, to be seen to end */
+	size_t nseen;
+	size_t nmixed, nmirrored; /* of the last read (members.h) */
+	pid_t mixed;
 };
 
 struct killer_opts {

@@ -62,35 +62,103 @@ static void each_thread(const struct sysroot *s, pid_t pid, void (*fn)(void *, p
 	}
 }
 
-struct thread_probe {
-	pid_t leader;
-	const pid_t *tids;
-	size_t nt;
-	int found;
-};
-
-static void probe(void *arg, pid_t tid)
+/* 1 when the cgroup of task tid of process pid in c (proc/<pid>/task/<tid>/cgroup;
+ * the process's own when tid is pid: its leader thread) is cg or below it,
+ * 0 when it is elsewhere, -1 when unknown (the task is gone, or no line for
+ * c).  proc(5): "hierarchy-ID:controller-list:path", v2 "0::path". */
+static int task_in(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		   pid_t pid, pid_t tid, const char *cg)
 {
-	struct thread_probe *p = arg;
+	cleanup_free char *rel =
+		tid == pid ? xasprintf("proc/%ld/cgroup", (long)pid)
+			   : xasprintf("proc/%ld/task/%ld/cgroup", (long)pid, (long)tid);
+	cleanup_free char *text = NULL;
+	const char *name = cgroup_ctrl_name(c);
+	size_t cglen = strlen(cg), nlen = strlen(name);
 
-	p->found |= tid != p->leader && in(p->tids, p->nt, tid);
+	if (sysroot_read_str(s, rel, &text, NULL) < 0)
+		return -1;
+	for (char *line = text, *next; line && *line; line = next) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL, *path;
+		int match = 0;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!c2)
+			continue;
+		path = c2 + 1;
+		if (l->ctrl_version[c] == 2) {
+			match = c2 == c1 + 1 && strncmp(line, "0:", 2) == 0;
+		} else {
+			for (char *p = c1 + 1; p < c2;) { /* "cpu,cpuacct": one of the list */
+				char *comma = memchr(p, ',', (size_t)(c2 - p));
+				size_t len = (size_t)((comma ? comma : c2) - p);
+
+				match |= len == nlen && memcmp(p, name, len) == 0;
+				p += len + 1;
+			}
+		}
+		if (match)
+			return strncmp(path, cg, cglen) == 0 &&
+			       (path[cglen] == '\0' || path[cglen] == '/');
+	}
+	return -1;
 }
 
-/* 1 when the leader thread of pid has exited (a zombie: v1 drops it from
- * tasks while its other threads run on) and one of its live threads is in
- * tids[0..nt): the process is still the dir's. */
-static int leader_gone_thread_in(const struct sysroot *s, pid_t pid, const pid_t *tids, size_t nt)
+enum verdict { FOREIGN, MEMBER, MIXED };
+
+struct classify {
+	const struct cgroup_layout *l;
+	const struct sysroot *s;
+	enum cgroup_ctrl c;
+	const char *cg;
+	pid_t pid;
+	int zombie;
+	const pid_t *tids;
+	size_t nt;
+	size_t outside; /* live threads of the process whose cgroup is elsewhere */
+};
+
+static void count_outside(void *arg, pid_t tid)
+{
+	struct classify *k = arg;
+
+	if (tid == k->pid && k->zombie)
+		return; /* an exited leader: v1 drops it from tasks */
+	/* not in the tasks read: born after it, or elsewhere; the thread's own
+	 * cgroup file says which */
+	if ((!k->tids || !in(k->tids, k->nt, tid)) &&
+	    task_in(k->l, k->s, k->c, k->pid, tid, k->cg) == 0)
+		k->outside++;
+}
+
+/* What process pid, listed in cgroup.procs of the tree cg in c whose
+ * threads are tids[0..nt), is to the container: a member when its leader
+ * thread is in the tree (an exited leader: by its own cgroup file) and
+ * every live thread too; foreign when its leader is elsewhere (a thread of
+ * it was written into tasks); mixed when its leader is in the tree and a
+ * thread elsewhere (its leader was written into tasks, or a thread left):
+ * never signalled or moved, and no proof of an end. */
+static enum verdict classify(const struct cgroup_layout *l, const struct sysroot *s,
+			     enum cgroup_ctrl c, const char *cg, pid_t pid, const pid_t *tids,
+			     size_t nt)
 {
 	cleanup_free char *rel = xasprintf("proc/%ld/stat", (long)pid);
 	cleanup_free char *stat = NULL;
-	struct thread_probe p = { pid, tids, nt, 0 };
-	const char *close_paren;
+	struct classify k = { l, s, c, cg, pid, 0, tids, nt, 0 };
+	const char *paren;
+	int leader_in;
 
-	if (sysroot_read_str(s, rel, &stat, NULL) < 0 || !(close_paren = strrchr(stat, ')')) ||
-	    close_paren[1] != ' ' || (close_paren[2] != 'Z' && close_paren[2] != 'X'))
-		return 0;
-	each_thread(s, pid, probe, &p);
-	return p.found;
+	if (sysroot_read_str(s, rel, &stat, NULL) >= 0 && (paren = strrchr(stat, ')')) &&
+	    paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'))
+		k.zombie = 1;
+	/* without tids (one process on its own): the leader's own cgroup file */
+	leader_in = k.zombie || !tids ? task_in(l, s, c, pid, pid, cg) == 1 : in(tids, nt, pid);
+	if (!leader_in)
+		return FOREIGN;
+	each_thread(s, pid, count_outside, &k);
+	return k.outside ? MIXED : MEMBER;
 }
 
 unsigned members_authorities(const struct cgroup_layout *l)
@@ -135,6 +203,64 @@ static void collect(void *arg, pid_t tid)
 		add(c->out, tid);
 }
 
+int members_pid_in(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		   pid_t pid, const char *cg)
+{
+	return task_in(l, s, c, pid, pid, cg);
+}
+
+int members_pid_is_member(const struct cgroup_layout *l, const struct sysroot *s, pid_t pid,
+			  const char *cg)
+{
+	unsigned auth = members_authorities(l);
+	int member = 0;
+
+	for (int c = 0; c < CGROUP_NCTRL; c++) {
+		if (!(auth & (1u << c)))
+			continue;
+		switch (classify(l, s, (enum cgroup_ctrl)c, cg, pid, NULL, 0)) {
+		case MIXED:
+			return 0;
+		case MEMBER:
+			member = 1;
+			break;
+		case FOREIGN:
+			break;
+		}
+	}
+	return member;
+}
+
+int members_scan(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
+		 struct members *m, struct err *e)
+{
+	cleanup_closedir DIR *d = sysroot_opendir(s, "proc", e);
+	struct pidvec mem = { 0 };
+	struct dirent *ent;
+
+	memset(m, 0, sizeof(*m));
+	if (!d && e && e->kind == ERR_NOTFOUND) { /* a sysroot without proc/: nothing runs */
+		err_clear(e);
+		return CGROUP_OK;
+	}
+	if (!d)
+		return -1;
+	while ((ent = readdir(d))) {
+		char *end;
+		long pid = strtol(ent->d_name, &end, 10);
+
+		if (ent->d_name[0] < '1' || ent->d_name[0] > '9' || *end || pid > 0x7fffffff)
+			continue;
+		if (members_pid_is_member(l, s, (pid_t)pid, cg))
+			add(&mem, (pid_t)pid);
+	}
+	settle(&mem);
+	m->pids = mem.v;
+	m->n = mem.n;
+	m->ctrls = members_authorities(l);
+	return CGROUP_OK;
+}
+
 int members_has(const struct members *m, pid_t pid)
 {
 	return in(m->pids, m->n, pid);
@@ -145,7 +271,8 @@ int members_read(const struct cgroup_layout *l, const struct sysroot *s, const c
 {
 	unsigned auth = members_authorities(l),
 		 mir = flags & MEMBERS_MIRRORS ? mirrors(l, auth) : 0;
-	struct pidvec mem = { 0 }, cand = { 0 }, threads = { 0 }, mthreads = { 0 };
+	struct pidvec mem = { 0 }, cand = { 0 }, threads = { 0 }, mthreads = { 0 },
+		      inmirror = { 0 }, mixed = { 0 };
 	int r = CGROUP_OK;
 
 	memset(m, 0, sizeof(*m));
@@ -168,15 +295,25 @@ int members_read(const struct cgroup_layout *l, const struct sysroot *s, const c
 		}
 		if (!(auth & (1u << c))) { /* a mirror: only ever evidence of strangers */
 			for (size_t i = 0; i < (flags & MEMBERS_THREADS ? nt : np); i++)
-				add(&cand, flags & MEMBERS_THREADS ? tids[i] : procs[i]);
+				add(&inmirror, flags & MEMBERS_THREADS ? tids[i] : procs[i]);
 			continue;
 		}
 		m->ctrls |= 1u << c;
 		for (size_t i = 0; i < np; i++)
-			if (in(tids, nt, procs[i]) || leader_gone_thread_in(s, procs[i], tids, nt))
+			switch (classify(l, s, (enum cgroup_ctrl)c, cg, procs[i], tids, nt)) {
+			case MEMBER:
 				add(&mem, procs[i]);
-			else if (!(flags & MEMBERS_THREADS))
-				add(&cand, procs[i]);
+				break;
+			case MIXED:
+				add(&mixed, procs[i]);
+				if (!(flags & MEMBERS_THREADS))
+					add(&cand, procs[i]);
+				break;
+			case FOREIGN:
+				if (!(flags & MEMBERS_THREADS))
+					add(&cand, procs[i]);
+				break;
+			}
 		for (size_t i = 0; (flags & MEMBERS_THREADS) && i < nt; i++)
 			add(&threads, tids[i]);
 	}
@@ -184,9 +321,22 @@ int members_read(const struct cgroup_layout *l, const struct sysroot *s, const c
 		free(mem.v);
 		free(cand.v);
 		free(threads.v);
+		free(inmirror.v);
+		free(mixed.v);
 		return -1;
 	}
+	settle(&mixed);
 	settle(&mem);
+	/* mixed in one hierarchy is mixed: never a member */
+	size_t w = 0;
+
+	for (size_t i = 0; i < mem.n; i++)
+		if (!in(mixed.v, mixed.n, mem.v[i]))
+			mem.v[w++] = mem.v[i];
+	mem.n = w;
+	m->nmixed = mixed.n;
+	m->mixed = mixed.n ? mixed.v[0] : 0;
+	free(mixed.v);
 	if (flags & MEMBERS_THREADS) {
 		settle(&threads);
 		for (size_t i = 0; i < mem.n; i++)
@@ -197,6 +347,14 @@ int members_read(const struct cgroup_layout *l, const struct sysroot *s, const c
 			add(&cand, threads.v[i]);
 		free(threads.v);
 	}
+	settle(&inmirror);
+	for (size_t i = 0; i < inmirror.n; i++) /* only evidence of strangers, or a wrong layout */
+		if (!in(flags & MEMBERS_THREADS ? mthreads.v : mem.v,
+			flags & MEMBERS_THREADS ? mthreads.n : mem.n, inmirror.v[i])) {
+			m->nmirrored++;
+			add(&cand, inmirror.v[i]);
+		}
+	free(inmirror.v);
 	settle(&cand);
 	m->pids = mem.v;
 	m->n = mem.n;

@@ -11,13 +11,20 @@
  * Otherwise the v1 cpuset and memory dirs are kilo's own mirrors
  * (qos-cgset): never an authority, a pid found only there is no member.
  *
- * A process is a member when cgroup.procs of the dir or of any dir below
- * it (cgroup_read_tree) lists it in an authority and its thread-group
- * leader is in that tree too (v1 tasks, v2 cgroup.threads), or the leader
- * has exited (a zombie, dropped from tasks) and one of its live threads is
- * there.  On v1 a thread id written into tasks moves that thread alone, and
- * cgroup.procs then lists its whole process: such a process is foreign,
- * never signalled or moved.
+ * A process listed in cgroup.procs of the dir or of any dir below it
+ * (cgroup_read_tree) in an authority is
+ *   - a member when its thread-group leader is in that tree (v1 tasks, v2
+ *     cgroup.threads; a leader that has exited, a zombie v1 drops from
+ *     tasks, by its proc/<pid>/cgroup) and so is every live thread of it
+ *     (a thread missing from the tasks read, born since, by its own
+ *     proc/<pid>/task/<tid>/cgroup);
+ *   - foreign when its leader is elsewhere: on v1 a thread id written into
+ *     tasks moves that thread alone, and cgroup.procs then lists its whole
+ *     process;
+ *   - mixed when its leader is in the tree and a thread is elsewhere (an
+ *     outside process whose leader thread was written into tasks, or a
+ *     thread that left): neither.
+ * Foreign and mixed processes are never signalled or moved.
  */
 #ifndef KILO_MEMBERS_H
 #define KILO_MEMBERS_H
@@ -42,7 +49,10 @@ struct members {
 	 * or with MEMBERS_THREADS thread ids */
 	pid_t *foreign;
 	size_t nforeign;
-	unsigned ctrls; /* bit (1u << c) per authority whose dir cg exists */
+	size_t nmirrored; /* of them, found in kilo's mirror dirs (MEMBERS_MIRRORS) */
+	size_t nmixed;    /* processes whose leader is in the tree and a thread elsewhere */
+	pid_t mixed;      /* the first of them */
+	unsigned ctrls;   /* bit (1u << c) per authority whose dir cg exists */
 };
 
 /* The authorities of l as controller bits (see the top; CGROUP_CPU stands
@@ -56,6 +66,28 @@ unsigned members_authorities(const struct cgroup_layout *l);
  * cannot be read, a tree past CGROUP_TREE_DEPTH or CGROUP_TREE_DIRS). */
 int members_read(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
 		 unsigned flags, struct members *m, struct err *e);
+
+/* 1 when process pid's leader thread is in cg or below in c now (its
+ * proc/<pid>/cgroup), 0 when it is elsewhere, -1 when unknown (gone).  For
+ * a check just before acting on a pid read earlier: a pid reused by an
+ * outside process meanwhile is elsewhere. */
+int members_pid_in(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		   pid_t pid, const char *cg);
+
+/* 1 when process pid is a member of cg now by its own cgroup files alone
+ * (its leader's proc/<pid>/cgroup, each thread's), in some authority and
+ * mixed in none; 0 otherwise (gone, foreign, mixed).  One process's check,
+ * for a pid pinned before it is acted on. */
+int members_pid_is_member(const struct cgroup_layout *l, const struct sysroot *s, pid_t pid,
+			  const char *cg);
+
+/* The members of cg found by every process's own cgroup files (a walk of
+ * proc/, members_pid_is_member on each): a process moving between the dirs
+ * of the tree faster than a walk cannot hide from it, which costs a read per
+ * process on the node.  *m holds pids (no foreign, no threads).  Returns
+ * CGROUP_OK, or -1 with e set (proc/ unreadable). */
+int members_scan(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
+		 struct members *m, struct err *e);
 
 /* 1 when pid is among m's members.  O(log n). */
 int members_has(const struct members *m, pid_t pid);

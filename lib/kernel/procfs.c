@@ -190,6 +190,23 @@ int procfs_read_starttime(const struct sysroot *s, pid_t pid, uint64_t *ticks, s
 	return wrap(s, rel, procfs_parse_starttime(text, ticks, e), e);
 }
 
+int procfs_read_state(const struct sysroot *s, pid_t pid, char *state, uint64_t *ticks,
+		      struct err *e)
+{
+	char rel[64];
+	cleanup_free char *text = NULL;
+	const char *paren;
+
+	snprintf(rel, sizeof(rel), "proc/%d/stat", (int)pid);
+	if (sysroot_read_str(s, rel, &text, e) < 0)
+		return -1;
+	paren = strrchr(text, ')');
+	if (!paren || paren[1] != ' ' || !paren[2])
+		return wrap(s, rel, err_set(e, ERR_INPUT, 0, "no state after the command name"), e);
+	*state = paren[2];
+	return wrap(s, rel, procfs_parse_starttime(text, ticks, e), e);
+}
+
 int procfs_read_cpus_online(const struct sysroot *s, char **list, int *n, struct err *e)
 {
 	static const char rel[] = "sys/devices/system/cpu/online";

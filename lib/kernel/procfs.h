@@ -53,6 +53,11 @@ int procfs_read_stat(const struct sysroot *s, int64_t *busy_ns, int64_t *btime_s
  * (ERR_NOTFOUND when the process is gone). */
 int procfs_read_starttime(const struct sysroot *s, pid_t pid, uint64_t *ticks, struct err *e);
 
+/* The state letter (field 3: R, S, D, Z, X, ...) and start time of pid.
+ * Returns 0, or -1 with e set (ERR_NOTFOUND when the process is gone). */
+int procfs_read_state(const struct sysroot *s, pid_t pid, char *state, uint64_t *ticks,
+		      struct err *e);
+
 /* The online CPUs (sys/devices/system/cpu/online) as a new canonical list
  * string in *list and their count in *n.  Returns 0, or -1 with e set. */
 int procfs_read_cpus_online(const struct sysroot *s, char **list, int *n, struct err *e);

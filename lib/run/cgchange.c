@@ -7,6 +7,7 @@
 
 #include "core/cleanup.h"
 #include "core/xalloc.h"
+#include "kernel/members.h"
 #include "run/cgchange.h"
 
 static const char *const result_names[CGCHANGE_NRESULTS] = {
@@ -284,6 +285,14 @@ static void apply_file(struct cgchange_plan *plan, size_t idx, const struct cgro
 		it->result = CGCHANGE_PLANNED;
 		return;
 	}
+	if (it->member_of &&
+	    members_pid_in(l, s, CGROUP_CPU, (pid_t)atol(it->value), it->member_of) != 1) {
+		/* exited since the plan read it, or the pid is another's now */
+		cgchange_preset(it, CGCHANGE_SKIPPED,
+				"%s (no longer in its cpu dirs: exited, or the pid was reused)",
+				it->reason);
+		return;
+	}
 	cgcache_withdraw(cache);
 	cgcache_forget(cache, it->ctrl, it->cg, it->file);
 	r = cgroup_write(l, s, it->ctrl, it->cg, it->file, it->value, &e);
@@ -413,6 +422,7 @@ void cgchange_release(struct cgchange_plan *plan)
 		free(it->reason);
 		free(it->error);
 		free(it->foreign);
+		free(it->member_of);
 	}
 	free(plan->items);
 	*plan = (struct cgchange_plan){ 0 };

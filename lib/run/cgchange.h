@@ -61,6 +61,8 @@ struct cgchange_item {
 	int cached;            /* decided from the cache, without a read */
 	pid_t *foreign;        /* ids of a container's dirs that are no members, not moved
 				* (a mirror's cgroup.procs item; owned, may be NULL) */
+	char *member_of;       /* a pid written to cgroup.procs must still be a process of
+				* this cpu tree when written (members_pid_in), or NULL */
 	size_t nforeign;
 	enum cgchange_result result;
 };

@@ -19,14 +19,16 @@
 
 /* ---- Inputs ------------------------------------------------------------ */
 
-/* Live: the NodeManager's phase is starting or running (remote/nm.h, the
- * one state table); a state it does not know counts as running. */
+/* Live: the NodeManager lists it (a state) in the starting or running
+ * phase (remote/nm.h, the one state table); a state the table lacks counts
+ * as running.  No state: a dir the NodeManager does not list, or no
+ * NodeManager answer (then the requests are unknown anyway). */
 static int is_live(const char *state, size_t *unknown)
 {
 	enum nm_phase p = nm_state_phase(state);
 
 	*unknown += state && p == NM_PHASE_UNKNOWN;
-	return p != NM_PHASE_KILLING && p != NM_PHASE_FINISHED;
+	return state && p != NM_PHASE_KILLING && p != NM_PHASE_FINISHED;
 }
 
 /* obj.key.cpuMilli (or memoryBytes); returns 1 known, 0 null/absent, -1. */
@@ -130,7 +132,7 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 	    jsonio_get_arr(list, "ContainerList", "items", &items, e) < 0 ||
 	    (!in->node && node_of(list, "ContainerList", &in->node, e) < 0))
 		return -1;
-	in->requests_known = reachable;
+	in->requests_known = in->nm_reachable = reachable;
 	in->pids = xcalloc(json_array_size(items) + 1, sizeof(*in->pids));
 	json_array_foreach(items, i, it)
 	{
@@ -152,6 +154,8 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 			return -1;
 		if (stale == 1)
 			json_object_set_new(in->stale, id, json_true());
+		if (state && nm_state_phase(state) != NM_PHASE_FINISHED)
+			json_object_set_new(in->held, id, json_true());
 		if (!is_live(state, &in->nunknown))
 			continue;
 		in->nlive++;
@@ -189,7 +193,9 @@ const struct jsonio_filter qosapply_input_fields[] = {
 int qosapply_inputs(const json_t *usage, const json_t *list, struct qosapply_inputs *in,
 		    struct err *e)
 {
-	*in = (struct qosapply_inputs){ .capacity_bytes = -1, .stale = json_object() };
+	*in = (struct qosapply_inputs){ .capacity_bytes = -1,
+					.stale = json_object(),
+					.held = json_object() };
 	if (list && list_inputs(list, in, e) < 0)
 		return -1;
 	if (in->npids)
@@ -207,7 +213,8 @@ void qosapply_inputs_release(struct qosapply_inputs *in)
 	in->pids = NULL;
 	in->npids = 0;
 	json_decref(in->stale);
-	in->stale = NULL;
+	json_decref(in->held);
+	in->stale = in->held = NULL;
 }
 
 /* ---- Tree helpers ------------------------------------------------------- */
@@ -466,7 +473,8 @@ static void move_pids(struct ctx *x, int chain, enum cgroup_ctrl c, const char *
 			continue;
 		snprintf(v, sizeof(v), "%d", (int)pids[i]);
 		cgchange_add(x->plan, chain, c, cg, "cgroup.procs", CGCHANGE_ALWAYS, v,
-			     "process of the container's cpu cgroup");
+			     "process of the container's cpu cgroup")
+			->member_of = xstrdup(cg);
 		moves++;
 	}
 	if (moves == 0 && x->o->cache) {
@@ -518,13 +526,22 @@ static const struct qosapply_pids *listed_pids(const struct ctx *x, const char *
 	return bsearch(&key, x->o->in->pids, x->o->in->npids, sizeof(key), pids_cmp);
 }
 
-/* 1 when kilo mirrors the cpu dirs into c: a v1 hierarchy of its own, and
- * not the NodeManager's memory dirs (--nm-memory-cgroups). */
+/* 1 when kilo mirrors the cpu dirs into c: a v1 hierarchy of its own.
+ * With --nm-memory-cgroups the NodeManager makes the memory dirs, and a
+ * mirror is made only where one is missing. */
 static int mirrored(const struct cgroup_layout *l, enum cgroup_ctrl c)
 {
 	return l->mount[c] && l->ctrl_version[c] == 1 && l->mount[CGROUP_CPU] &&
-	       strcmp(l->mount[c], l->mount[CGROUP_CPU]) != 0 &&
-	       !(members_authorities(l) & (1u << c));
+	       strcmp(l->mount[c], l->mount[CGROUP_CPU]) != 0;
+}
+
+/* 1 when the dirs of a container without a cpu dir may go: the NodeManager
+ * answered and holds it no more (not listed, or finished).  While it holds
+ * it the dirs may be the NodeManager's own, made before the cpu dir at
+ * launch (Hadoop's ResourceHandlerModule adds memory before cpu). */
+static int may_remove(const struct ctx *x, const char *id)
+{
+	return x->o->in->nm_reachable && !json_object_get(x->o->in->held, id);
 }
 
 /* 1 when ContainerList gave the container's pids and the cache vouches
@@ -580,9 +597,9 @@ static void note_foreign(struct ctx *x, int chain, enum cgroup_ctrl c, const cha
 	it = cgchange_add(x->plan, chain, c, cg, "cgroup.procs", CGCHANGE_ALWAYS, NULL,
 			  "not moved");
 	cgchange_preset(it, CGCHANGE_SKIPPED,
-			"%zu ids in the container's cpu dirs are no members (their process's "
-			"leader thread is elsewhere): not moved",
-			m->nforeign);
+			"%zu process%s in the container's cpu dirs %s no member (a thread in "
+			"them, or its leader only): not moved",
+			m->nforeign, m->nforeign == 1 ? "" : "es", m->nforeign == 1 ? "is" : "are");
 	it->foreign = xmalloc(m->nforeign * sizeof(*m->foreign));
 	memcpy(it->foreign, m->foreign, m->nforeign * sizeof(*m->foreign));
 	it->nforeign = m->nforeign;
@@ -639,7 +656,7 @@ static void plan_mirror(struct ctx *x)
 			if (!mirrored(x->l, c))
 				continue;
 			if (!in_cpu) {
-				if (ct->ctrls & (1u << c))
+				if ((ct->ctrls & (1u << c)) && may_remove(x, ct->id))
 					mirror_remove(x, c, cg);
 				continue;
 			}

@@ -48,14 +48,17 @@ struct qosapply_inputs {
 	size_t nunknown;            /* of them, in a state the NodeManager table lacks */
 	struct qosapply_pids *pids; /* items' "pids" where given, sorted by id (owned) */
 	size_t npids;
-	json_t *stale; /* ids of items with "stale": true, as an object's keys (owned) */
+	json_t *stale;    /* ids of items with "stale": true, as an object's keys (owned) */
+	json_t *held;     /* ids the NodeManager lists in a phase other than finished (owned) */
+	int nm_reachable; /* ContainerList's nodeManager.reachable */
 };
 
 /* Read usage (NodeUsage, may be NULL) and list (ContainerList, may be NULL)
  * into *in; the documents must outlive *in.  A live container is one whose
- * NM state's phase (nm_state_phase) is starting or running, or unknown
- * (null, or a state the table lacks: counted in nunknown); killing and
- * finished ones hold no allocation.  An item's "pids" (an array of process ids, or
+ * NM state's phase (nm_state_phase) is starting or running, or a state the
+ * table lacks (counted in nunknown); killing and finished ones hold no
+ * allocation, nor does an item without a state (a dir the NodeManager does
+ * not list).  An item's "pids" (an array of process ids, or
  * null) is kept for the mirror step.  Returns 0, or -1 with e set
  * (ERR_INPUT naming the field and the value).  Release with
  * qosapply_inputs_release() either way. */

@@ -42,6 +42,12 @@ container() {
 		echo "$p" >>"$cpu/$id/cgroup.procs"
 		echo "$p" >>"$cpu/$id/$threads"
 		mkdir -p "$dir/proc/$p"
+		if [ "$ver" = v1 ]; then # its own view: the container in cpu, cpuacct, memory
+			printf '3:cpu:/%s\n2:cpuacct:/%s\n1:memory:/%s\n' "$hy/$id" "$hy/$id" "$hy/$id" \
+				>"$dir/proc/$p/cgroup"
+		else
+			echo "0::/$hy/$id" >"$dir/proc/$p/cgroup"
+		fi
 		# field 22, starttime: 15:40:00 plus the pid's last two digits in s
 		echo "$p (java) S 1 $p $p 0 -1 4194560 100 0 0 0 10 5 0 0 20 0 30 0 $((5640000 + p % 100 * 100)) 1000 10" \
 			>"$dir/proc/$p/stat"

@@ -411,7 +411,11 @@ START_TEST(test_qosapply_inputs)
 		"{\"id\":\"container_1_0001_01_000005\",\"state\":\"NEW_IN_3_9\","
 		"\"requests\":{\"cpuMilli\":250}},"
 		"{\"id\":\"container_1_0001_01_000006\",\"state\":\"CONTAINER_CLEANEDUP_AFTER_KILL\","
-		"\"requests\":{\"cpuMilli\":4000}}]}");
+		"\"requests\":{\"cpuMilli\":4000}},"
+		/* a left-over dir the NM does not list: it used to make the
+		 * requests unknown, and cpu.shares was never written again */
+		"{\"id\":\"container_1_0001_01_000007\",\"state\":null,\"stale\":true,"
+		"\"requests\":null}]}");
 	struct qosapply_inputs in;
 	struct err e = { 0 };
 
@@ -438,7 +442,7 @@ START_TEST(test_qosapply_inputs)
 		"\"items\":[{\"id\":\"container_1_0001_01_000001\",\"state\":null,\"requests\":null}]}");
 	ck_assert_int_eq(qosapply_inputs(u, l, &in, &e), 0);
 	ck_assert_int_eq(in.requests_known, 0);
-	ck_assert_uint_eq(in.nlive, 1);
+	ck_assert_uint_eq(in.nlive, 0);
 	qosapply_inputs_release(&in);
 	json_decref(l);
 

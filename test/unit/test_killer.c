@@ -81,8 +81,12 @@ static void rewrite(struct recorder *r, const char *procs)
 
 static void end(struct recorder *r, struct proc *p)
 {
+	char dir[512];
+
 	p->dead = 1;
 	rewrite(r, p->procs);
+	snprintf(dir, sizeof(dir), "%s/proc/%d", r->root, (int)p->pid); /* as the kernel does */
+	testlib_rmtree(dir);
 }
 
 static int rec_pin(void *arg, pid_t pid)
@@ -260,6 +264,28 @@ START_TEST(test_killer_grace_period)
 }
 END_TEST
 
+/* A breaker's round: polls slower than grace + kill timeout (a sprawling
+ * tree, many containers) made an item fail before its first SIGKILL; the
+ * timeout now runs from that first SIGKILL round. */
+START_TEST(test_killer_sigkill_before_timeout)
+{
+	struct fixture f;
+	struct killer_item items[1] = { item(CB) };
+
+	fixture_open(&f, 0);
+	add_proc(&f.rec, HY_V1 CB "/cgroup.procs", 202, IGNORES_TERM);
+	fixture_layout(&f);
+	f.opts.grace_ms = 0;
+	f.opts.kill_timeout_ms = 0;
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
+	ck_assert_str_eq(killer_result_name(items[0].result), "killed");
+	ck_assert_uint_eq(f.rec.nlog, 2);
+	ck_assert_int_eq(f.rec.log[1].sig, SIGKILL);
+	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
 /* Pid 1 is never pinned nor signalled: the container fails once the
  * timeout after SIGKILL passes. */
 START_TEST(test_killer_never_pid1)
@@ -342,7 +368,7 @@ START_TEST(test_killer_live_ops_need_live_root)
 	ck_assert_int_eq(items[0].result, KILLER_FAILED);
 	ck_assert_uint_eq(items[0].sent, 0);
 	ck_assert_ptr_nonnull(
-		strstr(items[0].err.msg, "not signalling 1 processes of '" CA "': sysroot '"));
+		strstr(items[0].err.msg, "not signalling 1 process of '" CA "': sysroot '"));
 	ck_assert_int_eq(items[1].result, KILLER_GONE);
 	killer_items_release(items, 2);
 	fixture_close(&f);
@@ -525,6 +551,8 @@ START_TEST(test_killer_zombie_leader_and_dot_dirs)
 	add_proc(&f.rec, HY_V1 CA "/cgroup.procs", 104, EXITS_ON_TERM);
 	testlib_write(f.root, HY_V1 CA "/tasks", "105\n"); /* 104's live thread */
 	testlib_write(f.root, "proc/104/stat", "104 (java) Z 1 104 104 0 -1\n");
+	/* the exited leader's own cgroup: the container's */
+	testlib_write(f.root, "proc/104/cgroup", "4:cpu:/kubepods/besteffort/hadoop-yarn/" CA "\n");
 	testlib_write(f.root, "proc/104/task/105/stat", "105 (java) S 1 104 104 0 -1\n");
 	fixture_layout(&f);
 	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
@@ -550,8 +578,7 @@ START_TEST(test_killer_no_hadoop_yarn_is_not_gone)
 	ck_assert_int_eq(items[0].result, KILLER_FAILED);
 	ck_assert_str_eq(items[0].err.msg,
 			 "hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found in the "
-			 "NodeManager's hierarchies (cpu): check --hierarchy, --cgroup-driver and "
-			 "--nm-memory-cgroups");
+			 "NodeManager's hierarchies (cpu): check --hierarchy and --cgroup-driver");
 	killer_items_release(items, 1);
 	fixture_close(&f);
 }
@@ -561,7 +588,7 @@ END_TEST
 
 /* A pid only in kilo's memory mirror of a container whose cpu dir is gone
  * (main signalled it: the mirror stood in for the missing cpu dir) is no
- * member: reported, never signalled.  With --nm-memory-cgroups the memory
+ * member: reported, never signalled, and the item fails naming the flag.  With --nm-memory-cgroups the memory
  * dir is the NodeManager's, and the pid a member. */
 START_TEST(test_killer_mirror_is_no_authority)
 {
@@ -574,9 +601,16 @@ START_TEST(test_killer_mirror_is_no_authority)
 	add_proc(&f.rec, MEM_V1 CA "/cgroup.procs", 300, EXITS_ON_TERM);
 	fixture_layout(&f);
 	f.l.nm_memory = _i;
-	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), _i == 0);
 	if (_i == 0) {
-		ck_assert_str_eq(killer_result_name(items[0].result), "gone");
+		/* not gone either: with a NodeManager that makes memory dirs and no
+		 * --nm-memory-cgroups it is the container's */
+		ck_assert_str_eq(killer_result_name(items[0].result), "failed");
+		ck_assert_str_eq(
+			items[0].err.msg,
+			"no member of '" CA "' is left, but 1 process is only in its cpuset or "
+			"memory dirs (see foreign), taken for kilo's mirrors: not signalled; if "
+			"the NodeManager makes memory cgroups, give --nm-memory-cgroups");
 		ck_assert_uint_eq(items[0].processes, 0);
 		ck_assert_uint_eq(items[0].nforeign, 1);
 		ck_assert_int_eq(items[0].foreign[0], 300);
@@ -589,6 +623,41 @@ START_TEST(test_killer_mirror_is_no_authority)
 		ck_assert_int_eq(f.rec.log[0].pid, 300);
 	}
 	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
+/* A breaker's round on the leader rule: an outside process whose leader
+ * thread alone was written into tasks (its other threads elsewhere) is
+ * mixed: never signalled, and the kill fails, naming it; one whose leader
+ * has exited outside the container, with one live thread written in, is
+ * foreign (the exited leader's own cgroup says where it was). */
+START_TEST(test_killer_leader_only_and_exited_leader_outside)
+{
+	struct fixture f;
+	struct killer_item items[2] = { item(CA), item(CB) };
+
+	fixture_open(&f, 0);
+	testlib_write(f.root, HY_V1 CA "/cgroup.procs", "700\n");
+	testlib_write(f.root, HY_V1 CA "/tasks", "700\n");
+	testlib_write(f.root, "proc/700/stat", "700 (py) S 1 700 700 0 -1\n");
+	testlib_write(f.root, "proc/700/task/700/stat", "700 (py) S 1\n");
+	testlib_write(f.root, "proc/700/task/701/cgroup", "4:cpu:/\n");
+	testlib_write(f.root, HY_V1 CB "/cgroup.procs", "800\n");
+	testlib_write(f.root, HY_V1 CB "/tasks", "801\n");
+	testlib_write(f.root, "proc/800/stat", "800 (zl) Z 1 800 800 0 -1\n");
+	testlib_write(f.root, "proc/800/cgroup", "4:cpu:/\n");
+	testlib_write(f.root, "proc/800/task/801/stat", "801 (zl) S 1\n");
+	fixture_layout(&f);
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 2), 1);
+	ck_assert_str_eq(killer_result_name(items[0].result), "failed");
+	ck_assert_str_eq(items[0].err.msg, "process 700 has threads in '" CA "' and outside it: "
+					   "not signalled, and the container is not proven ended");
+	ck_assert_str_eq(killer_result_name(items[1].result), "gone");
+	ck_assert_uint_eq(items[1].nforeign, 1);
+	ck_assert_int_eq(items[1].foreign[0], 800);
+	ck_assert_uint_eq(f.rec.nlog, 0);
+	killer_items_release(items, 2);
 	fixture_close(&f);
 }
 END_TEST
@@ -656,6 +725,8 @@ static Suite *killer_suite(void)
 	tcase_add_test(tc, test_killer_own_pidns);
 	tcase_add_loop_test(tc, test_killer_mirror_is_no_authority, 0, 2);
 	tcase_add_test(tc, test_killer_unseen_tasks_are_not_gone);
+	tcase_add_test(tc, test_killer_leader_only_and_exited_leader_outside);
+	tcase_add_test(tc, test_killer_sigkill_before_timeout);
 	tcase_add_test(tc, test_killer_zombie_leader_and_dot_dirs);
 	tcase_add_test(tc, test_killer_many_processes);
 	tcase_add_test(tc, test_killer_live_ops_need_live_root);

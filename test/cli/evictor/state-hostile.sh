@@ -55,6 +55,18 @@ input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/evictor.json" >/d
 	fail "another user's lock file: exit $? ($(cat "$tmpdir/err"))"
 assert_eq "$(stat -c '%u %a' "$shared/evictor.json.lock")" "0 600" "the lock file is root's own"
 
+# a symlink nobody planted at the lock path of a tool that is not the
+# evictor: the kernel refuses it with EACCES in a sticky dir (not ELOOP),
+# and list, node-usage and qos-cgset failed for good (no ContainerList: no
+# eviction); now it is replaced as a lock file of nobody's is
+as_nobody ln -s /nonexistent "$shared/list.state.lock"
+sh "$KILO_TOP/test/fake/mk-yarn-tree.sh" "$tmpdir/node" v1 >/dev/null
+yarn-copilot --sysroot "$tmpdir/node" --no-nm list --state "$shared/list.state" >"$tmpdir/out" \
+	2>"$tmpdir/err" || fail "a symlink at the lock path: exit $? ($(cat "$tmpdir/err"))"
+jq -e '.kind == "ContainerList"' "$tmpdir/out" >/dev/null || fail "no ContainerList with a planted lock symlink"
+[ -f "$shared/list.state.lock" ] && [ ! -L "$shared/list.state.lock" ] || fail "the planted lock symlink is still there"
+assert_eq "$(stat -c '%u %a' "$shared/list.state.lock")" "0 600" "the replaced lock file"
+
 # a state nobody wrote before root's first run (cool-downs that would hold
 # off an eviction): not trusted, replaced by root's own
 rm -f "$shared/evictor.json"

@@ -82,6 +82,7 @@ assert_eq "$(cached short2)" 0 "1 s later with --recheck 1: everything read"
 now=2026-11-29T16:01:01Z
 printf '4242\n4250\n4251\n' >"$cg/cpu/$Y/$C1/cgroup.procs"
 printf '4242\n4250\n4251\n' >"$cg/cpu/$Y/$C1/tasks" # its leader thread too: a member
+mkdir -p "$t/proc/4251" && cp "$t/proc/4242/cgroup" "$t/proc/4251/cgroup"
 assert_eq "$(KILO_NOW=$now q stale-list)" 0 "list without the new pid"
 assert_eq "$(results stale-list)" "" "nothing moved on a list that does not name it"
 with_pids '[4242,4250,4251,5555]' >"$tmpdir/in2.json"

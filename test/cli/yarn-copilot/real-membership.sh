@@ -3,13 +3,20 @@
 # processes (kernel/members.h), in a private tree:
 #   G: its cpu dir is empty, its process sits in the NodeManager's memory
 #      dir only.  With --nm-memory-cgroups a member, killed; without, the
-#      memory dir is kilo's mirror: foreign, alive, and list drops no one.
+#      memory dir is taken for kilo's mirror: foreign, alive, and the item
+#      fails naming the flag (never "gone" while a process is in its dirs).
 #   H: no cpu dir; a stranger's pid in kilo's cpuset and memory mirrors of
 #      it: never a member (it used to be signalled: the mirror stood in for
-#      the missing cpu dir).
+#      the missing cpu dir), and the item fails the same way.
 #   a run in a pid namespace of its own (unshare --pid, with and without a
 #      /proc of its own) fails, naming hostPID, and signals nothing;
-#   a --hierarchy that does not exist fails instead of reporting gone.
+#   a --hierarchy that does not exist fails instead of reporting gone;
+#   L: an outside process whose leader thread alone was written into tasks
+#      (its other threads elsewhere): mixed, never signalled, the item fails;
+#   Z: an outside process whose leader has exited, one live thread written
+#      into tasks: foreign (the leader's own cgroup file says where it was);
+#   a process hopping between two sub-dirs faster than a walk: never
+#      reported ended while it lives.
 . "$KILO_TOP/test/lib.sh"
 private_cgroup cpu cpuacct cpuset memory
 
@@ -55,9 +62,11 @@ yarn-copilot --hierarchy "$hy" --no-nm list >"$tmpdir/list" || fail "list: exit 
 assert_eq "$(jq -r '[.items[] | "\(.id | .[-1:]):\(.processes)"] | join(" ")' "$tmpdir/list")" \
 	"2:0 4:1" "list: G has no member, H (mirrors only) is no container, I has one"
 kill_ids kill "$G" "$H"
-assert_eq "$rc" 0 "kill G H without --nm-memory-cgroups: exit ($(cat "$tmpdir/err"))"
-assert_eq "$(r "$G")" "gone 0  $g" "G: the pid only in a memory dir taken for kilo's mirror"
-assert_eq "$(r "$H")" "gone 0  $h" "H: a pid only in kilo's mirrors"
+assert_eq "$rc" 1 "kill G H without --nm-memory-cgroups: exit ($(cat "$tmpdir/err"))"
+assert_eq "$(r "$G")" "failed 0  $g" "G: the pid only in a memory dir taken for kilo's mirror"
+assert_eq "$(r "$H")" "failed 0  $h" "H: a pid only in kilo's mirrors"
+jq -r --arg id "$G" '.items[] | select(.id == $id) | .error' "$tmpdir/report" |
+	grep -q 'give --nm-memory-cgroups$' || fail "G's error does not name the flag"
 alive "$g" || fail "G's process was signalled without --nm-memory-cgroups"
 alive "$h" || fail "the pid in H's mirrors was signalled"
 
@@ -76,9 +85,55 @@ done
 yarn-copilot --hierarchy "$PRIVATE_CG/no-such-yarn" kill "$I" >"$tmpdir/report" 2>"$tmpdir/err"
 assert_eq "$?" 1 "wrong --hierarchy: exit"
 assert_eq "$(jq -r '.items[0] | "\(.result) \(.error)"' "$tmpdir/report")" \
-	"failed hadoop-yarn cgroup '/$PRIVATE_CG/no-such-yarn' not found in the NodeManager's hierarchies (cpu): check --hierarchy, --cgroup-driver and --nm-memory-cgroups" \
+	"failed hadoop-yarn cgroup '/$PRIVATE_CG/no-such-yarn' not found in the NodeManager's hierarchies (cpu): check --hierarchy and --cgroup-driver" \
 	"wrong --hierarchy: the item"
 alive "$i" || fail "I's process was signalled through a wrong hierarchy"
+
+tools=${KILO_TEST_TOOLS:-${KILO_BIN%/*}/test/tools}
+[ -x "$tools/hopper" ] || fail "$tools/hopper missing (built by make check)"
+L=container_1795910400000_${app}_01_000005
+Z=container_1795910400000_${app}_01_000006
+HOP=container_1795910400000_${app}_01_000007
+mkdir -p "$cg/cpu/$hy/$L" "$cg/cpu/$hy/$Z" "$cg/cpu/$hy/$HOP/a" "$cg/cpu/$hy/$HOP/b" || fail "mkdir L Z HOP"
+spawn_threaded
+echo "$THREADED_PID" >"$cg/cpu/$hy/$L/tasks" || fail "move the leader of $THREADED_PID into L"
+at_exit "echo $THREADED_PID >$cg/cpu/tasks"
+"$tools/exited-leader" "$tmpdir/zl" &
+private_pid "$!"
+wait_nonempty "exited-leader" "$tmpdir/zl"
+read -r zpid ztid <"$tmpdir/zl"
+n=0
+while [ "$(cut -d')' -f2 "/proc/$zpid/stat" | cut -d' ' -f2)" != Z ]; do
+	n=$((n + 1))
+	[ "$n" -le 100 ] || fail "the leader of $zpid did not exit"
+	sleep 0.05
+done
+echo "$ztid" >"$cg/cpu/$hy/$Z/tasks" || fail "move thread $ztid into Z"
+at_exit "echo $ztid >$cg/cpu/tasks"
+kill_ids kill "$L" "$Z"
+assert_eq "$rc" 3 "kill L Z: exit ($(cat "$tmpdir/err"))"
+assert_eq "$(jq -r --arg id "$L" '.items[] | select(.id == $id) | "\(.result) \(.signalled | length) \(.error)"' "$tmpdir/report")" \
+	"failed 0 process $THREADED_PID has threads in '$L' and outside it: not signalled, and the container is not proven ended" "L"
+assert_eq "$(r "$Z")" "gone 0  $zpid" "Z: the exited leader was outside"
+alive "$THREADED_PID" || fail "the process whose leader was written into L was signalled"
+[ -e "/proc/$zpid/task/$ztid" ] || fail "the process whose thread was written into Z was signalled"
+
+"$tools/hopper" "$cg/cpu/$hy/$HOP/a" "$cg/cpu/$hy/$HOP/b" &
+hop=$!
+private_pid "$hop"
+n=0
+while ! cat "$cg/cpu/$hy/$HOP/a/cgroup.procs" "$cg/cpu/$hy/$HOP/b/cgroup.procs" | grep -qx "$hop"; do
+	n=$((n + 1))
+	[ "$n" -le 100 ] || fail "the hopper did not start"
+	sleep 0.05
+done
+kill_ids kill "$HOP"
+res=$(jq -r '.items[0].result' "$tmpdir/report")
+case "$res $rc" in
+"killed 0") ! alive "$hop" || fail "the hopper reported killed, and alive" ;;
+"failed 1") ;; # honest: it may have outrun the SIGKILL rounds
+*) fail "the hopper (it ignores SIGTERM): $res, exit $rc: $(cat "$tmpdir/report")" ;;
+esac
 
 # with --nm-memory-cgroups the memory dirs are the NodeManager's: G's
 # process is a member (its cpu dir is empty), and so is H's
@@ -87,6 +142,6 @@ assert_eq "$rc" 0 "kill G H I with --nm-memory-cgroups: exit ($(cat "$tmpdir/err
 assert_eq "$(r "$G")" "terminated 1 SIGTERM " "G: a member in the NodeManager's memory dir"
 assert_eq "$(r "$I")" "terminated 1 SIGTERM " "I"
 ! alive "$g" || fail "G's process lives on"
-! alive "$i" || fail "I's process lives on"
+! alive "$i" || fail "I's process lives on: $(cat "$tmpdir/report")"
 assert_eq "$(r "$H" | cut -d' ' -f1)" "terminated" "H: in the NodeManager's memory dir, a member"
 exit 0
