@@ -180,6 +180,12 @@ static int each_container(const json_t *elem, size_t index, void *arg)
 
 	if (st->failed)
 		return 0;
+	if (index >= NM_MAX_CONTAINERS) {
+		err_set(&st->err, ERR_INPUT, 0, "NM containers: more than %d containers listed",
+			NM_MAX_CONTAINERS);
+		st->failed = 1;
+		return 0;
+	}
 	snprintf(ctx, sizeof(ctx), "NM containers.containers.container[%zu]", index);
 	if (parse_one(elem, ctx, st->out, &st->err) < 0)
 		st->failed = 1;

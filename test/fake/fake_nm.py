@@ -12,6 +12,7 @@ shapes and failure modes a real NM shows:
   nocontainer {"containers":{}}
   empty       {} (no answer at all: an NM error, not "no containers")
   huge        the ok payload padded with copies of its containers to --huge-mb MiB
+  many        --many containers that hold an id only (RUNNING), a few MiB in all
   single      {"containers":{"container":{...}}}: the first container, not in an array
   slow        ok, after --delay-ms
   500         HTTP 500 with a RemoteException body
@@ -113,6 +114,10 @@ class Server(ThreadingHTTPServer):
             return {"containers": {}}
         if mode == "empty":
             return {}
+        if mode == "many":
+            return {"containers": {"container": [
+                {"id": "container_1_0001_01_%06d" % i, "state": "RUNNING"}
+                for i in range(1, self.opts.many + 1)]}}
         payload = load(self.containers_file())
         if mode == "huge":
             one = containers_of(payload)[0]
@@ -129,8 +134,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--mode", default="ok",
                    choices=["ok", "legacy", "null", "nocontainer", "empty", "single", "slow",
-                            "500", "notjson", "huge"])
+                            "500", "notjson", "huge", "many"])
     p.add_argument("--huge-mb", type=int, default=20)
+    p.add_argument("--many", type=int, default=100001)
     p.add_argument("--containers", help="containers payload to serve (default: the fixture)")
     p.add_argument("--delay-ms", type=int, default=3000)
     p.add_argument("--lifetime", type=float, default=60.0)
