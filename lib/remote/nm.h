@@ -79,9 +79,11 @@ enum nm_phase nm_state_phase(const char *state);
 /* The default cap on a NodeManager's containers answer (--nm-max-bytes):
  * ~20,000 containers of ~800 bytes, far above what one node runs. */
 #define NM_MAX_BYTES (16L << 20)
-/* Containers an answer may list: a node runs hundreds; an answer of more
- * (tens of bytes an item can make 450k in 16 MiB) is no NodeManager's. */
-#define NM_MAX_CONTAINERS 100000
+/* Containers an answer may list: a node runs hundreds at once, and the
+ * NodeManager keeps finished ones for minutes (duration-to-track-stopped-
+ * containers); an answer of more (tens of bytes an item make 450k in 16 MiB,
+ * each an item of the ContainerList) is no NodeManager's. */
+#define NM_MAX_CONTAINERS 10000
 
 /* GET <url>/ws/v1/node/containers with a total timeout of timeout_ms and
  * parse it into *out; a body over max_bytes (0: NM_MAX_BYTES) is not read

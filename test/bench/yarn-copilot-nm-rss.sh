@@ -9,7 +9,8 @@ set -eu
 . "$KILO_TOP/test/bench/lib.sh"
 . "$KILO_TOP/test/fake/fake-nm.sh"
 sh "$KILO_TOP/test/fake/mk-yarn-tree.sh" "$tmpdir/t" v1 50
-start_fake_nm huge --huge-mb 15
+# 9000 containers (under NM_MAX_CONTAINERS, each then an item of the list)
+start_fake_nm huge --huge-mb 15 --huge-count 9000
 curl -sf "$NM_URL/ws/v1/node/containers" >"$tmpdir/body"
 body=$(wc -c <"$tmpdir/body")
 : >"$tmpdir/empty"

@@ -12,6 +12,7 @@ shapes and failure modes a real NM shows:
   nocontainer {"containers":{}}
   empty       {} (no answer at all: an NM error, not "no containers")
   huge        the ok payload padded with copies of its containers to --huge-mb MiB
+              (--huge-count N: N copies, their diagnostics padded to fill it)
   many        --many containers that hold an id only (RUNNING), a few MiB in all
   single      {"containers":{"container":{...}}}: the first container, not in an array
   slow        ok, after --delay-ms
@@ -123,6 +124,10 @@ class Server(ThreadingHTTPServer):
             one = containers_of(payload)[0]
             size = len(json.dumps(one)) + 1
             n = self.opts.huge_mb * (1 << 20) // size + 1
+            if self.opts.huge_count:  # fewer, longer items (diagnostics padded)
+                n = self.opts.huge_count
+                pad = self.opts.huge_mb * (1 << 20) // n - size
+                one = dict(one, diagnostics=one.get("diagnostics", "") + "x" * max(pad, 0))
             return {"containers": {"container": [dict(one, id=one["id"][:-6] + "%06d" % (i % 999999))
                                                  for i in range(n)]}}
         if mode == "single":
@@ -136,7 +141,8 @@ def main():
                    choices=["ok", "legacy", "null", "nocontainer", "empty", "single", "slow",
                             "500", "notjson", "huge", "many"])
     p.add_argument("--huge-mb", type=int, default=20)
-    p.add_argument("--many", type=int, default=100001)
+    p.add_argument("--huge-count", type=int, default=0)
+    p.add_argument("--many", type=int, default=10001)
     p.add_argument("--containers", help="containers payload to serve (default: the fixture)")
     p.add_argument("--delay-ms", type=int, default=3000)
     p.add_argument("--lifetime", type=float, default=60.0)
