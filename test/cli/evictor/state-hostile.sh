@@ -66,6 +66,18 @@ yarn-copilot --sysroot "$tmpdir/node" --no-nm list --state "$shared/list.state" 
 jq -e '.kind == "ContainerList"' "$tmpdir/out" >/dev/null || fail "no ContainerList with a planted lock symlink"
 [ -f "$shared/list.state.lock" ] && [ ! -L "$shared/list.state.lock" ] || fail "the planted lock symlink is still there"
 assert_eq "$(stat -c '%u %a' "$shared/list.state.lock")" "0 600" "the replaced lock file"
+# another user's dir at a state path, a FIFO at another: the documents still
+# go out (exit 0), with a warning each (the list used to exit 1, and the
+# evictor then had no ContainerList)
+as_nobody mkdir "$shared/list2.state"
+as_nobody mkfifo "$shared/nu.state"
+yarn-copilot --sysroot "$tmpdir/node" --no-nm list --state "$shared/list2.state" >"$tmpdir/out" \
+	2>"$tmpdir/err" || fail "a dir at the state path: exit $? ($(cat "$tmpdir/err"))"
+jq -e '.kind == "ContainerList"' "$tmpdir/out" >/dev/null || fail "no ContainerList with a dir at the state path"
+grep -q "not a regular file: not replaced" "$tmpdir/err" || fail "a dir at the state path: no warning"
+timeout 20 node-usage --sysroot "$tmpdir/node" --state "$shared/nu.state" >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "a FIFO at the state path: exit $? ($(cat "$tmpdir/err"))"
+jq -e '.kind == "NodeUsage"' "$tmpdir/out" >/dev/null || fail "no NodeUsage with a FIFO at the state path"
 
 # a state nobody wrote before root's first run (cool-downs that would hold
 # off an eviction): not trusted, replaced by root's own
