@@ -220,6 +220,37 @@ static json_t *read_state(const char *path)
 	return doc;
 }
 
+/* No hadoop-yarn dir is normal where no YARN container has run yet; with a
+ * NodeManager that runs containers it is a wrong layout, which would leave
+ * the containers unseen (no eviction, no QoS): an error naming what the
+ * cpu hierarchy holds instead.  0, or KILO_EXIT_FAIL after printing. */
+static int yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *s,
+			  const struct containerlist_nm *nm)
+{
+	size_t live = 0;
+	char hint[512];
+
+	if (cgroup_exists_any(l, s, l->hadoop_yarn)) /* its containers dir may just be empty */
+		return 0;
+	for (size_t i = 0; nm->reachable && i < nm->containers->n; i++) {
+		enum nm_phase p = nm_state_phase(nm->containers->items[i].state);
+
+		live += p == NM_PHASE_RUNNING || p == NM_PHASE_KILLING;
+	}
+	cgroup_layout_hint(l, s, hint, sizeof(hint));
+	if (live) {
+		cli_error("hadoop-yarn cgroup '%s' not found, but the NodeManager runs %zu "
+			  "container%s: the layout is wrong (found %s); check --hierarchy and "
+			  "--cgroup-driver",
+			  l->hadoop_yarn, live, live == 1 ? "" : "s", hint);
+		return KILO_EXIT_FAIL;
+	}
+	cli_warn("hadoop-yarn cgroup '%s' not found in any controller (found %s): no YARN "
+		 "container has run here yet, or --hierarchy and --cgroup-driver are wrong",
+		 l->hadoop_yarn, hint);
+	return 0;
+}
+
 /* Collect the containers and the NM view: 0, or an exit code. */
 static int gather(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s,
 		  struct containerlist *cl, struct nm_containers *c, struct containerlist_nm *nm,
@@ -231,13 +262,11 @@ static int gather(const struct opts *o, const struct cgroup_layout *l, const str
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
-	if (!cgroup_exists_any(l, s, l->hadoop_yarn))
-		cli_warn("hadoop-yarn cgroup '%s' not found in any controller", l->hadoop_yarn);
 	if (cl->failed_reads)
 		cli_warn("%zu cgroup reads failed, their values are null; first: %s",
 			 cl->failed_reads, cl->first_err.msg);
 	ask_nm(o, c, nm, nm_err);
-	return 0;
+	return yarn_dir_check(l, s, nm);
 }
 
 static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)

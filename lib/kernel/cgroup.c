@@ -530,6 +530,45 @@ int cgroup_exists_any(const struct cgroup_layout *l, const struct sysroot *s, co
 	return 0;
 }
 
+/* Append the dirs named hadoop-yarn at or below cg (depth levels left). */
+static void find_yarn(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
+		      int depth, char *out, size_t size)
+{
+	cleanup_free char *dir = cgroup_path(l, CGROUP_CPU, cg, NULL);
+	cleanup_closedir DIR *d = dir ? sysroot_opendir(s, dir, NULL) : NULL;
+	struct dirent *ent;
+
+	while (d && depth > 0 && (ent = readdir(d))) {
+		cleanup_free char *sub = NULL;
+
+		if (ent->d_type != DT_DIR || ent->d_name[0] == '.' ||
+		    strncmp(ent->d_name, "container_", 10) == 0)
+			continue;
+		sub = xasprintf("%s/%s", strcmp(cg, "/") == 0 ? "" : cg, ent->d_name);
+		if (strcmp(ent->d_name, "hadoop-yarn") == 0)
+			snprintf(out + strlen(out), size - strlen(out), "%shadoop-yarn at '%s'",
+				 *out ? ", " : "", sub);
+		else
+			find_yarn(l, s, sub, depth - 1, out, size);
+	}
+}
+
+void cgroup_layout_hint(const struct cgroup_layout *l, const struct sysroot *s, char *out,
+			size_t size)
+{
+	static const char *const kube[][2] = { { "/kubepods", "cgroupfs" },
+					       { "/kubepods.slice", "systemd" } };
+
+	out[0] = '\0';
+	for (size_t i = 0; i < 2; i++)
+		if (cgroup_exists(l, s, CGROUP_CPU, kube[i][0]))
+			snprintf(out + strlen(out), size - strlen(out), "%s'%s' (the %s driver)",
+				 *out ? ", " : "", kube[i][0], kube[i][1]);
+	find_yarn(l, s, "/", 4, out, size);
+	if (!*out)
+		snprintf(out, size, "nothing of kubepods or hadoop-yarn");
+}
+
 enum cgroup_ctrl cgroup_procs_ctrl(unsigned ctrls)
 {
 	static const enum cgroup_ctrl order[] = { CGROUP_CPU,  CGROUP_CPUACCT, CGROUP_MEMORY,

@@ -150,11 +150,14 @@ static enum verdict classify(const struct cgroup_layout *l, const struct sysroot
 	const char *paren;
 	int leader_in;
 
+	/* without tids (one process on its own, a scan of them all): the
+	 * leader's own cgroup file first, a zombie's too, one read for most */
+	if (!tids && task_in(l, s, c, pid, pid, cg) != 1)
+		return FOREIGN;
 	if (sysroot_read_str(s, rel, &stat, NULL) >= 0 && (paren = strrchr(stat, ')')) &&
 	    paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'))
 		k.zombie = 1;
-	/* without tids (one process on its own): the leader's own cgroup file */
-	leader_in = k.zombie || !tids ? task_in(l, s, c, pid, pid, cg) == 1 : in(tids, nt, pid);
+	leader_in = !tids || (k.zombie ? task_in(l, s, c, pid, pid, cg) == 1 : in(tids, nt, pid));
 	if (!leader_in)
 		return FOREIGN;
 	each_thread(s, pid, count_outside, &k);

@@ -101,6 +101,7 @@ int containerlist_collect(const struct cgroup_layout *l, const struct sysroot *s
 	memset(out, 0, sizeof(*out));
 	if (cgroup_list_containers(l, s, &dirs, &n, e) < 0)
 		return -1;
+	out->yarn_found = cgroup_exists_any(l, s, l->hadoop_yarn);
 	out->items = xcalloc(n ? n : 1, sizeof(*out->items));
 	for (size_t i = 0; i < n; i++) {
 		struct containerlist_item *it = &out->items[out->n];
@@ -217,8 +218,9 @@ json_t *containerlist_doc(const struct containerlist *cl, const struct cgroup_la
 			    json_pack("{s:s, s:b, s:o}", "url", nm->url, "reachable", nm->reachable,
 				      "error", nm->error ? json_string(nm->error) : json_null()));
 	json_object_set_new(doc, "hadoopYarn",
-			    json_pack("{s:i, s:s, s:s}", "cgroupVersion", l->version, "driver",
-				      cgroup_driver_name(l->driver), "path", l->hadoop_yarn));
+			    json_pack("{s:i, s:s, s:s, s:b}", "cgroupVersion", l->version, "driver",
+				      cgroup_driver_name(l->driver), "path", l->hadoop_yarn,
+				      "found", cl->yarn_found));
 	/* the container dirs, and in id order among them the containers the
 	 * NodeManager knows that have no dir (yet: NEW, LOCALIZING, SCHEDULED,
 	 * or RUNNING just after launch) and are not finished: their requests

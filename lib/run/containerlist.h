@@ -39,6 +39,7 @@ struct containerlist {
 	struct containerlist_item *items; /* sorted by id */
 	size_t n;
 	size_t failed_reads;  /* reads that failed other than by absence (values left unknown) */
+	int yarn_found;       /* the hadoop-yarn dir exists in some controller */
 	struct err first_err; /* the first of them */
 };
 

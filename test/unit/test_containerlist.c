@@ -167,7 +167,7 @@ START_TEST(test_containerlist_fields)
 					 .cpu_ns = 123456789000LL,
 					 .memory_bytes = 1073741824,
 					 .memory_current = 1610612736 };
-	struct containerlist cl = { .items = &it, .n = 1 };
+	struct containerlist cl = { .items = &it, .n = 1, .yarn_found = 1 };
 	struct nm_container c = { .id = (char *)ID,
 				  .state = (char *)"RUNNING",
 				  .user = (char *)"alice",
@@ -191,7 +191,8 @@ START_TEST(test_containerlist_fields)
 		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"ContainerList\",\"metadata\":{\"node\":\"worker-1\","
 		"\"timestamp\":\"2026-11-29T16:00:02Z\"},\"nodeManager\":{\"url\":\"http://127.0.0.1:8042\","
 		"\"reachable\":true,\"error\":null},\"hadoopYarn\":{\"cgroupVersion\":1,\"driver\":\"cgroupfs\","
-		"\"path\":\"/kubepods/besteffort/hadoop-yarn\"},\"items\":[{\"id\":\"" ID "\","
+		"\"path\":\"/kubepods/besteffort/hadoop-yarn\",\"found\":true},\"items\":[{\"id\":\"" ID
+		"\","
 		"\"applicationId\":\"application_1410901177871_0001\",\"attempt\":1,\"number\":2,\"epoch\":17,"
 		"\"am\":false,\"state\":\"RUNNING\",\"phase\":\"running\",\"user\":\"alice\",\"requests\":{\"cpuMilli\":2000,"
 		"\"memoryBytes\":4294967296},\"cgroup\":\"/kubepods/besteffort/hadoop-yarn/" ID

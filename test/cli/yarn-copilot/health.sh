@@ -12,12 +12,22 @@ ok     NodeManager $NM_URL (node id host.domain.com:46077)" "healthy output"
 yarn-copilot --sysroot "$tmpdir/empty" --nm-url "$NM_URL" health >"$tmpdir/out"
 assert_eq "$?" 1 "no hadoop-yarn dir"
 grep -q "^FAILED hadoop-yarn cgroup /kubepods/besteffort/hadoop-yarn" "$tmpdir/out" || fail "$(cat "$tmpdir/out")"
-# list on such a node: a warning, no items, exit 0
+# list on such a node (no YARN container has run here): a warning, no
+# items, hadoopYarn.found false, exit 0
 yarn-copilot --sysroot "$tmpdir/empty" --no-nm list >"$tmpdir/out" 2>"$tmpdir/err" || fail "list: exit $?"
 assert_eq "$(cat "$tmpdir/err")" \
-	"yarn-copilot: warning: hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found in any controller" \
+	"yarn-copilot: warning: hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found in any controller (found nothing of kubepods or hadoop-yarn): no YARN container has run here yet, or --hierarchy and --cgroup-driver are wrong" \
 	"list warning"
-assert_eq "$(jq -c .items "$tmpdir/out")" "[]" "list items"
+assert_eq "$(jq -c '[.items, .hadoopYarn.found]' "$tmpdir/out")" "[[],false]" "list items"
+# a wrong layout while the NodeManager runs containers (a cgroupfs driver
+# named on a systemd node): every container would go unseen, so no eviction
+# and no QoS; it used to be exit 0 with a warning.  Now exit 1, naming what
+# is there.
+yarn-copilot --sysroot "$tmpdir/t" --cgroup-driver cgroupfs --nm-url "$NM_URL" list >"$tmpdir/out" 2>"$tmpdir/err"
+assert_eq "$?" 1 "a wrong driver while the NM runs containers"
+assert_eq "$(cat "$tmpdir/err")" \
+	"yarn-copilot: hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found, but the NodeManager runs 2 containers: the layout is wrong (found '/kubepods.slice' (the systemd driver), hadoop-yarn at '/kubepods.slice/kubepods-besteffort.slice/hadoop-yarn'); check --hierarchy and --cgroup-driver" \
+	"the wrong layout named"
 start_fake_nm 500
 yarn-copilot --sysroot "$tmpdir/t" --nm-url "$NM_URL" health >"$tmpdir/out"
 assert_eq "$?" 1 "NM 500"
