@@ -877,12 +877,16 @@ static int read_tree(const struct cgroup_layout *l, const struct sysroot *s, enu
 	DIR *d;
 	int r;
 
-	if (depth > CGROUP_TREE_DEPTH || ++*dirs > CGROUP_TREE_DIRS)
-		return err_set(e, ERR_INPUT, 0, "cgroup '%s': more than %d levels or %d dirs below",
-			       cg, CGROUP_TREE_DEPTH, CGROUP_TREE_DIRS);
+	if (depth > CGROUP_TREE_DEPTH || ++*dirs > CGROUP_TREE_DIRS) {
+		err_set(e, ERR_INPUT, 0, "cgroup '%s': more than %d levels or %d dirs below", cg,
+			CGROUP_TREE_DEPTH, CGROUP_TREE_DIRS);
+		return CGROUP_TOO_BIG;
+	}
 	r = read_pid_file(l, s, c, cg, file, &ids, &n, e);
 	if (r == CGROUP_ABSENT)
 		return depth == 0 ? CGROUP_ABSENT : CGROUP_OK; /* gone meanwhile */
+	if (r < 0 && depth > 0 && e && e->errnum == ENAMETOOLONG)
+		return CGROUP_TOO_BIG; /* a path past PATH_MAX: too deep a tree */
 	if (r != CGROUP_OK)
 		return r;
 	*v = xrealloc(*v, (*len + n + 1) * sizeof(**v));
@@ -905,9 +909,10 @@ static int read_tree(const struct cgroup_layout *l, const struct sysroot *s, enu
 		    strcmp(ent->d_name, "..") == 0)
 			continue; /* ".hidden" is a cgroup like any other */
 		sub = xasprintf("%s/%s", cg, ent->d_name);
-		if (read_tree(l, s, c, sub, file, depth + 1, v, len, dirs, e) < 0) {
+		r = read_tree(l, s, c, sub, file, depth + 1, v, len, dirs, e);
+		if (r < 0 || r == CGROUP_TOO_BIG) {
 			closedir(d);
-			return -1;
+			return r;
 		}
 	}
 	closedir(d);

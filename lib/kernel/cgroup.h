@@ -65,6 +65,7 @@ enum {
 	CGROUP_OK = 0,
 	CGROUP_ABSENT = 1,      /* no such cgroup dir in this controller (or not mounted) */
 	CGROUP_UNSUPPORTED = 2, /* the dir exists, the kernel lacks the file */
+	CGROUP_TOO_BIG = 3,     /* cgroup_read_tree(): more dirs than it reads */
 };
 
 struct cgroup_layout {
@@ -264,8 +265,9 @@ int cgroup_pid_cmp(const void *a, const void *b);
  * runtime and launchers make sub-cgroups), sorted and unique.  *ids is a
  * new array (caller frees; NULL when empty).  Returns a status:
  * CGROUP_ABSENT when cg itself is no dir; a dir below that vanishes
- * meanwhile adds nothing; -1 with e set past CGROUP_TREE_DEPTH levels or
- * CGROUP_TREE_DIRS dirs. */
+ * meanwhile adds nothing; CGROUP_TOO_BIG with e set past CGROUP_TREE_DEPTH
+ * levels or CGROUP_TREE_DIRS dirs (a container can make dirs in its own:
+ * the walk is bounded, members_scan() is not). */
 int cgroup_read_tree(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
 		     const char *cg, int threads, pid_t **ids, size_t *n, struct err *e);
 

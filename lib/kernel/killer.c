@@ -113,11 +113,22 @@ static pid_t seen_alive(const struct sysroot *s, const struct killer_item *it)
 	return 0;
 }
 
+/* The members of the item now, into *pids (caller frees): by a walk of its
+ * dirs, or, when the container has made more dirs than a walk reads
+ * (it->too_big), by every process's own cgroup file.  -1 with it->err set. */
 static int read_procs(const struct cgroup_layout *l, const struct sysroot *s,
 		      struct killer_item *it, pid_t **pids, size_t *n)
 {
 	struct members m;
 	int r = members_read(l, s, it->cg, MEMBERS_MIRRORS, &m, &it->err);
+
+	it->too_big = m.too_big;
+	if (m.too_big) {
+		members_release(&m);
+		r = members_scan(l, s, it->cg, &m, &it->err);
+		if (r == CGROUP_OK)
+			err_clear(&it->err);
+	}
 
 	for (size_t i = 0; i < m.nforeign; i++)
 		add_foreign(it, m.foreign[i]);
@@ -156,7 +167,8 @@ static int signal_batch(const struct cgroup_layout *l, const struct sysroot *s,
 			failed = 1;
 		}
 	}
-	if (!failed && read_procs(l, s, it, &again, &m) < 0)
+	/* a tree too big to walk was just scanned: each pid's own files decide */
+	if (!failed && !it->too_big && read_procs(l, s, it, &again, &m) < 0)
 		failed = 1;
 	for (size_t i = 0; i < n; i++) {
 		if (handles[i] < 0)
@@ -329,6 +341,16 @@ static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
 			it->empty_reads = 0;
 			survivor = pids[0];
 		}
+	}
+	if (n == 0 && it->too_big && !(survivor = seen_alive(s, it))) {
+		err_set(&it->err, ERR_SYSTEM, 0,
+			"the cgroup dirs of '%s' pass %d levels or %d dirs, more than a walk "
+			"reads: by every process's own cgroup file, %s, but the container is "
+			"not proven ended",
+			it->id, CGROUP_TREE_DEPTH, CGROUP_TREE_DIRS,
+			it->sent ? "its members were signalled and none is left"
+				 : "no member is found");
+		return finish(it, KILLER_FAILED, elapsed);
 	}
 	if (n == 0 && !(survivor = seen_alive(s, it)))
 		return finish(it,

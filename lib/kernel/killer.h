@@ -20,7 +20,10 @@
  * and never signalled.  "gone" needs the hadoop-yarn dir to exist in those
  * hierarchies; a run in a pid namespace of its own fails every item (its
  * view of the containers is empty), and so does a container whose
- * pids.current counts tasks none of which is visible.  The grace period
+ * pids.current counts tasks none of which is visible.  A container that
+ * made more dirs below its own than a walk reads (cgroup_read_tree) is
+ * signalled through members_scan(), every process's own cgroup file, and
+ * fails even when none is left: it is not proven ended.  The grace period
  * of each container runs from the end of its SIGTERM round.
  *
  * A signalled container exits 143 or 137; MapReduce and Spark count that as
@@ -104,6 +107,7 @@ struct killer_item {
 	struct killer_seen *seen; /* every member seen, to be seen to end */
 	size_t nseen;
 	size_t nmixed, nmirrored; /* of the last read (members.h) */
+	int too_big;              /* the last read: a tree past the walk's limits, scanned */
 	pid_t mixed;
 };
 

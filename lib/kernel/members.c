@@ -293,6 +293,7 @@ int members_read(const struct cgroup_layout *l, const struct sysroot *s, const c
 			continue;
 		}
 		if (r != CGROUP_OK) { /* CGROUP_UNSUPPORTED: a dir without cgroup.procs */
+			m->too_big = r == CGROUP_TOO_BIG;
 			r = -1;
 			break;
 		}

@@ -53,6 +53,7 @@ struct members {
 	size_t nmixed;    /* processes whose leader is in the tree and a thread elsewhere */
 	pid_t mixed;      /* the first of them */
 	unsigned ctrls;   /* bit (1u << c) per authority whose dir cg exists */
+	int too_big;      /* members_read() -1: the tree passes cgroup_read_tree()'s limits */
 };
 
 /* The authorities of l as controller bits (see the top; CGROUP_CPU stands
@@ -63,7 +64,8 @@ unsigned members_authorities(const struct cgroup_layout *l);
  * into *m (zeroed first; release with members_release() in every case).
  * Returns CGROUP_OK, CGROUP_ABSENT when cg is a dir in no authority (*m
  * empty, e says which), or -1 with e set (a file or dir that exists but
- * cannot be read, a tree past CGROUP_TREE_DEPTH or CGROUP_TREE_DIRS). */
+ * cannot be read; a tree past CGROUP_TREE_DEPTH or CGROUP_TREE_DIRS, which
+ * sets m->too_big: only members_scan() then finds its members). */
 int members_read(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
 		 unsigned flags, struct members *m, struct err *e);
 

@@ -737,6 +737,55 @@ START_TEST(test_cgroup_fixture_containers)
 	free(dir);
 }
 END_TEST
+/* A container's tree past the walk's limits, 16 levels below it or 4096
+ * dirs in all: CGROUP_TOO_BIG, with a message; at the limits, read whole. */
+START_TEST(test_cgroup_read_tree_limits)
+{
+	struct cgroup_layout l = { 0 };
+	struct err e = { 0 };
+	char rel[1024] = CPU BE "hadoop-yarn/" C1;
+	pid_t *ids = NULL;
+	size_t n = 0;
+	const char *cg = "/" BE "hadoop-yarn/" C1;
+
+	v1_combined_tree();
+	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_AUTO, NULL, &e), 0);
+	for (int depth = 1; depth <= CGROUP_TREE_DEPTH; depth++) {
+		char *file;
+
+		strcat(rel, "/d");
+		file = xasprintf("%s/cgroup.procs", rel);
+		testlib_write(root, file, depth == CGROUP_TREE_DEPTH ? "4242\n" : "");
+		free(file);
+	}
+	ck_assert_int_eq(cgroup_read_tree(&l, &sr, CGROUP_CPU, cg, 0, &ids, &n, &e), CGROUP_OK);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(ids[0], 4242);
+	free(ids);
+	strcat(rel, "/d/cgroup.procs"); /* one level more */
+	testlib_write(root, rel, "");
+	ck_assert_int_eq(cgroup_read_tree(&l, &sr, CGROUP_CPU, cg, 0, &ids, &n, &e),
+			 CGROUP_TOO_BIG);
+	ck_assert_ptr_null(ids);
+	ck_assert_ptr_nonnull(strstr(e.msg, "': more than 16 levels or 4096 dirs below"));
+
+	/* 4096 dirs in all (the container's own and 4095 below) */
+	cg = "/" BE "hadoop-yarn/" C2;
+	for (int i = 1; i < CGROUP_TREE_DIRS; i++) {
+		char *file = xasprintf(CPU BE "hadoop-yarn/" C2 "/%d/cgroup.procs", i);
+
+		testlib_write(root, file, i == CGROUP_TREE_DIRS - 1 ? "77\n" : "");
+		free(file);
+	}
+	ck_assert_int_eq(cgroup_read_tree(&l, &sr, CGROUP_CPU, cg, 0, &ids, &n, &e), CGROUP_OK);
+	ck_assert_uint_eq(n, 1);
+	free(ids);
+	testlib_write(root, CPU BE "hadoop-yarn/" C2 "/x/cgroup.procs", "");
+	ck_assert_int_eq(cgroup_read_tree(&l, &sr, CGROUP_CPU, cg, 0, &ids, &n, &e),
+			 CGROUP_TOO_BIG);
+	cgroup_layout_release(&l);
+}
+END_TEST
 
 static Suite *cgroup_suite(void)
 {
@@ -763,6 +812,7 @@ static Suite *cgroup_suite(void)
 	tcase_add_test(tt, test_cgroup_detect_v2_systemd);
 	tcase_add_test(tt, test_cgroup_detect_tree_v1_and_none);
 	tcase_add_test(tt, test_cgroup_start_time);
+	tcase_add_test(tt, test_cgroup_read_tree_limits);
 	tcase_add_loop_test(tt, test_cgroup_fixture_containers, 0,
 			    sizeof(fixtures) / sizeof(fixtures[0]));
 	suite_add_tcase(s, tt);
