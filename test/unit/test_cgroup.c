@@ -751,9 +751,10 @@ START_TEST(test_cgroup_read_tree_limits)
 	v1_combined_tree();
 	ck_assert_int_eq(cgroup_layout_detect(&l, &sr, CGROUP_DRIVER_AUTO, NULL, &e), 0);
 	for (int depth = 1; depth <= CGROUP_TREE_DEPTH; depth++) {
+		size_t len = strlen(rel);
 		char *file;
 
-		strcat(rel, "/d");
+		snprintf(rel + len, sizeof(rel) - len, "/d");
 		file = xasprintf("%s/cgroup.procs", rel);
 		testlib_write(root, file, depth == CGROUP_TREE_DEPTH ? "4242\n" : "");
 		free(file);
@@ -762,7 +763,7 @@ START_TEST(test_cgroup_read_tree_limits)
 	ck_assert_uint_eq(n, 1);
 	ck_assert_int_eq(ids[0], 4242);
 	free(ids);
-	strcat(rel, "/d/cgroup.procs"); /* one level more */
+	snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel), "/d/cgroup.procs"); /* one more */
 	testlib_write(root, rel, "");
 	ck_assert_int_eq(cgroup_read_tree(&l, &sr, CGROUP_CPU, cg, 0, &ids, &n, &e),
 			 CGROUP_TOO_BIG);
