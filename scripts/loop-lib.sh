@@ -4,8 +4,14 @@
 # Gives: log MSG (one timestamped line on stderr), loop_lock FILE (flock, or
 # exit 1 when another loop holds it), loop_sleep SECONDS (interruptible by
 # SIGTERM/SIGINT), jittered SECONDS PERCENT, heartbeat FILE, need_uint NAME
-# MIN MAX (exit 2 unless $NAME is an integer in MIN..MAX), and the variable
-# stop (set to 1 by SIGTERM/SIGINT: finish the pass, then exit 0).
+# MIN MAX (exit 2 unless $NAME is an integer in MIN..MAX), own_dir NAME DIR
+# (make DIR; exit 2 unless it is the caller's alone), and the variable stop
+# (set to 1 by SIGTERM/SIGINT: finish the pass, then exit 0).
+#
+# Files the loops write themselves: the lock is opened without truncating
+# (a symlink planted there damages nothing), the heartbeat is renamed into
+# place from a mktemp name; the loop's own documents go only into a dir of
+# the caller's that no one else can write (own_dir).
 
 prog=${prog:-kilo-loop}
 stop=0
@@ -17,7 +23,7 @@ log() {
 
 loop_lock() {
 	mkdir -p "$(dirname "$1")"
-	exec 9>"$1"
+	exec 9>>"$1"
 	if ! flock -n 9; then
 		log "another loop holds the lock $1; exiting"
 		exit 1
@@ -54,5 +60,18 @@ need_uint() {
 
 heartbeat() {
 	[ -z "$1" ] && return 0
-	mkdir -p "$(dirname "$1")" && : >"$1.tmp" && mv -f "$1.tmp" "$1"
+	mkdir -p "$(dirname "$1")" && _hb=$(mktemp "$1.XXXXXX") && chmod 644 "$_hb" &&
+		mv -f "$_hb" "$1"
+}
+
+# own_dir NAME DIR: make DIR (and its parents); exit 2 naming NAME unless
+# DIR is a dir (no symlink) owned by the caller that neither its group nor
+# others may write: the loop's shell writes there by plain redirection.
+own_dir() {
+	mkdir -p "$2" || exit 1
+	if [ -L "$2" ] || [ ! -d "$2" ] || [ ! -O "$2" ] ||
+		[ -n "$(find "$2" -maxdepth 0 -perm /022)" ]; then
+		echo "$prog: $1 '$2' is not a dir of this user's alone (owner $(stat -c %U "$2"), mode $(stat -c %a "$2")): refusing to write there" >&2
+		exit 2
+	fi
 }

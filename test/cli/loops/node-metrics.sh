@@ -112,4 +112,22 @@ sh "$metrics" "$tmpdir/st2" "$tmpdir/tf2" usage=0 2>"$tmpdir/fifo.err" && fail "
 grep -q "kilo-node.prom' is not a regular file: not replaced" "$tmpdir/fifo.err" ||
 	fail "no message: $(cat "$tmpdir/fifo.err")"
 [ "$(find "$tmpdir/tf2" -name '.kilo-node*' | wc -l)" = 0 ] || fail "a temporary file left"
+
+# another user pre-creates the temporary names of the next pids in a sticky
+# world-writable textfile dir (they used to be .kilo-node.prom.PID, opened
+# without O_EXCL: root wrote into the user's file and moved it into place,
+# the user's to change ever after)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	shared=$tmpdir/shared
+	mkdir -m 1777 "$shared"
+	chmod 755 "$tmpdir"
+	next=$(sh -c 'echo $$')
+	setpriv --reuid=65534 --regid=65534 --clear-groups sh -c '
+		for p in $(seq "$1" $(($1 + 200))); do : >"$2/.kilo-node.prom.$p"; done' sh "$next" \
+		"$shared" || fail "pre-create as nobody"
+	sh "$metrics" "$tmpdir/st2" "$shared" usage=0 || fail "kilo-node-metrics in a shared dir"
+	assert_eq "$(stat -c '%u %a' "$shared/kilo-node.prom")" "0 644" "the textfile's owner and mode"
+	assert_eq "$(find "$shared" -name '.kilo-node.prom.*' -size +0 | wc -l)" 0 \
+		"another user's files written into"
+fi
 exit 0

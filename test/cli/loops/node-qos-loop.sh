@@ -47,6 +47,21 @@ exit 2" "INTERVAL with a leading zero"
 ! grep -q 'failed with exit' "$tmpdir/log" || fail "a step failed"
 [ -f "$tmpdir/hb" ] || fail "no heartbeat"
 
+# the loop's own files: a symlink at the lock or at the heartbeat's old
+# temporary name (HEARTBEAT.tmp) used to truncate its target; a STATE_DIR
+# others may write is refused before anything is written there
+echo precious >"$tmpdir/precious"
+ln -s "$tmpdir/precious" "$tmpdir/lock2"
+ln -s "$tmpdir/precious" "$tmpdir/hb.tmp"
+PASSES=1 run_loop env LOCK_FILE="$tmpdir/lock2" 2>"$tmpdir/log3" || fail "loop exit $?: $(cat "$tmpdir/log3")"
+assert_eq "$(cat "$tmpdir/precious")" precious "the file behind the lock and heartbeat symlinks"
+[ -f "$tmpdir/hb" ] && [ ! -L "$tmpdir/hb" ] || fail "no heartbeat file"
+mkdir -m 0777 "$tmpdir/open"
+assert_eq "$(PASSES=1 run_loop env STATE_DIR="$tmpdir/open" 2>&1 >/dev/null; echo "exit $?")" \
+	"node-qos-loop: STATE_DIR '$tmpdir/open' is not a dir of this user's alone (owner $(id -un), mode 777): refusing to write there
+exit 2" "a world-writable STATE_DIR"
+[ -z "$(ls -A "$tmpdir/open")" ] || fail "written into a refused STATE_DIR: $(ls -A "$tmpdir/open")"
+
 # a broken policy: evictor, qos-cgset and resctrl-assign fail (exit 2) and
 # are named; node-usage, list and metrics still run
 echo 'resourceUsedThresholdWithBE: {memoryEvictThresholdPercent: 170}' >"$tmpdir/bad.yaml"
