@@ -162,6 +162,12 @@ static int make_temp(int dfd, const char *base, char *name, size_t len)
 
 int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode, struct err *e)
 {
+	return atomicfile_replace(path, data, len, mode, NULL, NULL, NULL, e);
+}
+
+int atomicfile_replace(const char *path, const char *data, size_t len, mode_t mode,
+		       int (*mine)(int fd, void *arg), void *arg, const char *what, struct err *e)
+{
 	cleanup_free char *real = atomicfile_target(path);
 	cleanup_free char *b = NULL;
 	cleanup_free char *tmp = NULL;
@@ -169,6 +175,7 @@ int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode
 	cleanup_close int dfd = -1;
 	const char *base;
 	struct stat st;
+	int exists;
 
 	/* A trusted symlink is written through (the file it leads to is
 	 * replaced, or made), an untrusted one replaced; a device, FIFO or dir
@@ -181,9 +188,16 @@ int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode
 		return -1;
 	b = xstrdup(real);
 	base = basename(b);
-	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode) &&
-	    !S_ISLNK(st.st_mode))
+	exists = fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (exists && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
 		return err_set(e, ERR_SYSTEM, 0, "'%s' is not a regular file: not replaced", real);
+	if (exists && mine && S_ISREG(st.st_mode)) {
+		cleanup_close int old =
+			openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+		if (old < 0 || mine(old, arg) != 1)
+			return err_set(e, ERR_INPUT, 0, "'%s' is not %s: not replaced", real, what);
+	}
 	tmp = xmalloc(strlen(base) + 16);
 	fd = make_temp(dfd, base, tmp, strlen(base) + 16);
 	if (fd < 0)

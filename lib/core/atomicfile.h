@@ -24,6 +24,14 @@
  * with e set (ERR_SYSTEM naming the path; errnum ENOSPC, EACCES, ELOOP...). */
 int atomicfile_write(const char *path, const char *data, size_t len, mode_t mode, struct err *e);
 
+/* As atomicfile_write(), but a regular file already at the target is
+ * replaced only when mine(fd, arg) returns 1 for it (fd: the file opened
+ * read-only, O_NOFOLLOW, at offset 0; the caller's own kind of file): a
+ * path given by mistake, or a root-owned symlink to /etc/passwd, is never
+ * replaced.  Else ERR_INPUT "'<target>' is not <what>: not replaced". */
+int atomicfile_replace(const char *path, const char *data, size_t len, mode_t mode,
+		       int (*mine)(int fd, void *arg), void *arg, const char *what, struct err *e);
+
 /* 1 when a symlink (lstat'ed into *link) may be followed: it is
  * owned by the caller (euid) or by root.  A link of any other user is
  * never followed, wherever it is (stricter than the kernel's

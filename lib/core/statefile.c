@@ -115,16 +115,51 @@ int statefile_load(const char *path, const char *kind, json_t **doc, struct err 
 	return 1;
 }
 
+/* 1 when the file at fd may be replaced by a state of kind (arg): empty,
+ * or the start of one as statefile_save() writes it (a run cut short, a
+ * crash: a prefix of '{"apiVersion":"kilo/v1","kind":"<kind>"'), zeros (a
+ * crash's unwritten blocks), or any JSON document of that apiVersion and
+ * kind (one reformatted by hand). */
+static int is_state(int fd, void *arg)
+{
+	const char *kind = arg;
+	cleanup_free char *head =
+		xasprintf("{\"apiVersion\":\"%s\",\"kind\":\"%s\"", KILO_API_VERSION, kind);
+	char got[128];
+	ssize_t n = pread(fd, got, sizeof(got), 0);
+	const char *api, *got_kind;
+	json_t *doc;
+	struct stat st;
+	int ok;
+
+	if (n < 0 || fstat(fd, &st) < 0)
+		return 0;
+	if (memcmp(got, head, (size_t)n < strlen(head) ? (size_t)n : strlen(head)) == 0)
+		return 1; /* n == 0 too: empty */
+	if (memchr(got, '\0', (size_t)n) == got && memcmp(got, got + 1, (size_t)n - 1) == 0)
+		return 1; /* zeros: blocks a crash left unwritten */
+	if (st.st_size > STATEFILE_MAX_BYTES)
+		return 0;
+	doc = json_loadfd(fd, 0, NULL);
+	api = json_string_value(json_object_get(doc, "apiVersion"));
+	got_kind = json_string_value(json_object_get(doc, "kind"));
+	ok = api && got_kind && strcmp(api, KILO_API_VERSION) == 0 && strcmp(got_kind, kind) == 0;
+	json_decref(doc);
+	return ok;
+}
+
 int statefile_save(const char *path, const json_t *doc, struct err *e)
 {
 	cleanup_free char *text = json_dumps(doc, JSON_COMPACT);
 	cleanup_free char *line = NULL;
+	const char *kind = json_string_value(json_object_get(doc, "kind"));
 
-	if (!text)
-		return err_set(e, ERR_SYSTEM, ENOMEM, "encode state '%s'", path);
+	if (!text || !kind)
+		return err_set(e, ERR_SYSTEM, text ? EINVAL : ENOMEM, "encode state '%s'", path);
 	line = xasprintf("%s\n", text);
-	if (atomicfile_write(path, line, strlen(line), 0600, e) < 0) {
-		if (e && e->errnum == 0) /* not a regular file: atomicfile says so */
+	if (atomicfile_replace(path, line, strlen(line), 0600, is_state, (void *)kind,
+			       "a kilo state file", e) < 0) {
+		if (e && e->errnum == 0) /* not a regular file, not ours: atomicfile says so */
 			return err_wrap(e, "write state");
 		return err_set(e, ERR_SYSTEM, e ? e->errnum : 0, "write state '%s'", path);
 	}

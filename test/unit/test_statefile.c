@@ -46,7 +46,7 @@ START_TEST(test_statefile_round_trip_replaces_atomically)
 	json_t *doc = json_pack("{s:s,s:s,s:i}", "apiVersion", "kilo/v1", "kind", "T", "a", 1),
 	       *back = NULL;
 
-	testlib_write(dir, "s.json", "{\"old\":true}\n");
+	testlib_write(dir, "s.json", "{\"apiVersion\":\"kilo/v1\",\"kind\":\"T\",\"a\":0}\n");
 	ck_assert_msg(statefile_save(path, doc, &e) == 0, "%s", e.msg);
 	text = testlib_read(dir, "s.json");
 	ck_assert_str_eq(text, "{\"apiVersion\":\"kilo/v1\",\"kind\":\"T\",\"a\":1}\n");
@@ -67,7 +67,7 @@ START_TEST(test_statefile_errors)
 	char *dir = testlib_tmpdir(), *path = xasprintf("%s/s.json", dir);
 	char *nodir = xasprintf("%s/no/such/s.json", dir);
 	struct err e = { 0 };
-	json_t *doc = json_object(), *back = NULL;
+	json_t *doc = json_pack("{s:s,s:s}", "apiVersion", "kilo/v1", "kind", "T"), *back = NULL;
 
 	testlib_write(dir, "s.json", "{\"a\":\n");
 	ck_assert_int_eq(statefile_load(path, "T", &back, &e), -1);
@@ -119,8 +119,9 @@ START_TEST(test_statefile_not_a_regular_file)
 	ck_assert_int_eq(lstat(fifo, &st), 0);
 	ck_assert(S_ISFIFO(st.st_mode));
 
-	/* a symlink is written through: the link stays, its file is replaced */
-	testlib_write(dir, "target", "old\n");
+	/* a symlink is written through: the link stays, its file (a state cut
+	 * short) is replaced */
+	testlib_write(dir, "target", "{\"apiVersion\":\"ki");
 	ck_assert_int_eq(symlink("target", link), 0);
 	ck_assert_msg(statefile_save(link, doc, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(lstat(link, &st), 0);
@@ -182,6 +183,69 @@ START_TEST(test_statefile_not_a_regular_file)
 }
 END_TEST
 
+/* What is not a state of the kind is never replaced (a path given by
+ * mistake, a root-owned symlink to /etc/passwd: it used to become 0600
+ * JSON); an empty file, a state cut short, one reformatted by hand are. */
+START_TEST(test_statefile_never_replaces_what_is_not_a_state)
+{
+	char *dir = testlib_tmpdir(), *path = xasprintf("%s/s.json", dir);
+	char *link = xasprintf("%s/link", dir), *text;
+	struct err e = { 0 };
+	json_t *doc = json_pack("{s:s,s:s,s:i}", "apiVersion", "kilo/v1", "kind", "T", "a", 1);
+	static const char *const foreign[] = {
+		"root:x:0:0:root:/root:/bin/bash\n",
+		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"U\"}\n", /* another tool's state */
+		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"TT\"}\n",
+		"{ \"kind\": \"T\" }\n",
+		"\n",
+	};
+	static const char *const ours[] = {
+		"",
+		"{",
+		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"T\",\"a\":",
+		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"T\"} trailing\n", /* a torn write */
+		"{\n  \"kind\": \"T\",\n  \"apiVersion\": \"kilo/v1\"\n}\n",
+	};
+
+	ck_assert_int_eq(symlink("passwd", link), 0);
+	for (size_t i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++) {
+		testlib_write(dir, "passwd", foreign[i]);
+		ck_assert_int_eq(statefile_save(link, doc, &e), -1);
+		ck_assert_int_eq(e.kind, ERR_INPUT);
+		ck_assert_msg(strstr(e.msg, "passwd' is not a kilo state file: not replaced") !=
+				      NULL,
+			      "%s", e.msg);
+		ck_assert_ptr_null(strstr(e.msg, "root:")); /* never the content */
+		text = testlib_read(dir, "passwd");
+		ck_assert_str_eq(text, foreign[i]);
+		free(text);
+	}
+	ck_assert_int_eq(entries(dir), 2); /* no temporary file left */
+	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {
+		testlib_write(dir, "s.json", ours[i]);
+		ck_assert_msg(statefile_save(path, doc, &e) == 0, "%zu: %s", i, e.msg);
+		text = testlib_read(dir, "s.json");
+		ck_assert_str_eq(text, "{\"apiVersion\":\"kilo/v1\",\"kind\":\"T\",\"a\":1}\n");
+		free(text);
+	}
+	/* 4 KiB of zeros: the blocks of a crashed write */
+	{
+		char zeros[4096] = { 0 };
+		int fd = open(path, O_WRONLY | O_TRUNC);
+
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(write(fd, zeros, sizeof(zeros)), (ssize_t)sizeof(zeros));
+		close(fd);
+		ck_assert_msg(statefile_save(path, doc, &e) == 0, "zeros: %s", e.msg);
+	}
+	json_decref(doc);
+	testlib_rmtree(dir);
+	free(link);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 /* The lock: one holder at a time (a second run waits, then ERR_TEMP); a
  * hard link to the lock file (fs.protected_hardlinks=0 lets another user
  * link any file there) is replaced, never locked; a symlink too. */
@@ -238,6 +302,7 @@ static Suite *statefile_suite(void)
 	tcase_add_test(tc, test_statefile_round_trip_replaces_atomically);
 	tcase_add_test(tc, test_statefile_errors);
 	tcase_add_test(tc, test_statefile_not_a_regular_file);
+	tcase_add_test(tc, test_statefile_never_replaces_what_is_not_a_state);
 	tcase_add_test(tc, test_statefile_lock);
 	suite_add_tcase(s, tc);
 	return s;

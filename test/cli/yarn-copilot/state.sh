@@ -22,11 +22,18 @@ echo 1000 >"$acct"
 KILO_NOW=2026-11-29T16:00:03Z yarn-copilot --sysroot "$tmpdir/t" --no-nm list --state "$tmpdir/st" \
 	>"$tmpdir/out" || fail "third: exit $?"
 assert_eq "$(cpu)" null "counter reset"
-# a corrupt state file: a warning, rates start over
-echo '{"kind":' >"$tmpdir/st"
+# a corrupt state file (a write cut short): a warning, rates start over
+printf '{"apiVersion":"kilo/v1","kind":"Contai' >"$tmpdir/st"
 KILO_NOW=2026-11-29T16:00:04Z yarn-copilot --sysroot "$tmpdir/t" --no-nm list --state "$tmpdir/st" \
 	>"$tmpdir/out" 2>"$tmpdir/err" || fail "corrupt: exit $?"
 grep -q "warning: .*rates start over" "$tmpdir/err" || fail "no warning: $(cat "$tmpdir/err")"
 assert_eq "$(cpu)" null "after a corrupt state"
 assert_eq "$(jq -r .timestampMs "$tmpdir/st")" 1795968004000 "state rewritten"
+# a file that is no kilo state (--state given a wrong path) is never replaced
+echo '{"kind":' >"$tmpdir/other"
+KILO_NOW=2026-11-29T16:00:05Z yarn-copilot --sysroot "$tmpdir/t" --no-nm list --state "$tmpdir/other" \
+	>"$tmpdir/out" 2>"$tmpdir/err" || fail "not a state: exit $?"
+grep -q "warning: .*other' is not a kilo state file: not replaced" "$tmpdir/err" ||
+	fail "no warning: $(cat "$tmpdir/err")"
+assert_eq "$(cat "$tmpdir/other")" '{"kind":' "the file that is no state"
 exit 0
