@@ -110,6 +110,14 @@ $(O)/test/tools/%: test/tools/%.c $(LIBKILO)
 	@$(if $(Q),echo "  CCLD    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBKILO) $(ALL_LDFLAGS) $(LIBS)
 
+# The attackers the kill tests race run at full speed: no sanitizer slows
+# their forks and moves (and they need nothing of lib/).
+ATTACKERS := $(O)/test/tools/forkchain $(O)/test/tools/hopper
+$(ATTACKERS): $(O)/test/tools/%: test/tools/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 $(WARN) -o $@ $<
+
 # Tests: everything is rebuilt with the sanitizers into build/check.
 CHECK_O := build/check
 check: deps

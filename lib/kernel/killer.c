@@ -60,12 +60,6 @@ const char *killer_result_name(enum killer_result r)
 	}
 }
 
-/* pid among pids[0..n), sorted as read_procs() gives them. */
-static int listed(const pid_t *pids, size_t n, pid_t pid)
-{
-	return n && bsearch(&pid, pids, n, sizeof(*pids), cgroup_pid_cmp) != NULL;
-}
-
 /* Remember pid among its foreign ids (once). */
 static void add_foreign(struct killer_item *it, pid_t pid)
 {
@@ -136,6 +130,7 @@ static int read_procs(const struct cgroup_layout *l, const struct sysroot *s,
 	it->nmixed = m.nmixed;
 	it->mixed = m.mixed;
 	it->nmirrored = m.nmirrored;
+	it->nvanished = m.nvanished;
 	*pids = m.pids;
 	*n = m.n;
 	m.pids = NULL;
@@ -145,65 +140,46 @@ static int read_procs(const struct cgroup_layout *l, const struct sysroot *s,
 	return r < 0 ? -1 : 0;
 }
 
-/* Pin pids[0..n), re-read the container's cgroup.procs, send sig to the
- * pinned ones still listed, unpin.  Adds to *sent; -1 with it->err set. */
-static int signal_batch(const struct cgroup_layout *l, const struct sysroot *s,
-			const struct killer_ops *ops, struct killer_item *it, const pid_t *pids,
-			size_t n, int sig, long *sent)
+/* Send sig to pid, a member just read: pinned first (a pidfd), and sent
+ * only when the pinned process is a member still by its own cgroup files
+ * (members_pid_is_member), at once: a process that forks its successor and
+ * exits leaves no time to spare.  Adds to *sent; -1 with it->err set. */
+static int signal_one(const struct cgroup_layout *l, const struct sysroot *s,
+		      const struct killer_ops *ops, struct killer_item *it, pid_t pid, int sig,
+		      long *sent)
 {
-	cleanup_free pid_t *again = NULL;
-	int handles[KILLER_PIN_BATCH];
-	size_t m = 0;
-	int failed = 0;
+	int handle, r = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		handles[i] = -1;
-		if (pids[i] <= 1 || pids[i] == getpid())
-			continue;
-		handles[i] = ops->pin(ops->arg, pids[i]);
-		if (handles[i] < 0 && errno != ESRCH && !failed) {
-			err_set(&it->err, ERR_SYSTEM, errno, "pin pid %ld of '%s'", (long)pids[i],
-				it->id);
-			failed = 1;
-		}
+	if (pid <= 1 || pid == getpid())
+		return 0;
+	handle = ops->pin(ops->arg, pid);
+	if (handle < 0) {
+		if (errno == ESRCH)
+			return 0; /* exited meanwhile */
+		return err_set(&it->err, ERR_SYSTEM, errno, "pin pid %ld of '%s'", (long)pid,
+			       it->id);
 	}
-	/* a tree too big to walk was just scanned: each pid's own files decide */
-	if (!failed && !it->too_big && read_procs(l, s, it, &again, &m) < 0)
-		failed = 1;
-	for (size_t i = 0; i < n; i++) {
-		if (handles[i] < 0)
-			continue;
-		/* still a member once pinned: by the tree read again, or, for one
-		 * the walk missed (moving between its dirs), by its own files */
-		if (!failed &&
-		    (listed(again, m, pids[i]) || members_pid_is_member(l, s, pids[i], it->cg))) {
-			if (ops->send(ops->arg, handles[i], pids[i], sig) == 0)
-				(*sent)++;
-			else if (errno != ESRCH) {
-				err_set(&it->err, ERR_SYSTEM, errno,
-					"send SIG%s to pid %ld of '%s'", sigabbrev_np(sig),
-					(long)pids[i], it->id);
-				failed = 1;
-			}
-		}
-		ops->unpin(ops->arg, handles[i]);
+	if (members_pid_is_member(l, s, pid, it->cg)) {
+		if (ops->send(ops->arg, handle, pid, sig) == 0)
+			(*sent)++;
+		else if (errno != ESRCH)
+			r = err_set(&it->err, ERR_SYSTEM, errno, "send SIG%s to pid %ld of '%s'",
+				    sigabbrev_np(sig), (long)pid, it->id);
 	}
-	return failed ? -1 : 0;
+	ops->unpin(ops->arg, handle);
+	return r;
 }
 
-/* One round of sig to pids[0..n) (members just read), KILLER_PIN_BATCH at
- * a time (a pin holds a file descriptor).  Returns the number of processes
- * signalled, or -1 with it->err set. */
+/* One round of sig to pids[0..n) (members just read), one at a time.
+ * Returns the number of processes signalled, or -1 with it->err set. */
 static long signal_round(const struct cgroup_layout *l, const struct sysroot *s,
 			 const struct killer_ops *ops, struct killer_item *it, int sig,
 			 const pid_t *pids, size_t n)
 {
 	long sent = 0;
 
-	for (size_t i = 0; i < n; i += KILLER_PIN_BATCH)
-		if (signal_batch(l, s, ops, it, pids + i,
-				 n - i < KILLER_PIN_BATCH ? n - i : KILLER_PIN_BATCH, sig,
-				 &sent) < 0)
+	for (size_t i = 0; i < n; i++)
+		if (signal_one(l, s, ops, it, pids[i], sig, &sent) < 0)
 			return -1;
 	if (sent)
 		it->sent |= sig == SIGKILL ? KILLER_SENT_KILL : KILLER_SENT_TERM;
@@ -269,10 +245,10 @@ static void start_item(const struct cgroup_layout *l, const struct sysroot *s,
 			members_authorities(l) & (1u << CGROUP_MEMORY) ? ", memory" : "");
 		return finish(it, KILLER_FAILED, 0);
 	}
-	if (n == 0 && unseen_tasks(l, s, it))
+	if (n == 0 && !it->nvanished && unseen_tasks(l, s, it))
 		return finish(it, KILLER_FAILED, 0);
 	if (n == 0) { /* confirmed over KILLER_EMPTY_READS polls: see poll_item */
-		it->empty_reads = 1;
+		it->empty_reads = !it->nvanished;
 		return;
 	}
 	if (ops->live && !s->live) {
@@ -316,18 +292,21 @@ static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
 	size_t n = 0;
 	int64_t since = elapsed - it->term_ms;
 	pid_t survivor;
+	int busy;
 
 	if (read_procs(l, s, it, &pids, &n) < 0)
 		return finish(it, KILLER_FAILED, elapsed);
 	/* one empty read is no proof: a process moving between the dirs of the
-	 * tree may be missed by one walk */
-	it->empty_reads = n == 0 ? it->empty_reads + 1 : 0;
-	if (n == 0 && it->empty_reads < KILLER_EMPTY_READS)
+	 * tree may be missed by one walk; nor is one whose processes all
+	 * exited before they were placed (a fork chain) */
+	busy = n > 0 || it->nvanished > 0;
+	it->empty_reads = busy ? 0 : it->empty_reads + 1;
+	if (!busy && it->empty_reads < KILLER_EMPTY_READS)
 		return;
 	survivor = n ? pids[0] : 0;
-	if (n == 0 && (unseen_tasks(l, s, it) || leftovers(it)))
+	if (!busy && (unseen_tasks(l, s, it) || leftovers(it)))
 		return finish(it, KILLER_FAILED, elapsed);
-	if (n == 0) { /* before "none left": every process's own cgroup file */
+	if (!busy) { /* before "none left": every process's own cgroup file */
 		struct members m;
 
 		if (members_scan(l, s, it->cg, &m, &it->err) < 0)
@@ -342,7 +321,7 @@ static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
 			survivor = pids[0];
 		}
 	}
-	if (n == 0 && it->too_big && !(survivor = seen_alive(s, it))) {
+	if (!busy && it->too_big && !(survivor = seen_alive(s, it))) {
 		err_set(&it->err, ERR_SYSTEM, 0,
 			"the cgroup dirs of '%s' pass %d levels or %d dirs, more than a walk "
 			"reads: by every process's own cgroup file, %s, but the container is "
@@ -352,7 +331,7 @@ static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
 				 : "no member is found");
 		return finish(it, KILLER_FAILED, elapsed);
 	}
-	if (n == 0 && !(survivor = seen_alive(s, it)))
+	if (!busy && !(survivor = seen_alive(s, it)))
 		return finish(it,
 			      it->sent & KILLER_SENT_KILL   ? KILLER_KILLED
 			      : it->sent & KILLER_SENT_TERM ? KILLER_TERMINATED
@@ -362,11 +341,18 @@ static void poll_item(const struct cgroup_layout *l, const struct sysroot *s,
 	if (since < o->grace_ms)
 		return;
 	if (it->kill_ms >= 0 && elapsed - it->kill_ms >= o->kill_timeout_ms) {
-		err_set(&it->err, ERR_TEMP, 0,
-			"%zu processes of '%s' remain %ld ms after SIGKILL (pid %ld%s%s)",
-			n ? n : 1, it->id, (long)o->kill_timeout_ms, (long)survivor,
-			n > 1 ? " and more" : "",
-			n ? "" : ", alive but no longer found in its dirs");
+		if (n == 0 && !survivor) /* only vanished ones in the last read */
+			err_set(&it->err, ERR_TEMP, 0,
+				"processes of '%s' still appear in its dirs %ld ms after SIGKILL, "
+				"each exiting before it could be signalled (a process forking its "
+				"successor and exiting?): not proven ended",
+				it->id, (long)o->kill_timeout_ms);
+		else
+			err_set(&it->err, ERR_TEMP, 0,
+				"%zu processes of '%s' remain %ld ms after SIGKILL (pid %ld%s%s)",
+				n ? n : 1, it->id, (long)o->kill_timeout_ms, (long)survivor,
+				n > 1 ? " and more" : "",
+				n ? "" : ", alive but no longer found in its dirs");
 		return finish(it, KILLER_FAILED, elapsed);
 	}
 	/* again on every poll: a process forked meanwhile is caught too; the

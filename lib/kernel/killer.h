@@ -9,8 +9,11 @@
  * at once: SIGTERM to all, one poll loop over all their dirs, SIGKILL to
  * what remains of each container when its grace period ends.  A process
  * is signalled only through a handle that pins it (a pidfd) and only if,
- * once pinned, it is still a member of that container: a pid reused by
- * another process cannot be hit.  Pid 1 and the caller itself are never
+ * once pinned, it is still a member of that container by its own cgroup
+ * files: a pid reused by another process cannot be hit.  A read whose
+ * processes all exited before they were placed (a fork chain) is no empty
+ * read: such a container ends killed only once its dirs read empty, else
+ * it fails after the timeout.  Pid 1 and the caller itself are never
  * signalled, and pids come only from the
  * container dirs under the hadoop-yarn cgroup (never from input).
  *
@@ -47,8 +50,6 @@
 #define KILLER_GRACE_MS 250
 #define KILLER_KILL_TIMEOUT_MS 2000
 #define KILLER_POLL_MS 10
-/* Processes pinned at once (each pin is a file descriptor). */
-#define KILLER_PIN_BATCH 256
 /* Consecutive empty reads, a poll apart, before a container counts as empty. */
 #define KILLER_EMPTY_READS 3
 
@@ -108,6 +109,7 @@ struct killer_item {
 	size_t nseen;
 	size_t nmixed, nmirrored; /* of the last read (members.h) */
 	int too_big;              /* the last read: a tree past the walk's limits, scanned */
+	size_t nvanished;         /* the last read: processes that exited before placed */
 	pid_t mixed;
 };
 

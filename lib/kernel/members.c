@@ -64,10 +64,11 @@ static void each_thread(const struct sysroot *s, pid_t pid, void (*fn)(void *, p
 
 /* 1 when the cgroup of task tid of process pid in c (proc/<pid>/task/<tid>/cgroup;
  * the process's own when tid is pid: its leader thread) is cg or below it,
- * 0 when it is elsewhere, -1 when unknown (the task is gone, or no line for
- * c).  proc(5): "hierarchy-ID:controller-list:path", v2 "0::path". */
-static int task_in(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
-		   pid_t pid, pid_t tid, const char *cg)
+ * 0 when it is elsewhere (*root set when that is the root, as for every
+ * exited task: root may be NULL), -1 when unknown (the task is gone, or no
+ * line for c).  proc(5): "hierarchy-ID:controller-list:path", v2 "0::path". */
+static int task_in_root(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+			pid_t pid, pid_t tid, const char *cg, int *root)
 {
 	cleanup_free char *rel =
 		tid == pid ? xasprintf("proc/%ld/cgroup", (long)pid)
@@ -99,14 +100,23 @@ static int task_in(const struct cgroup_layout *l, const struct sysroot *s, enum 
 				p += len + 1;
 			}
 		}
-		if (match)
+		if (match) {
+			if (root)
+				*root = strcmp(path, "/") == 0;
 			return strncmp(path, cg, cglen) == 0 &&
 			       (path[cglen] == '\0' || path[cglen] == '/');
+		}
 	}
 	return -1;
 }
 
-enum verdict { FOREIGN, MEMBER, MIXED };
+static int task_in(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
+		   pid_t pid, pid_t tid, const char *cg)
+{
+	return task_in_root(l, s, c, pid, tid, cg, NULL);
+}
+
+enum verdict { FOREIGN, MEMBER, MIXED, VANISHED };
 
 struct classify {
 	const struct cgroup_layout *l;
@@ -114,54 +124,72 @@ struct classify {
 	enum cgroup_ctrl c;
 	const char *cg;
 	pid_t pid;
-	int zombie;
 	const pid_t *tids;
 	size_t nt;
-	size_t outside; /* live threads of the process whose cgroup is elsewhere */
+	size_t inside, outside; /* live threads of the process in the tree, elsewhere */
 };
 
-static void count_outside(void *arg, pid_t tid)
+/* Count tid (not the leader) inside or outside the tree: by the tasks
+ * read, else (born since, or elsewhere) by its own cgroup file; a thread
+ * gone meanwhile counts nowhere. */
+static void count_thread(void *arg, pid_t tid)
 {
 	struct classify *k = arg;
+	int r;
 
-	if (tid == k->pid && k->zombie)
-		return; /* an exited leader: v1 drops it from tasks */
-	/* not in the tasks read: born after it, or elsewhere; the thread's own
-	 * cgroup file says which */
-	if ((!k->tids || !in(k->tids, k->nt, tid)) &&
-	    task_in(k->l, k->s, k->c, k->pid, tid, k->cg) == 0)
+	if (tid == k->pid)
+		return;
+	r = k->tids && in(k->tids, k->nt, tid) ? 1 : task_in(k->l, k->s, k->c, k->pid, tid, k->cg);
+	if (r == 1)
+		k->inside++;
+	else if (r == 0)
 		k->outside++;
 }
 
+static int is_zombie(const struct sysroot *s, pid_t pid)
+{
+	cleanup_free char *rel = xasprintf("proc/%ld/stat", (long)pid);
+	cleanup_free char *stat = NULL;
+	const char *paren;
+
+	return sysroot_read_str(s, rel, &stat, NULL) >= 0 && (paren = strrchr(stat, ')')) &&
+	       paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
 /* What process pid, listed in cgroup.procs of the tree cg in c whose
- * threads are tids[0..nt), is to the container: a member when its leader
- * thread is in the tree (an exited leader: by its own cgroup file) and
- * every live thread too; foreign when its leader is elsewhere (a thread of
- * it was written into tasks); mixed when its leader is in the tree and a
- * thread elsewhere (its leader was written into tasks, or a thread left):
- * never signalled or moved, and no proof of an end. */
+ * threads are tids[0..nt) (NULL: one process by its own files alone), is
+ * to the container:
+ *   - its leader thread in the tree (the tasks read, else its own cgroup
+ *     file: one that came between the reads): a member when every other
+ *     live thread is too, else mixed (its leader was written into tasks,
+ *     or a thread left): never signalled or moved, no proof of an end;
+ *   - its leader elsewhere: foreign (a thread of it was written into tasks);
+ *   - its leader exited (a zombie with live threads: v1 drops it from
+ *     tasks, and its own cgroup file then reads the root, so the threads
+ *     decide): member with all of them in the tree, mixed with some,
+ *     foreign with none;
+ *   - gone before it was placed (a fork chain: each process forks the next
+ *     and exits): vanished, neither, but it ran in the tree. */
 static enum verdict classify(const struct cgroup_layout *l, const struct sysroot *s,
 			     enum cgroup_ctrl c, const char *cg, pid_t pid, const pid_t *tids,
 			     size_t nt)
 {
-	cleanup_free char *rel = xasprintf("proc/%ld/stat", (long)pid);
-	cleanup_free char *stat = NULL;
-	struct classify k = { l, s, c, cg, pid, 0, tids, nt, 0 };
-	const char *paren;
-	int leader_in;
+	struct classify k = { l, s, c, cg, pid, tids, nt, 0, 0 };
+	int root = 0,
+	    leader = tids && in(tids, nt, pid) ? 1 : task_in_root(l, s, c, pid, pid, cg, &root);
 
-	/* without tids (one process on its own, a scan of them all): the
-	 * leader's own cgroup file first, a zombie's too, one read for most */
-	if (!tids && task_in(l, s, c, pid, pid, cg) != 1)
+	if (leader < 0)
+		return VANISHED;
+	/* an exited leader's file reads the root: only then is it looked at
+	 * again (one read for most processes of a scan) */
+	if (leader == 0 && (!root || !is_zombie(s, pid)))
 		return FOREIGN;
-	if (sysroot_read_str(s, rel, &stat, NULL) >= 0 && (paren = strrchr(stat, ')')) &&
-	    paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'))
-		k.zombie = 1;
-	leader_in = !tids || (k.zombie ? task_in(l, s, c, pid, pid, cg) == 1 : in(tids, nt, pid));
-	if (!leader_in)
-		return FOREIGN;
-	each_thread(s, pid, count_outside, &k);
-	return k.outside ? MIXED : MEMBER;
+	each_thread(s, pid, count_thread, &k);
+	if (leader == 1)
+		return k.outside ? MIXED : MEMBER;
+	if (k.inside)
+		return k.outside ? MIXED : MEMBER;
+	return k.outside ? FOREIGN : VANISHED;
 }
 
 unsigned members_authorities(const struct cgroup_layout *l)
@@ -206,12 +234,6 @@ static void collect(void *arg, pid_t tid)
 		add(c->out, tid);
 }
 
-int members_pid_in(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
-		   pid_t pid, const char *cg)
-{
-	return task_in(l, s, c, pid, pid, cg);
-}
-
 int members_pid_is_member(const struct cgroup_layout *l, const struct sysroot *s, pid_t pid,
 			  const char *cg)
 {
@@ -228,6 +250,7 @@ int members_pid_is_member(const struct cgroup_layout *l, const struct sysroot *s
 			member = 1;
 			break;
 		case FOREIGN:
+		case VANISHED:
 			break;
 		}
 	}
@@ -316,6 +339,9 @@ int members_read(const struct cgroup_layout *l, const struct sysroot *s, const c
 			case FOREIGN:
 				if (!(flags & MEMBERS_THREADS))
 					add(&cand, procs[i]);
+				break;
+			case VANISHED:
+				m->nvanished++;
 				break;
 			}
 		for (size_t i = 0; (flags & MEMBERS_THREADS) && i < nt; i++)

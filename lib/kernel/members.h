@@ -23,7 +23,12 @@
  *     process;
  *   - mixed when its leader is in the tree and a thread is elsewhere (an
  *     outside process whose leader thread was written into tasks, or a
- *     thread that left): neither.
+ *     thread that left): neither;
+ *   - vanished when it exited before it was placed (nvanished): neither,
+ *     but evidence that the tree is not idle: a fork chain, each process
+ *     forking the next and exiting, may never show one member.
+ * A leader the tasks read missed (born, exited or moved between the two
+ * reads) is placed by its own proc/<pid>/cgroup.
  * Foreign and mixed processes are never signalled or moved.
  */
 #ifndef KILO_MEMBERS_H
@@ -54,6 +59,8 @@ struct members {
 	pid_t mixed;      /* the first of them */
 	unsigned ctrls;   /* bit (1u << c) per authority whose dir cg exists */
 	int too_big;      /* members_read() -1: the tree passes cgroup_read_tree()'s limits */
+	size_t nvanished; /* processes listed that exited before they were placed: the
+			   * tree was not idle (a fork chain never shows a member) */
 };
 
 /* The authorities of l as controller bits (see the top; CGROUP_CPU stands
@@ -68,13 +75,6 @@ unsigned members_authorities(const struct cgroup_layout *l);
  * sets m->too_big: only members_scan() then finds its members). */
 int members_read(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
 		 unsigned flags, struct members *m, struct err *e);
-
-/* 1 when process pid's leader thread is in cg or below in c now (its
- * proc/<pid>/cgroup), 0 when it is elsewhere, -1 when unknown (gone).  For
- * a check just before acting on a pid read earlier: a pid reused by an
- * outside process meanwhile is elsewhere. */
-int members_pid_in(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
-		   pid_t pid, const char *cg);
 
 /* 1 when process pid is a member of cg now by its own cgroup files alone
  * (its leader's proc/<pid>/cgroup, each thread's), in some authority and

@@ -286,10 +286,12 @@ static void apply_file(struct cgchange_plan *plan, size_t idx, const struct cgro
 		return;
 	}
 	if (it->member_of &&
-	    members_pid_in(l, s, CGROUP_CPU, (pid_t)atol(it->value), it->member_of) != 1) {
-		/* exited since the plan read it, or the pid is another's now */
+	    members_pid_is_member(l, s, (pid_t)atol(it->value), it->member_of) != 1) {
+		/* exited since the plan read it, the pid is another's now, or a
+		 * thread of it is elsewhere now (mixed): the same rule as the plan */
 		cgchange_preset(it, CGCHANGE_SKIPPED,
-				"%s (no longer in its cpu dirs: exited, or the pid was reused)",
+				"%s (no longer a member: exited, the pid reused, or a thread "
+				"elsewhere)",
 				it->reason);
 		return;
 	}

@@ -62,7 +62,7 @@ struct cgchange_item {
 	pid_t *foreign;        /* ids of a container's dirs that are no members, not moved
 				* (a mirror's cgroup.procs item; owned, may be NULL) */
 	char *member_of;       /* a pid written to cgroup.procs must still be a process of
-				* this cpu tree when written (members_pid_in), or NULL */
+				* this tree when written (members_pid_is_member), or NULL */
 	size_t nforeign;
 	enum cgchange_result result;
 };

@@ -76,7 +76,10 @@ static int read_item(const struct cgroup_layout *l, const struct sysroot *s,
 	it->pids = m.pids;
 	m.pids = NULL;
 	if (noted(cl, r, &e)) {
-		it->processes = (int64_t)m.n;
+		/* with those that exited while read: a fork chain, each process
+		 * forking the next and exiting, may never show a member, and a
+		 * container that reads 0 is never evicted */
+		it->processes = (int64_t)(m.n + m.nvanished);
 		it->start_ms = oldest_start(s, it->pids, m.n, btime_s, cl);
 	}
 	members_release(&m);

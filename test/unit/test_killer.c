@@ -127,10 +127,31 @@ static void rec_unpin(void *arg, int handle)
 	r->pinned--;
 }
 
+/* A fake process in the dir of procs (sysroot-relative cgroup.procs),
+ * with its own proc/<pid>/cgroup as the kernel shows it: v1 one line per
+ * hierarchy ("4:cpu:<cg>", the others at the root), v2 "0::<cg>". */
 static void add_proc(struct recorder *r, const char *procs, pid_t pid, enum behaviour how)
 {
+	static const char *const v1[] = { "cpu", "memory", "cpuset" };
+	const char *rest = procs + strlen("sys/fs/cgroup/");
+	size_t cglen = strlen(rest) - strlen("/cgroup.procs");
+	char rel[64], text[512] = "";
+	int is_v1 = 0;
+
 	r->procs[r->nprocs++] = (struct proc){ pid, procs, how, 0 };
 	rewrite(r, procs);
+	for (size_t i = 0; i < 3; i++) {
+		size_t n = strlen(v1[i]);
+		int here = strncmp(rest, v1[i], n) == 0 && rest[n] == '/';
+
+		is_v1 |= here;
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%zu:%s:%.*s\n", 4 + i,
+			 v1[i], here ? (int)(cglen - n) : 1, here ? rest + n : "/");
+	}
+	if (!is_v1)
+		snprintf(text, sizeof(text), "0::/%.*s\n", (int)cglen, rest);
+	snprintf(rel, sizeof(rel), "proc/%d/cgroup", (int)pid);
+	testlib_write(r->root, rel, text);
 }
 
 struct fixture {
@@ -328,8 +349,7 @@ START_TEST(test_killer_pid_left_before_pin)
 }
 END_TEST
 
-/* More processes than may be pinned at once: every one is signalled,
- * never more than KILLER_PIN_BATCH pins open. */
+/* Many processes: every one is signalled, one pin open at a time. */
 START_TEST(test_killer_many_processes)
 {
 	struct fixture f;
@@ -348,7 +368,7 @@ START_TEST(test_killer_many_processes)
 	ck_assert_uint_eq(items[0].processes, 300);
 	ck_assert_uint_eq(f.rec.nlog, 300);
 	ck_assert_int_eq(f.rec.log[299].pid, 1299);
-	ck_assert_int_eq(f.rec.max_pinned, KILLER_PIN_BATCH);
+	ck_assert_int_eq(f.rec.max_pinned, 1);
 	ck_assert_int_eq(f.rec.pinned, 0);
 	killer_items_release(items, 1);
 	fixture_close(&f);
@@ -524,6 +544,7 @@ START_TEST(test_killer_subdirs_and_foreign)
 	/* 900 is listed in cgroup.procs, but only its thread 901 is in tasks */
 	testlib_write(f.root, HY_V1 CA "/docker/cgroup.procs", "102\n900\n");
 	testlib_write(f.root, HY_V1 CA "/docker/tasks", "102\n901\n");
+	testlib_write(f.root, "proc/900/cgroup", "4:cpu:/\n"); /* its leader's */
 	fixture_layout(&f);
 	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
 	ck_assert_int_eq(items[0].result, KILLER_KILLED);
@@ -551,9 +572,12 @@ START_TEST(test_killer_zombie_leader_and_dot_dirs)
 	add_proc(&f.rec, HY_V1 CA "/cgroup.procs", 104, EXITS_ON_TERM);
 	testlib_write(f.root, HY_V1 CA "/tasks", "105\n"); /* 104's live thread */
 	testlib_write(f.root, "proc/104/stat", "104 (java) Z 1 104 104 0 -1\n");
-	/* the exited leader's own cgroup: the container's */
-	testlib_write(f.root, "proc/104/cgroup", "4:cpu:/kubepods/besteffort/hadoop-yarn/" CA "\n");
+	/* an exited leader's own cgroup file reads the root (the real kernel's
+	 * answer; its live threads decide) */
+	testlib_write(f.root, "proc/104/cgroup", "4:cpu:/\n");
 	testlib_write(f.root, "proc/104/task/105/stat", "105 (java) S 1 104 104 0 -1\n");
+	testlib_write(f.root, "proc/104/task/105/cgroup",
+		      "4:cpu:/kubepods/besteffort/hadoop-yarn/" CA "\n");
 	fixture_layout(&f);
 	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
 	ck_assert_int_eq(items[0].result, KILLER_TERMINATED);
@@ -629,9 +653,11 @@ END_TEST
 
 /* A breaker's round on the leader rule: an outside process whose leader
  * thread alone was written into tasks (its other threads elsewhere) is
- * mixed: never signalled, and the kill fails, naming it; one whose leader
- * has exited outside the container, with one live thread written in, is
- * foreign (the exited leader's own cgroup says where it was). */
+ * mixed: never signalled, and the kill fails, naming it.  One whose leader
+ * has exited (its cgroup file then reads the root, wherever it was) is
+ * placed by its live threads: one written in and one elsewhere is mixed
+ * too; with none in the tree (only a thread that exited since) it is
+ * foreign. */
 START_TEST(test_killer_leader_only_and_exited_leader_outside)
 {
 	struct fixture f;
@@ -643,21 +669,63 @@ START_TEST(test_killer_leader_only_and_exited_leader_outside)
 	testlib_write(f.root, "proc/700/stat", "700 (py) S 1 700 700 0 -1\n");
 	testlib_write(f.root, "proc/700/task/700/stat", "700 (py) S 1\n");
 	testlib_write(f.root, "proc/700/task/701/cgroup", "4:cpu:/\n");
-	testlib_write(f.root, HY_V1 CB "/cgroup.procs", "800\n");
+	testlib_write(f.root, HY_V1 CB "/cgroup.procs", "800\n900\n");
 	testlib_write(f.root, HY_V1 CB "/tasks", "801\n");
 	testlib_write(f.root, "proc/800/stat", "800 (zl) Z 1 800 800 0 -1\n");
 	testlib_write(f.root, "proc/800/cgroup", "4:cpu:/\n");
 	testlib_write(f.root, "proc/800/task/801/stat", "801 (zl) S 1\n");
+	testlib_write(f.root, "proc/800/task/802/cgroup", "4:cpu:/system.slice\n");
+	/* 900: exited leader, its thread 901 (listed in tasks, gone since) was
+	 * its last in the tree, 902 runs elsewhere */
+	testlib_write(f.root, "proc/900/stat", "900 (zl) Z 1 900 900 0 -1\n");
+	testlib_write(f.root, "proc/900/cgroup", "4:cpu:/\n");
+	testlib_write(f.root, "proc/900/task/902/cgroup", "4:cpu:/system.slice\n");
 	fixture_layout(&f);
-	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 2), 1);
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 2), 2);
 	ck_assert_str_eq(killer_result_name(items[0].result), "failed");
 	ck_assert_str_eq(items[0].err.msg, "process 700 has threads in '" CA "' and outside it: "
 					   "not signalled, and the container is not proven ended");
-	ck_assert_str_eq(killer_result_name(items[1].result), "gone");
-	ck_assert_uint_eq(items[1].nforeign, 1);
+	ck_assert_str_eq(killer_result_name(items[1].result), "failed");
+	ck_assert_str_eq(items[1].err.msg, "process 800 has threads in '" CB "' and outside it: "
+					   "not signalled, and the container is not proven ended");
+	ck_assert_uint_eq(items[1].nforeign, 2);
 	ck_assert_int_eq(items[1].foreign[0], 800);
+	ck_assert_int_eq(items[1].foreign[1], 900);
 	ck_assert_uint_eq(f.rec.nlog, 0);
 	killer_items_release(items, 2);
+	fixture_close(&f);
+}
+END_TEST
+
+/* A fork chain: each read lists a process that has exited by the time it
+ * is placed (no proc entry left).  Such reads are not empty: the kill
+ * fails after the timeout instead of reporting gone (it did, taking the
+ * pids for foreign), and once the dir reads empty it is gone. */
+START_TEST(test_killer_fork_chain_is_not_empty)
+{
+	struct fixture f;
+	struct killer_item items[1] = { item(CA) };
+
+	fixture_open(&f, 0);
+	testlib_write(f.root, HY_V1 CA "/cgroup.procs", "555\n");
+	testlib_write(f.root, HY_V1 CA "/tasks", "");
+	fixture_layout(&f);
+	f.opts.grace_ms = 20;
+	f.opts.kill_timeout_ms = 60;
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 1);
+	ck_assert_str_eq(killer_result_name(items[0].result), "failed");
+	ck_assert_str_eq(items[0].err.msg,
+			 "processes of '" CA "' still appear in its dirs 60 ms after SIGKILL, each "
+			 "exiting before it could be signalled (a process forking its successor "
+			 "and exiting?): not proven ended");
+	ck_assert_uint_eq(items[0].nforeign, 0);
+	ck_assert_uint_eq(f.rec.nlog, 0);
+	killer_items_release(items, 1);
+	items[0] = item(CA);
+	testlib_write(f.root, HY_V1 CA "/cgroup.procs", "");
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
+	ck_assert_str_eq(killer_result_name(items[0].result), "gone");
+	killer_items_release(items, 1);
 	fixture_close(&f);
 }
 END_TEST
@@ -725,6 +793,7 @@ static Suite *killer_suite(void)
 	tcase_add_test(tc, test_killer_own_pidns);
 	tcase_add_loop_test(tc, test_killer_mirror_is_no_authority, 0, 2);
 	tcase_add_test(tc, test_killer_unseen_tasks_are_not_gone);
+	tcase_add_test(tc, test_killer_fork_chain_is_not_empty);
 	tcase_add_test(tc, test_killer_leader_only_and_exited_leader_outside);
 	tcase_add_test(tc, test_killer_sigkill_before_timeout);
 	tcase_add_test(tc, test_killer_zombie_leader_and_dot_dirs);

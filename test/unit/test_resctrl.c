@@ -395,6 +395,7 @@ START_TEST(test_members_threads_of_tree)
 		      "sys/fs/cgroup/cpu,cpuacct/kubepods/besteffort/hadoop-yarn/" C2
 		      "/cgroup.procs",
 		      "1001\n4242\n");
+	testlib_write(root, "proc/4242/cgroup", "3:cpu,cpuacct:/system.slice\n"); /* its leader */
 	ck_assert_int_eq(members_read(&l, &sr, l.hadoop_yarn, MEMBERS_THREADS, &m, &e), CGROUP_OK);
 	pids_str(got, sizeof(got), m.tids, m.ntids);
 	ck_assert_str_eq(got, "1001 1002 1003 2001 2002 2003 ");
