@@ -526,13 +526,14 @@ static const struct qosapply_pids *listed_pids(const struct ctx *x, const char *
 	return bsearch(&key, x->o->in->pids, x->o->in->npids, sizeof(key), pids_cmp);
 }
 
-/* 1 when kilo mirrors the cpu dirs into c: a v1 hierarchy of its own.
- * With --nm-memory-cgroups the NodeManager makes the memory dirs, and a
- * mirror is made only where one is missing. */
+/* 1 when kilo mirrors the cpu dirs into c: a v1 hierarchy of its own that
+ * is no authority (members_authorities: with --nm-memory-cgroups the
+ * memory dirs are the NodeManager's, never made, filled or removed here). */
 static int mirrored(const struct cgroup_layout *l, enum cgroup_ctrl c)
 {
 	return l->mount[c] && l->ctrl_version[c] == 1 && l->mount[CGROUP_CPU] &&
-	       strcmp(l->mount[c], l->mount[CGROUP_CPU]) != 0;
+	       strcmp(l->mount[c], l->mount[CGROUP_CPU]) != 0 &&
+	       !(members_authorities(l) & (1u << c));
 }
 
 /* 1 when the dirs of a container without a cpu dir may go: the NodeManager
