@@ -9,11 +9,13 @@
 #include "cli/nodecli.h"
 #include "core/cleanup.h"
 #include "core/jsonio.h"
+#include "core/xalloc.h"
 #include "decide/resctrlqos.h"
 #include "doc/policy.h"
 #include "doc/schemata.h"
 #include "kernel/cgroup.h"
 #include "kernel/members.h"
+#include "kernel/procfs.h"
 #include "kernel/resctrl.h"
 #include "kernel/sysroot.h"
 #include "kernel/yarntasks.h"
@@ -111,42 +113,81 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return NODECLI_MORE;
 }
 
-/* The thread ids to move: the member threads of the hadoop-yarn tree
- * (the others go to *foreign), or the NodeManager's. */
-static int yarn_threads(const struct opts *o, const struct sysroot *sr, pid_t **tids, size_t *n,
-			pid_t **foreign, size_t *nforeign, struct err *e)
-{
-	struct cgroup_layout l = { 0 };
-	struct members m = { 0 };
-	pid_t nm = o->nm_pid;
-	int r;
+/* The thread ids to move and what vouches for each just before its write. */
+struct yarn_tasks {
+	struct cgroup_layout l; /* tasks mode */
+	const struct sysroot *sr;
+	pid_t nm; /* nm-pid mode */
+	pid_t *tids, *foreign;
+	size_t n, nforeign;
+	json_t *errors; /* a container whose dirs could not be read: its message */
+};
 
+/* 1 when thread tid is one to move still (just before its write: it may
+ * have exited and its id be another's): a member thread of the hadoop-yarn
+ * tree, or the NodeManager's, by its own proc files. */
+static int still_yarn(void *arg, pid_t tid)
+{
+	const struct yarn_tasks *y = arg;
+
+	if (y->nm)
+		return procfs_tgid(y->sr, tid) == y->nm;
+	return members_tid_is_member(&y->l, y->sr, tid, y->l.hadoop_yarn);
+}
+
+/* Fill y: the member threads of each container's tree (a container that
+ * cannot be read costs only itself: y->errors), the rest of the ids listed
+ * there in y->foreign; or the NodeManager's threads.  -1 with e set when
+ * none can be had. */
+static int yarn_threads(const struct opts *o, struct yarn_tasks *y, struct err *e)
+{
+	cleanup_free struct cgroup_container *cts = NULL;
+	size_t nct = 0;
+
+	y->errors = json_array();
 	if (o->mode == MODE_NM_PID) {
-		if (!nm && yarntasks_find_nm(sr, &nm, e) < 0)
+		y->nm = o->nm_pid;
+		if (!y->nm && yarntasks_find_nm(y->sr, &y->nm, e) < 0)
 			return -1;
-		return yarntasks_threads(sr, nm, tids, n, e);
+		if (o->nm_pid && yarntasks_check_nm(y->sr, y->nm, e) < 0) /* gone since */
+			return -1;
+		return yarntasks_threads(y->sr, y->nm, &y->tids, &y->n, e);
 	}
-	if (cgroup_layout_detect(&l, sr, o->common.driver, o->common.hierarchy, e) < 0)
+	if (cgroup_layout_detect(&y->l, y->sr, o->common.driver, o->common.hierarchy, e) < 0)
 		return -1;
-	l.nm_memory = o->common.nm_memory;
-	r = members_read(&l, sr, l.hadoop_yarn, MEMBERS_THREADS, &m, e);
-	cgroup_layout_release(&l);
-	*tids = m.tids;
-	*n = m.ntids;
-	*foreign = m.foreign;
-	*nforeign = m.nforeign;
-	m.tids = m.foreign = NULL;
-	members_release(&m);
-	if (*nforeign)
+	y->l.nm_memory = o->common.nm_memory;
+	if (cgroup_list_containers(&y->l, y->sr, &cts, &nct, e) < 0)
+		return -1;
+	for (size_t i = 0; i < nct; i++) {
+		cleanup_free char *cg = cgroup_container_path(&y->l, cts[i].id);
+		struct members m;
+		struct err ce = { 0 };
+
+		if (members_read(&y->l, y->sr, cg, MEMBERS_THREADS, &m, &ce) < 0) {
+			cli_warn("%s", ce.msg);
+			json_array_append_new(y->errors, json_string(ce.msg));
+		}
+		if (m.ntids) {
+			y->tids = xrealloc(y->tids, (y->n + m.ntids) * sizeof(*y->tids));
+			memcpy(y->tids + y->n, m.tids, m.ntids * sizeof(*m.tids));
+			y->n += m.ntids;
+		}
+		if (m.nforeign) {
+			y->foreign =
+				xrealloc(y->foreign, (y->nforeign + m.nforeign) * sizeof(pid_t));
+			memcpy(y->foreign + y->nforeign, m.foreign, m.nforeign * sizeof(pid_t));
+			y->nforeign += m.nforeign;
+		}
+		members_release(&m);
+	}
+	if (y->nforeign)
 		cli_warn("%zu %s in the hadoop-yarn tree %s to processes outside it (thread %ld "
 			 "first): not moved",
-			 *nforeign, *nforeign == 1 ? "thread" : "threads",
-			 *nforeign == 1 ? "belongs" : "belong", (long)(*foreign)[0]);
-	if (r == CGROUP_ABSENT) {
-		cli_warn("%s: nothing to move", e->msg);
-		return 0;
-	}
-	return r < 0 ? -1 : 0;
+			 y->nforeign, y->nforeign == 1 ? "thread" : "threads",
+			 y->nforeign == 1 ? "belongs" : "belong", (long)y->foreign[0]);
+	if (nct == 0)
+		cli_warn("no container dir under '%s': nothing to move", y->l.hadoop_yarn);
+	return 0;
 }
 
 /* The tasks step.  Returns 1 when it failed, else 0. */
@@ -155,27 +196,34 @@ static int assign_tasks(const struct opts *o, const struct sysroot *sr, json_t *
 	const char *mode = o->mode == MODE_TASKS ? "tasks" : "nm-pid";
 	const char *group = policy_class_group(POLICY_BE);
 	struct resctrl_tasks_result r = { 0 };
-	cleanup_free pid_t *tids = NULL;
-	pid_t *foreign = NULL;
+	struct yarn_tasks y = { .sr = sr };
 	struct err e = { 0 };
-	size_t n = 0, nforeign = 0;
 	int failed;
 
-	if (yarn_threads(o, sr, &tids, &n, &foreign, &nforeign, &e) < 0) {
+	if (yarn_threads(o, &y, &e) < 0) {
 		r.errors = json_pack("[s]", e.msg);
 		cli_print_err(&e);
 		failed = 1;
 	} else {
-		failed = resctrl_tasks_move(sr, group, tids, n, o->dry_run, &r, &e) < 0 || r.failed;
+		failed = resctrl_tasks_move(sr, group, y.tids, y.n, still_yarn, &y, o->dry_run, &r,
+					    &e) < 0 ||
+			 r.failed;
 		if (e.kind != ERR_NONE)
 			cli_print_err(&e);
 		for (size_t i = 0; i < json_array_size(r.errors) && r.failed; i++)
 			cli_warn("%s", json_string_value(json_array_get(r.errors, i)));
+		/* the containers that could not be read: failed, the others moved */
+		r.failed += (long)json_array_size(y.errors);
+		failed |= json_array_size(y.errors) > 0;
+		json_array_extend(r.errors, y.errors);
 	}
-	r.foreign = foreign; /* resctrl_tasks_move() starts r afresh */
-	r.nforeign = nforeign;
+	r.foreign = y.foreign; /* resctrl_tasks_move() starts r afresh */
+	r.nforeign = y.nforeign;
 	json_object_set_new(report, "tasks", resctrl_tasks_json(mode, group, &r));
 	resctrl_tasks_result_release(&r);
+	json_decref(y.errors);
+	free(y.tids);
+	cgroup_layout_release(&y.l);
 	return failed;
 }
 
@@ -261,6 +309,13 @@ int main(int argc, char **argv)
 	if (sysroot_open(&sr, o.common.sysroot, &e) < 0) {
 		cli_print_err(&e);
 		return cli_finish(err_exit_code(&e));
+	}
+	/* a pid given that is no NodeManager: nothing written (its threads
+	 * would go into BE; pid 1's are every service's parent) */
+	if (o.nm_pid && yarntasks_check_nm(&sr, o.nm_pid, &e) < 0 && e.kind == ERR_USAGE) {
+		sysroot_release(&sr);
+		cli_print_err(&e);
+		return cli_finish(KILO_EXIT_USAGE);
 	}
 	code = run(&o, &p, &sr, report);
 	sysroot_release(&sr);

@@ -9,6 +9,7 @@
 
 #include "core/cleanup.h"
 #include "core/xalloc.h"
+#include "kernel/procfs.h"
 
 struct pidvec {
 	pid_t *v;
@@ -255,6 +256,14 @@ int members_pid_is_member(const struct cgroup_layout *l, const struct sysroot *s
 		}
 	}
 	return member;
+}
+
+int members_tid_is_member(const struct cgroup_layout *l, const struct sysroot *s, pid_t tid,
+			  const char *cg)
+{
+	pid_t tgid = procfs_tgid(s, tid);
+
+	return tgid > 0 && members_pid_is_member(l, s, tgid, cg);
 }
 
 int members_scan(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,

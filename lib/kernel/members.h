@@ -83,6 +83,13 @@ int members_read(const struct cgroup_layout *l, const struct sysroot *s, const c
 int members_pid_is_member(const struct cgroup_layout *l, const struct sysroot *s, pid_t pid,
 			  const char *cg);
 
+/* 1 when thread tid is a thread of a member of cg now, by its own files
+ * (its process: procfs_tgid; then members_pid_is_member, which wants every
+ * live thread in the tree); 0 otherwise (gone, reused by an outsider).  For
+ * a check just before a thread id read earlier is acted on. */
+int members_tid_is_member(const struct cgroup_layout *l, const struct sysroot *s, pid_t tid,
+			  const char *cg);
+
 /* The members of cg found by every process's own cgroup files (a walk of
  * proc/, members_pid_is_member on each): a process moving between the dirs
  * of the tree faster than a walk cannot hide from it, which costs a read per

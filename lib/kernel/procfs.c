@@ -207,6 +207,24 @@ int procfs_read_state(const struct sysroot *s, pid_t pid, char *state, uint64_t 
 	return wrap(s, rel, procfs_parse_starttime(text, ticks, e), e);
 }
 
+pid_t procfs_tgid(const struct sysroot *s, pid_t tid)
+{
+	char rel[64];
+	cleanup_free char *text = NULL;
+	const char *line;
+	long tgid;
+
+	snprintf(rel, sizeof(rel), "proc/%d/status", (int)tid);
+	if (sysroot_read_str(s, rel, &text, NULL) < 0)
+		return 0;
+	line = strncmp(text, "Tgid:", 5) == 0 ? text : strstr(text, "\nTgid:");
+	if (!line)
+		return 0;
+	line += line == text ? 5 : 6;
+	tgid = strtol(line, NULL, 10);
+	return tgid > 0 && tgid <= 0x7fffffff ? (pid_t)tgid : 0;
+}
+
 int procfs_read_cpus_online(const struct sysroot *s, char **list, int *n, struct err *e)
 {
 	static const char rel[] = "sys/devices/system/cpu/online";

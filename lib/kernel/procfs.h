@@ -58,6 +58,11 @@ int procfs_read_starttime(const struct sysroot *s, pid_t pid, uint64_t *ticks, s
 int procfs_read_state(const struct sysroot *s, pid_t pid, char *state, uint64_t *ticks,
 		      struct err *e);
 
+/* The thread group (process) of thread tid: the "Tgid:" line of
+ * proc/<tid>/status (a thread's id opens its own entry too); 0 when the
+ * thread is gone or the line is missing. */
+pid_t procfs_tgid(const struct sysroot *s, pid_t tid);
+
 /* The online CPUs (sys/devices/system/cpu/online) as a new canonical list
  * string in *list and their count in *n.  Returns 0, or -1 with e set. */
 int procfs_read_cpus_online(const struct sysroot *s, char **list, int *n, struct err *e);

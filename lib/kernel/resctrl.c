@@ -249,7 +249,8 @@ static int write_id(const struct sysroot *s, int fd, const char *file, pid_t id,
 }
 
 int resctrl_tasks_move(const struct sysroot *s, const char *group, const pid_t *ids, size_t n,
-		       int dry_run, struct resctrl_tasks_result *r, struct err *e)
+		       int (*still)(void *arg, pid_t id), void *arg, int dry_run,
+		       struct resctrl_tasks_result *r, struct err *e)
 {
 	cleanup_free char *file = xasprintf(RESCTRL_ROOT "/%s/tasks", group);
 	cleanup_free char *text = NULL;
@@ -257,6 +258,7 @@ int resctrl_tasks_move(const struct sysroot *s, const char *group, const pid_t *
 	cleanup_close int fd = -1;
 	size_t nhave = 0;
 	pid_t prev = 0;
+	long refused = 0; /* by still() */
 
 	memset(r, 0, sizeof(*r));
 	r->errors = json_array();
@@ -289,6 +291,11 @@ int resctrl_tasks_move(const struct sysroot *s, const char *group, const pid_t *
 		}
 		if (fd < 0 && (fd = sysroot_open_append(s, file, e)) < 0)
 			return err_wrap(e, "tasks of group %s", group);
+		if (still && still(arg, todo[i]) != 1) {
+			r->gone++; /* exited since it was read, or the id is another's */
+			refused++;
+			continue;
+		}
 		if (write_id(s, fd, file, todo[i], &we) == 0) {
 			r->moved++;
 		} else if (we.errnum == ESRCH) {
@@ -299,12 +306,12 @@ int resctrl_tasks_move(const struct sysroot *s, const char *group, const pid_t *
 			add_error(r, we.msg);
 		}
 	}
-	if (r->gone > 0 && r->moved == 0 && r->failed == 0) {
+	if (r->gone > refused && r->moved == 0 && r->failed == 0) {
 		cleanup_free char *path = sysroot_path(s, file);
 
 		err_set(e, ERR_SYSTEM, 0,
 			"write '%s': all %ld thread ids are gone (ESRCH): is this the host pid namespace (hostPID)?",
-			path, r->gone);
+			path, r->gone - refused);
 		e->errnum = ESRCH;
 		add_error(r, e->msg);
 		return -1;

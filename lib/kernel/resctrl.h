@@ -82,7 +82,9 @@ struct resctrl_tasks_result {
  * ids listed in its tasks file are counted as already there; every other
  * id is written alone ("<id>\n"), in ascending order, with one write(2)
  * each on one open file (koordlet resctrl_updater: a failed id must not
- * abort the others, as a comma-separated batch would).
+ * abort the others, as a comma-separated batch would).  Just before each
+ * write still(arg, id) (when not NULL) must say 1: an id read earlier may
+ * be another thread's now; one it refuses counts as gone.
  * ESRCH counts as gone.  In a dry run nothing is written and a missing
  * tasks file (a group still to be made) counts as empty.  *r is filled in every case (release it).  Returns
  * 0; -1 with e set when the tasks file cannot be read or written at all, or
@@ -90,7 +92,8 @@ struct resctrl_tasks_result {
  * the tool runs in another pid namespace than the tasks, e.g. a pod
  * without hostPID). */
 int resctrl_tasks_move(const struct sysroot *s, const char *group, const pid_t *ids, size_t n,
-		       int dry_run, struct resctrl_tasks_result *r, struct err *e);
+		       int (*still)(void *arg, pid_t id), void *arg, int dry_run,
+		       struct resctrl_tasks_result *r, struct err *e);
 
 /* Free what r holds. */
 void resctrl_tasks_result_release(struct resctrl_tasks_result *r);

@@ -95,6 +95,27 @@ int yarntasks_find_nm(const struct sysroot *s, pid_t *pid, struct err *e)
 	return 0;
 }
 
+int yarntasks_check_nm(const struct sysroot *s, pid_t pid, struct err *e)
+{
+	cleanup_free char *rel = xasprintf("proc/%d/cmdline", (int)pid), *cmdline = NULL;
+	struct err re = { 0 };
+	long len = sysroot_read_str(s, rel, &cmdline, &re);
+
+	if (len < 0 && re.kind == ERR_NOTFOUND)
+		return err_set(e, ERR_NOTFOUND, 0, "--nm-pid %d: no such process", (int)pid);
+	if (len < 0) {
+		if (e)
+			*e = re;
+		return -1;
+	}
+	if (!yarntasks_is_nm_cmdline(cmdline, (size_t)len))
+		return err_set(e, ERR_USAGE, 0,
+			       "--nm-pid %d: process %d is not a NodeManager (no argument '%s' on "
+			       "its command line)",
+			       (int)pid, (int)pid, YARNTASKS_NM_CLASS);
+	return 0;
+}
+
 int yarntasks_threads(const struct sysroot *s, pid_t pid, pid_t **tids, size_t *n, struct err *e)
 {
 	cleanup_free char *rel = xasprintf("proc/%d/task", (int)pid);

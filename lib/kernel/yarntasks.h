@@ -27,6 +27,13 @@ int yarntasks_is_nm_cmdline(const char *cmdline, size_t len);
  * several (give --nm-pid). */
 int yarntasks_find_nm(const struct sysroot *s, pid_t *pid, struct err *e);
 
+/* 0 when process pid (--nm-pid) is a NodeManager: its proc/<pid>/cmdline
+ * has the argument YARNTASKS_NM_CLASS (pid 1, a shell, a wrapper whose one
+ * argument merely contains the class are not; their threads must not go
+ * into the BE group).  -1 with e set: ERR_USAGE "--nm-pid 1: process 1 is
+ * not a NodeManager (...)", ERR_NOTFOUND when there is no such process. */
+int yarntasks_check_nm(const struct sysroot *s, pid_t pid, struct err *e);
+
 /* The thread ids of process pid (proc/<pid>/task), ascending.  *tids new
  * (caller frees).  Returns 0, or -1 with e set (ERR_NOTFOUND when there is
  * no such process). */

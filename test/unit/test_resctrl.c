@@ -295,7 +295,7 @@ START_TEST(test_resctrl_tasks_one_write_per_id_ascending)
 	use_fixture("resctrl-intel"); /* BE/tasks holds 1003 */
 	/* fail the first write only: if ids were batched, nothing would be moved */
 	sysroot_fault_add(SYSROOT_WRITE, "BE/tasks", ESRCH, 1);
-	ck_assert_int_eq(resctrl_tasks_move(&sr, "BE", ids, 6, 0, &r, &e), 0);
+	ck_assert_int_eq(resctrl_tasks_move(&sr, "BE", ids, 6, NULL, NULL, 0, &r, &e), 0);
 	ck_assert_int_eq(r.already, 1);
 	ck_assert_int_eq(r.gone, 1);
 	ck_assert_int_eq(r.moved, 2);
@@ -316,7 +316,7 @@ START_TEST(test_resctrl_tasks_all_gone_is_an_error)
 
 	use_fixture("resctrl-intel");
 	sysroot_fault_add(SYSROOT_WRITE, "BE/tasks", ESRCH, 0);
-	ck_assert_int_eq(resctrl_tasks_move(&sr, "BE", ids, 4, 0, &r, &e), -1);
+	ck_assert_int_eq(resctrl_tasks_move(&sr, "BE", ids, 4, NULL, NULL, 0, &r, &e), -1);
 	ck_assert_int_eq(r.gone, 3);
 	ck_assert_int_eq(r.already, 1);
 	ck_assert_int_eq(e.errnum, ESRCH);
@@ -339,7 +339,7 @@ START_TEST(test_resctrl_tasks_other_errors_listed)
 
 	use_fixture("resctrl-intel");
 	sysroot_fault_add(SYSROOT_WRITE, "BE/tasks", EINVAL, 1);
-	ck_assert_int_eq(resctrl_tasks_move(&sr, "BE", ids, 2, 0, &r, &e), 0);
+	ck_assert_int_eq(resctrl_tasks_move(&sr, "BE", ids, 2, NULL, NULL, 0, &r, &e), 0);
 	ck_assert_int_eq(r.failed, 1);
 	ck_assert_int_eq(r.moved, 1);
 	snprintf(want, sizeof(want), "thread 1001: write '%s/sys/fs/resctrl/BE/tasks': %s", root,
@@ -348,10 +348,10 @@ START_TEST(test_resctrl_tasks_other_errors_listed)
 	resctrl_tasks_result_release(&r);
 
 	/* dry run: nothing written, a group still to be made counts as empty */
-	ck_assert_int_eq(resctrl_tasks_move(&sr, "LS", ids, 2, 1, &r, &e), 0);
+	ck_assert_int_eq(resctrl_tasks_move(&sr, "LS", ids, 2, NULL, NULL, 1, &r, &e), 0);
 	ck_assert_int_eq(r.moved, 2);
 	resctrl_tasks_result_release(&r);
-	ck_assert_int_eq(resctrl_tasks_move(&sr, "LS", ids, 2, 0, &r, &e), -1);
+	ck_assert_int_eq(resctrl_tasks_move(&sr, "LS", ids, 2, NULL, NULL, 0, &r, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_NOTFOUND);
 	resctrl_tasks_result_release(&r);
 }
