@@ -156,7 +156,7 @@ static int run(const struct opts *o, struct err *e)
 	cleanup_free char *node = NULL;
 	json_auto_t *doc = NULL;
 	int64_t window = 0, mono = 0;
-	int have = 0, errors = 0, ret = -1;
+	int have = 0, errors = 0, ret = -1, keep_prev = 0;
 	cleanup_close int lock = -1;
 	const char *state;
 
@@ -185,9 +185,17 @@ static int run(const struct opts *o, struct err *e)
 	errors = cur.errors;
 	if (have)
 		window = state ? cur.time_ms - prev.time_ms : clock_mono_ms() - mono;
+	if (have && state && window >= 0 && window < NODEUSAGE_MIN_WINDOW_MS) {
+		/* too soon for a rate: no rates, and the older sample stays */
+		cli_warn("the previous sample is %lld ms old, less than %d ms: CPU rates are "
+			 "null; the state keeps it for the next call",
+			 (long long)window, NODEUSAGE_MIN_WINDOW_MS);
+		keep_prev = 1;
+		have = 0;
+	}
 	ucg = nodeusage_sample_cgroup(&l);
 	doc = nodeusage_document(have ? &prev : NULL, &cur, window, &ucg, node);
-	if (state) {
+	if (state && !keep_prev) {
 		json_auto_t *st = nodeusage_state(&cur);
 		struct err se = { 0 };
 

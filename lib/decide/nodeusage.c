@@ -59,6 +59,12 @@ static json_t *usage(int64_t cpu_milli, int64_t memory_bytes)
 	return json_pack("{s:o,s:o}", "cpuMilli", num(cpu_milli), "memoryBytes", num(memory_bytes));
 }
 
+/* v, or cap when both are known and v is above it. */
+static int64_t at_most(int64_t v, int64_t cap)
+{
+	return v != U && cap != U && v > cap ? cap : v;
+}
+
 static json_t *limits(const struct nodeusage_limits *lim)
 {
 	return json_pack("{s:o,s:o,s:o}", "cpuset",
@@ -73,15 +79,19 @@ json_t *nodeusage_document(const struct nodeusage_sample *prev, const struct nod
 	const int64_t *mem = cur->memory_bytes;
 	json_t *doc = jsonio_new_doc("NodeUsage");
 	int comparable = prev && window_ms > 0 && prev->version == cur->version;
+	int64_t cap = cur->cpus > 0 ? (int64_t)cur->cpus * 1000 : U;
 
 	for (int i = 0; i < NODEUSAGE_NSCOPE; i++) {
 		cpu[i] = U;
 		if (comparable && prev->path[i] && cur->path[i] &&
 		    strcmp(prev->path[i], cur->path[i]) == 0)
-			cpu[i] = nodeusage_rate_milli(prev->cpu_ns[i], cur->cpu_ns[i], window_ms);
+			cpu[i] = at_most(nodeusage_rate_milli(prev->cpu_ns[i], cur->cpu_ns[i],
+							      window_ms),
+					 cap);
 	}
 	if (comparable)
-		node_cpu = nodeusage_rate_milli(prev->node_cpu_ns, cur->node_cpu_ns, window_ms);
+		node_cpu = at_most(
+			nodeusage_rate_milli(prev->node_cpu_ns, cur->node_cpu_ns, window_ms), cap);
 	if (cur->mem_total != U && cur->mem_available != U)
 		node_mem = minus(cur->mem_total, cur->mem_available, 0);
 

@@ -73,10 +73,18 @@ struct nodeusage_cgroup {
 	const char *hadoop_yarn; /* cgroup path of the hadoop-yarn dir */
 };
 
+/* The shortest window node-usage --state computes a CPU rate over (a call
+ * too soon after the previous one).  /proc/stat counts in ticks of 10 ms
+ * (USER_HZ 100), the cgroups' counters are read one after the other: over
+ * 16 ms a 2-CPU node read 2.5 cores.  Over 500 ms a tick per CPU is 2 % of
+ * a core. */
+#define NODEUSAGE_MIN_WINDOW_MS 500
+
 /* The NodeUsage document (SCHEMAS.md) for cur, with CPU rates over
  * window_ms against prev (rates null when prev is NULL, window_ms <= 0, a
- * counter went back, or a scope's path differs).  node may be NULL.  New
- * reference. */
+ * counter went back, or a scope's path differs).  A rate over the node's capacity (cur->cpus x 1000: rounding
+ * and reads a moment apart) is given as the capacity.  node may be NULL.
+ * New reference. */
 json_t *nodeusage_document(const struct nodeusage_sample *prev, const struct nodeusage_sample *cur,
 			   int64_t window_ms, const struct nodeusage_cgroup *cg, const char *node);
 

@@ -127,6 +127,17 @@ START_TEST(test_nodeusage_document)
 	ck_assert(json_is_null(json_object_get(doc, "windowMs")));
 	json_decref(doc);
 
+	/* over a window of 100 ms (ticks rounding, reads a moment apart) the
+	 * node read 20 cores of 8 and kubepods 40: given as the capacity */
+	doc = nodeusage_document(&a, &b, 100, &ucg, "n1");
+	s = dump(json_object_get(doc, "node"));
+	ck_assert_str_eq(s, "{\"cpuMilli\":8000,\"memoryBytes\":700}");
+	free(s);
+	s = dump(json_object_get(json_object_get(doc, "qos"), "besteffort"));
+	ck_assert_str_eq(s, "{\"cpuMilli\":8000,\"memoryBytes\":300}");
+	free(s);
+	json_decref(doc);
+
 	/* unknown kubepods memory: guaranteed and system memory unknown too */
 	b.memory_bytes[NODEUSAGE_KUBEPODS] = U;
 	doc = nodeusage_document(&a, &b, 1000, &ucg, "n1");
