@@ -166,6 +166,15 @@ int statefile_save(const char *path, const json_t *doc, struct err *e)
 	return 0;
 }
 
+/* 1 when no other user can remove or rename entries of the dir st is
+ * of: it is the caller's or root's, and others may not write it unless it
+ * is sticky (then each removes only their own: /tmp). */
+static int dir_trusted(const struct stat *st)
+{
+	return (st->st_uid == geteuid() || st->st_uid == 0) &&
+	       (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
+}
+
 int statefile_lock(const char *path, int64_t wait_ms, struct err *e)
 {
 	cleanup_free char *lock = xasprintf("%s.lock", path), *lb = xstrdup(lock);
@@ -180,6 +189,17 @@ int statefile_lock(const char *path, int64_t wait_ms, struct err *e)
 	/* every name below is taken in one fd of the dir: nothing swapped in */
 	if ((dfd = atomicfile_open_dir(lock, e)) < 0)
 		return err_wrap(e, "lock '%s'", lock);
+	/* a dir another user may remove or rename our files in: the lock
+	 * deleted under a holder lets a second run in, a state renamed aside
+	 * and put back later replays old cool-downs */
+	if (fstat(dfd, &st) == 0 && !dir_trusted(&st))
+		return err_set(e, ERR_INPUT, 0,
+			       "the dir of state '%s' %s: another user could remove or swap its "
+			       "files; not used",
+			       path,
+			       st.st_uid != geteuid() && st.st_uid != 0
+				       ? "is owned by another user"
+				       : "is writable by others and not sticky");
 	fd = openat(dfd, base, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 && errno == EISDIR && unlinkat(dfd, base, AT_REMOVEDIR) == 0) /* an empty dir */
 		fd = openat(dfd, base, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);

@@ -35,10 +35,13 @@ int statefile_save(const char *path, const json_t *doc, struct err *e);
 /* Serialise the runs of a tool on one state: an exclusive flock(2) on
  * "<path>.lock" (made 0600, never through a symlink, refused unless a
  * regular file of the caller: another user's file or a symlink there is
- * replaced), waited for at most wait_ms.  Returns the fd,
- * to hold until the state is saved (closing it releases the lock), or -1
- * with e set: ERR_TEMP when another run held it all that time, ERR_INPUT
- * for a lock file of another user, ERR_SYSTEM. */
+ * replaced), waited for at most wait_ms.  The dir must be one no other
+ * user can remove or rename entries in (the caller's or root's, and not
+ * writable by others unless sticky): else ERR_INPUT, and the caller goes
+ * on without the state.  Returns the fd, to hold until the state is saved
+ * (closing it releases the lock), or -1 with e set: ERR_TEMP when another
+ * run held it all that time, ERR_INPUT for a lock file of another user or
+ * such a dir, ERR_SYSTEM. */
 int statefile_lock(const char *path, int64_t wait_ms, struct err *e);
 
 #endif

@@ -96,6 +96,22 @@ as_nobody ln -s "$tmpdir/secret" "$shared/kilo/ev.json"
 input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/kilo/ev.json" >"$tmpdir/out" 2>"$tmpdir/err" ||
 	fail "nobody's dir: exit $? ($(cat "$tmpdir/err"))"
 cmp -s "$tmpdir/secret" "$tmpdir/secret.orig" || fail "nobody's dir: the link's target was written"
+# a state in nobody's dir is not used at all: nobody could delete the lock
+# under a holder (a second run went on at once) or put back an old state;
+# the plan goes out without cool-downs and nothing is written there
+rm -f "$shared/kilo/ev.json"
+input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/kilo/ev.json" >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "nobody's dir: exit $? ($(cat "$tmpdir/err"))"
+grep -q '"items":\[{' "$tmpdir/out" || fail "nobody's dir: no plan: $(cat "$tmpdir/out")"
+grep -q "the dir of state '$shared/kilo/ev.json' is owned by another user: another user could remove or swap its files; not used; evicting without --state" "$tmpdir/err" ||
+	fail "nobody's dir: $(cat "$tmpdir/err")"
+assert_eq "$(ls -A "$shared/kilo" | tr '\n' ' ')" "" "files root made in nobody's dir"
+# the same for a world-writable dir without the sticky bit (root's)
+mkdir -m 0777 "$tmpdir/open"
+input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$tmpdir/open/ev.json" >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "open dir: exit $?"
+grep -q "is writable by others and not sticky" "$tmpdir/err" || fail "open dir: $(cat "$tmpdir/err")"
+assert_eq "$(ls -A "$tmpdir/open" | wc -l)" 0 "files made in a world-writable dir"
 as_nobody ln -s "$tmpdir/etc" "$shared/st"
 mkdir "$tmpdir/etc"
 input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/st/ev.json" >"$tmpdir/out" 2>"$tmpdir/err" ||
