@@ -207,12 +207,20 @@ int statefile_lock(const char *path, int64_t wait_ms, struct err *e)
 	 * they could hold the lock for ever */
 	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 			st.st_nlink != 1)) {
+		struct stat now;
+
 		close(fd);
 		fd = -1;
-		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode) &&
-		    unlinkat(dfd, base, 0) == 0)
-			fd = openat(dfd, base, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-				    0600);
+		/* the name may be another run's fresh lock by now (it replaced the
+		 * same file a moment ago): removed only while it is the file seen */
+		if (fstatat(dfd, base, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_ino == st.st_ino &&
+		    now.st_dev == st.st_dev && !S_ISDIR(now.st_mode))
+			unlinkat(dfd, base, 0);
+		fd = openat(dfd, base, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 && (fstat(fd, &st) < 0 || st.st_uid != geteuid() || st.st_nlink != 1)) {
+			close(fd);
+			fd = -1;
+		}
 		if (fd < 0)
 			return err_set(e, ERR_INPUT, 0,
 				       "lock '%s': not a regular file of this user, and not "

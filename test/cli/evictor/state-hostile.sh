@@ -176,16 +176,19 @@ for content in '{"apiVersion":"kilo/v1","kind":"EvictorSt' ''; do
 	grep -q '"kind":"EvictorState"' "$st" || fail "corrupt state not rewritten: $(cat "$st")"
 done
 
-# 100 concurrent runs on one input and one state
-rm -f "$st"
-input >"$tmpdir/input"
-i=0
-while [ $i -lt 100 ]; do
-	KILO_NOW=2026-11-29T16:00:00Z evictor --state "$st" <"$tmpdir/input" >"$tmpdir/plan.$i" 2>>"$tmpdir/err.all" &
-	i=$((i + 1))
-done
-wait
-python3 - "$tmpdir" "$st" <<'PY' || fail "concurrent runs: $(head -c 300 "$tmpdir/err.all")"
+# 100 concurrent runs on one input and one state, twice: in root's dir, and
+# in the sticky shared one where nobody made the lock file first (each run
+# replaces it: one must not remove the fresh lock another run just made)
+concurrent() { # STATE: 100 evictor runs at once on it
+	st=$1
+	input >"$tmpdir/input"
+	i=0
+	while [ $i -lt 100 ]; do
+		KILO_NOW=2026-11-29T16:00:00Z evictor --state "$st" <"$tmpdir/input" >"$tmpdir/plan.$i" 2>>"$tmpdir/err.all" &
+		i=$((i + 1))
+	done
+	wait
+	python3 - "$tmpdir" "$st" <<'PY' || fail "concurrent runs on $st: $(head -c 300 "$tmpdir/err.all")"
 import json, sys, collections
 d, st = sys.argv[1], sys.argv[2]
 planned = collections.Counter()
@@ -196,3 +199,9 @@ assert planned and all(n == 1 for n in planned.values()), planned
 victims = {v["id"] for v in json.load(open(st))["victims"]}
 assert set(planned) <= victims, (planned, victims)
 PY
+}
+rm -f "$tmpdir/state.json"
+concurrent "$tmpdir/state.json"
+rm -f "$shared/conc.json"
+as_nobody sh -c ": >'$shared/conc.json.lock'"
+concurrent "$shared/conc.json"
