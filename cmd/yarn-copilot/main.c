@@ -205,6 +205,13 @@ static void ask_nm(const struct opts *o, struct nm_containers *c, struct contain
 	if (!nm->reachable) {
 		nm->error = e->msg;
 		cli_warn("NodeManager '%s': %s; listing from cgroups alone", o->nm_url, e->msg);
+	} else if (c->first_problem) { /* bad data that cost only its entries */
+		cli_warn(
+			"NodeManager '%s': %zu entr%s skipped, %zu field%s of the wrong type taken "
+			"as absent, %zu repeated id%s dropped; first: %s",
+			o->nm_url, c->ignored, c->ignored == 1 ? "y" : "ies", c->bad_fields,
+			c->bad_fields == 1 ? "" : "s", c->duplicates, c->duplicates == 1 ? "" : "s",
+			c->first_problem);
 	}
 }
 

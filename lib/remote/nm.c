@@ -57,7 +57,17 @@ void nm_containers_release(struct nm_containers *c)
 		free(c->items[i].user);
 	}
 	free(c->items);
+	free(c->first_problem);
 	memset(c, 0, sizeof(*c));
+}
+
+/* Count a problem of what c is being filled from; the first one's message
+ * is kept. */
+static void problem(struct nm_containers *c, size_t *count, const struct err *e)
+{
+	(*count)++;
+	if (!c->first_problem)
+		c->first_problem = xstrdup(e->msg);
 }
 
 static int cmp_container(const void *a, const void *b)
@@ -87,25 +97,42 @@ static struct nm_container *push(struct nm_containers *c)
 	return &c->items[c->n++];
 }
 
-/* One ContainerInfo object into c; 1 when added, 0 when skipped (bad id). */
-static int parse_one(const json_t *obj, const char *ctx, struct nm_containers *c, struct err *e)
+/* One ContainerInfo object into c: 1 when added, 0 when skipped (no
+ * object, a bad id).  A field of the wrong type is counted and taken as
+ * absent: it costs that field of that container only. */
+static int parse_one(const json_t *obj, const char *ctx, struct nm_containers *c)
 {
 	const char *id = NULL, *state = NULL, *user = NULL;
 	int64_t mb = -1, vcores = -1, exit_code = -1000;
 	struct nm_container *it;
+	struct err e = { 0 };
 
-	if (!json_is_object(obj))
-		return jsonio_bad_value(e, ctx, NULL, "an object", obj);
-	if (jsonio_get_str(obj, ctx, "id", &id, e) < 0 ||
-	    jsonio_get_str(obj, ctx, "state", &state, e) < 0 ||
-	    jsonio_get_str(obj, ctx, "user", &user, e) < 0 ||
-	    jsonio_get_int(obj, ctx, "totalMemoryNeededMB", 0, INT64_MAX / 1048576, &mb, e) < 0 ||
-	    jsonio_get_int(obj, ctx, "totalVCoresNeeded", 0, INT64_MAX / 1000, &vcores, e) < 0 ||
-	    jsonio_get_int(obj, ctx, "exitCode", INT32_MIN, INT32_MAX, &exit_code, e) < 0)
-		return -1;
-	if (!id || !containerid_valid(id)) {
-		c->ignored++;
+	if (!json_is_object(obj) || jsonio_get_str(obj, ctx, "id", &id, &e) < 0) {
+		if (!json_is_object(obj))
+			jsonio_bad_value(&e, ctx, NULL, "an object", obj);
+		problem(c, &c->ignored, &e);
 		return 0;
+	}
+	if (!id || !containerid_valid(id)) {
+		err_set(&e, ERR_INPUT, 0, "%s.id: not a YARN container id", ctx);
+		problem(c, &c->ignored, &e);
+		return 0;
+	}
+	if (jsonio_get_str(obj, ctx, "state", &state, &e) < 0)
+		problem(c, &c->bad_fields, &e);
+	if (jsonio_get_str(obj, ctx, "user", &user, &e) < 0)
+		problem(c, &c->bad_fields, &e);
+	if (jsonio_get_int(obj, ctx, "totalMemoryNeededMB", 0, INT64_MAX / 1048576, &mb, &e) < 0) {
+		mb = -1;
+		problem(c, &c->bad_fields, &e);
+	}
+	if (jsonio_get_int(obj, ctx, "totalVCoresNeeded", 0, INT64_MAX / 1000, &vcores, &e) < 0) {
+		vcores = -1;
+		problem(c, &c->bad_fields, &e);
+	}
+	if (jsonio_get_int(obj, ctx, "exitCode", INT32_MIN, INT32_MAX, &exit_code, &e) < 0) {
+		exit_code = -1000;
+		problem(c, &c->bad_fields, &e);
 	}
 	it = push(c);
 	it->id = xstrdup(id);
@@ -117,38 +144,94 @@ static int parse_one(const json_t *obj, const char *ctx, struct nm_containers *c
 	return 1;
 }
 
+/* The members of the containers object other than "container": none in
+ * any form Hadoop sends ({"containerz":[...]} is no list of none). */
+static int only_container(const json_t *wrap, struct err *e)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(
+		(json_t *)wrap, key,
+		v) if (strcmp(key, "container") !=
+		       0) return err_set(e, ERR_INPUT, 0,
+					 "NM answer.containers: not a containers document "
+					 "(member \"%.64s\")",
+					 key);
+	return 0;
+}
+
 static int parse_list(const json_t *doc, struct nm_containers *out, struct err *e)
 {
 	json_t *wrap = NULL, *list, *one = NULL;
 	char ctx[64];
 	size_t i;
 
-	if (jsonio_get_obj(doc, "NM containers", "container", &one, e) < 0)
+	if (jsonio_get_obj(doc, "NM answer", "container", &one, e) < 0)
 		return -1;
+	if (one && json_object_get(doc, "containers"))
+		return err_set(e, ERR_INPUT, 0,
+			       "NM answer: not one containers document (both \"container\" and "
+			       "\"containers\")");
 	if (one) /* GET /ws/v1/node/containers/{id} */
-		return parse_one(one, "NM containers.container", out, e);
+		return parse_one(one, "NM answer.container", out), 0;
 	if (!json_object_get(doc, "containers")) /* {} is no answer, never "none" */
-		return err_set(
-			e, ERR_INPUT, 0,
-			"NM containers: not a containers document (no \"containers\" member)");
-	if (jsonio_get_obj(doc, "NM containers", "containers", &wrap, e) < 0)
+		return err_set(e, ERR_INPUT, 0,
+			       "NM answer: not a containers document (no \"containers\" member)");
+	if (jsonio_get_obj(doc, "NM answer", "containers", &wrap, e) < 0)
 		return -1;
 	if (!wrap)
 		return 0; /* {"containers":null}: Hadoop's answer for none */
+	if (only_container(wrap, e) < 0)
+		return -1;
 	list = json_object_get(wrap, "container");
 	if (!list || json_is_null(list))
 		return 0;
 	if (json_is_object(list))
-		return parse_one(list, "NM containers.containers.container", out, e);
+		return parse_one(list, "NM answer.containers.container", out), 0;
 	if (!json_is_array(list))
-		return jsonio_bad_value(e, "NM containers.containers", "container",
+		return jsonio_bad_value(e, "NM answer.containers", "container",
 					"an array or an object", list);
 	for (i = 0; i < json_array_size(list); i++) {
-		snprintf(ctx, sizeof(ctx), "NM containers.containers.container[%zu]", i);
-		if (parse_one(json_array_get(list, i), ctx, out, e) < 0)
-			return -1;
+		snprintf(ctx, sizeof(ctx), "NM answer.containers.container[%zu]", i);
+		parse_one(json_array_get(list, i), ctx, out);
 	}
 	return 0;
+}
+
+/* Sort c by id and keep each id once: of repeats the entry not finished
+ * (the NM still holds that container), else the first. */
+static void settle(struct nm_containers *c)
+{
+	size_t w = 0;
+
+	if (c->n > 1)
+		qsort(c->items, c->n, sizeof(*c->items), cmp_container);
+	for (size_t i = 0; i < c->n; i++) {
+		struct nm_container *it = &c->items[i];
+
+		if (w && strcmp(c->items[w - 1].id, it->id) == 0) {
+			struct nm_container *kept = &c->items[w - 1], drop;
+			struct err e = { 0 };
+
+			if (nm_state_phase(kept->state) == NM_PHASE_FINISHED &&
+			    nm_state_phase(it->state) != NM_PHASE_FINISHED) {
+				drop = *kept;
+				*kept = *it;
+			} else {
+				drop = *it;
+			}
+			err_set(&e, ERR_INPUT, 0, "NM answer: container %s listed again (state %s)",
+				kept->id, drop.state ? drop.state : "null");
+			problem(c, &c->duplicates, &e);
+			free(drop.id);
+			free(drop.state);
+			free(drop.user);
+			continue;
+		}
+		c->items[w++] = *it;
+	}
+	c->n = w;
 }
 
 int nm_parse_containers(const json_t *doc, struct nm_containers *out, struct err *e)
@@ -160,8 +243,7 @@ int nm_parse_containers(const json_t *doc, struct nm_containers *out, struct err
 		nm_containers_release(out);
 		return -1;
 	}
-	if (out->n)
-		qsort(out->items, out->n, sizeof(*out->items), cmp_container);
+	settle(out);
 	return 0;
 }
 
@@ -181,14 +263,13 @@ static int each_container(const json_t *elem, size_t index, void *arg)
 	if (st->failed)
 		return 0;
 	if (index >= NM_MAX_CONTAINERS) {
-		err_set(&st->err, ERR_INPUT, 0, "NM containers: more than %d containers listed",
+		err_set(&st->err, ERR_INPUT, 0, "NM answer: more than %d containers listed",
 			NM_MAX_CONTAINERS);
 		st->failed = 1;
 		return 0;
 	}
-	snprintf(ctx, sizeof(ctx), "NM containers.containers.container[%zu]", index);
-	if (parse_one(elem, ctx, st->out, &st->err) < 0)
-		st->failed = 1;
+	snprintf(ctx, sizeof(ctx), "NM answer.containers.container[%zu]", index);
+	parse_one(elem, ctx, st->out);
 	return 0;
 }
 
@@ -256,9 +337,14 @@ int nm_fetch_containers(const char *url, long timeout_ms, int64_t max_bytes,
 	for (size_t i = 0; i < rest.n; i++)
 		*push(out) = rest.items[i];
 	out->ignored += rest.ignored;
+	out->bad_fields += rest.bad_fields;
+	out->duplicates += rest.duplicates;
+	if (!out->first_problem)
+		out->first_problem = rest.first_problem;
+	else
+		free(rest.first_problem);
 	free(rest.items);
-	if (out->n > 1)
-		qsort(out->items, out->n, sizeof(*out->items), cmp_container);
+	settle(out);
 	return 0;
 }
 

@@ -36,16 +36,27 @@ struct nm_container {
 };
 
 struct nm_containers {
-	struct nm_container *items; /* sorted by id */
+	struct nm_container *items; /* sorted by id, each id once */
 	size_t n;
-	size_t ignored; /* entries whose id is not a valid container id (skipped) */
+	size_t ignored;      /* entries skipped: no object, or an id that is no container id */
+	size_t bad_fields;   /* fields of a kept entry of the wrong type, taken as absent */
+	size_t duplicates;   /* entries dropped because their id came before */
+	char *first_problem; /* the first of those, one line ("<path>: expected ...") */
 };
 
 /* Fill *out from a parsed NM payload doc (any shape listed above; borrowed).
- * Entries whose id fails the container-id grammar are skipped and counted
- * in out->ignored.  Returns 0, or -1 with e set (ERR_INPUT, "<path>: expected
- * ..., got ...") for a payload of another shape or a field of the wrong
- * type; *out is then empty.  Free with nm_containers_release(). */
+ * Bad data costs only what it belongs to (it is counted, the first one kept
+ * in out->first_problem for a warning): an entry that is no object or whose
+ * id is not a valid container id is skipped (ignored); a field of the wrong
+ * type is taken as absent (bad_fields: "2Gi" for totalMemoryNeededMB makes
+ * that container's requests unknown, not the whole NM unreachable); of an
+ * id listed twice the entry not finished is kept (so a running container is
+ * never taken for one the NM is done with), else the first (duplicates).
+ * Returns 0, or -1 with e set (ERR_INPUT, "<path>: expected ..., got ...")
+ * for a payload of another shape: no "containers" member, a member the
+ * containers object does not have ({"containerz":[...]}), both the list and
+ * the one-container form; *out is then empty.  Free with
+ * nm_containers_release(). */
 int nm_parse_containers(const json_t *doc, struct nm_containers *out, struct err *e);
 
 /* Free what *c holds and zero it.  Safe on a zeroed struct. */

@@ -113,22 +113,54 @@ END_TEST
 static const struct {
 	const char *json, *msg;
 } bad[] = {
-	{ "{\"containers\":[]}", "NM containers.containers: expected an object, got []" },
+	{ "{\"containers\":[]}", "NM answer.containers: expected an object, got []" },
 	{ "{\"containers\":{\"container\":\"x\"}}",
-	  "NM containers.containers.container: expected an array or an object, got \"x\"" },
-	{ "{\"containers\":{\"container\":[1]}}",
-	  "NM containers.containers.container[0]: expected an object, got 1" },
-	{ "{\"containers\":{\"container\":[{\"id\":\"container_1410901177871_0001_01_000003\","
-	  "\"totalMemoryNeededMB\":\"2048\"}]}}",
-	  "NM containers.containers.container[0].totalMemoryNeededMB: expected an integer "
-	  "0..8796093022207, got \"2048\"" },
-	{ "{\"containers\":{\"container\":[{\"id\":7}]}}",
-	  "NM containers.containers.container[0].id: expected a string, got 7" },
+	  "NM answer.containers.container: expected an array or an object, got \"x\"" },
 	/* 120 MB of {} was taken as "no containers": no answer is an error */
-	{ "{}", "NM containers: not a containers document (no \"containers\" member)" },
-	{ "{\"nodeInfo\":{}}",
-	  "NM containers: not a containers document (no \"containers\" member)" },
+	{ "{}", "NM answer: not a containers document (no \"containers\" member)" },
+	{ "{\"nodeInfo\":{}}", "NM answer: not a containers document (no \"containers\" member)" },
+	/* a breaker's shapes, read as "no containers" */
+	{ "{\"containers\":{\"containerz\":[{\"id\":\"container_1410901177871_0001_01_000003\"}]}}",
+	  "NM answer.containers: not a containers document (member \"containerz\")" },
+	{ "{\"container\":{\"id\":\"container_1410901177871_0001_01_000003\"},"
+	  "\"containers\":{\"container\":[]}}",
+	  "NM answer: not one containers document (both \"container\" and \"containers\")" },
 };
+
+/* Bad data in an entry costs only that entry, or that field of it: one
+ * field of the wrong type made the whole NodeManager unreachable (and its
+ * up metric 0) while it answered.  An id listed twice keeps the entry the
+ * NM is not finished with. */
+START_TEST(test_nm_parse_bad_entries)
+{
+	struct err e = { 0 };
+	json_auto_t *doc = jsonio_parse(
+		"{\"containers\":{\"container\":[1,{\"id\":7},{\"id\":null},"
+		"{\"id\":\"container_1410901177871_0001_01_000003\",\"state\":\"RUNNING\","
+		"\"totalMemoryNeededMB\":\"2Gi\",\"totalVCoresNeeded\":2},"
+		"{\"id\":\"container_1410901177871_0001_01_000004\",\"state\":\"DONE\"},"
+		"{\"id\":\"container_1410901177871_0001_01_000004\",\"state\":\"RUNNING\","
+		"\"totalVCoresNeeded\":1},"
+		"{\"id\":\"container_1410901177871_0001_01_000004\",\"state\":\"KILLING\"}]}}",
+		"t", &e);
+	struct nm_containers c;
+
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(nm_parse_containers(doc, &c, &e), 0);
+	ck_assert_uint_eq(c.n, 2);
+	ck_assert_uint_eq(c.ignored, 3);
+	ck_assert_uint_eq(c.bad_fields, 1);
+	ck_assert_uint_eq(c.duplicates, 2);
+	ck_assert_str_eq(c.first_problem,
+			 "NM answer.containers.container[0]: expected an object, got 1");
+	ck_assert_str_eq(c.items[0].id, "container_1410901177871_0001_01_000003");
+	ck_assert_int_eq(c.items[0].memory_mb, -1); /* unknown, the rest kept */
+	ck_assert_int_eq(c.items[0].vcores, 2);
+	ck_assert_str_eq(c.items[1].state, "RUNNING"); /* not the DONE entry */
+	ck_assert_int_eq(c.items[1].vcores, 1);
+	nm_containers_release(&c);
+}
+END_TEST
 
 START_TEST(test_nm_parse_bad)
 {
@@ -175,6 +207,7 @@ static Suite *nm_suite(void)
 	tcase_add_test(tc, test_nm_parse_single_endpoint);
 	tcase_add_loop_test(tc, test_nm_parse_shapes, 0, sizeof(shapes) / sizeof(shapes[0]));
 	tcase_add_test(tc, test_nm_parse_ignored_and_absent_fields);
+	tcase_add_test(tc, test_nm_parse_bad_entries);
 	tcase_add_loop_test(tc, test_nm_parse_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_loop_test(tc, test_nm_state_phase, 0, sizeof(states) / sizeof(states[0]));
 	suite_add_tcase(s, tc);

@@ -120,4 +120,24 @@ yarn-copilot --sysroot "$tmpdir/v2" --nm-url "$NM_URL" list >"$tmpdir/out" || fa
 assert_eq "$(row $A)" "KILLING u 1000 1073741824 false false true" "KILLING $A"
 assert_eq "$(row $B)" "EXITED_WITH_FAILURE u 1000 1073741824 true false false" "EXITED $B"
 assert_eq "$(row $C)" "LOCALIZING u 1000 1073741824 false true false" "LOCALIZING $C"
+
+# bad data in one entry costs that entry (or that field) only: one
+# "2Gi" made the whole NM unreachable and every container unknown; an id
+# listed twice keeps the entry the NM is not done with
+cat >"$tmpdir/bad.json" <<JSON
+{"containers":{"container":[
+ {"id":"$A","state":"RUNNING","user":"u","totalMemoryNeededMB":"2Gi","totalVCoresNeeded":1},
+ {"id":"$B","state":"DONE","user":"u","totalMemoryNeededMB":1024,"totalVCoresNeeded":1},
+ {"id":"$B","state":"RUNNING","user":"u","totalMemoryNeededMB":1024,"totalVCoresNeeded":2},
+ {"id":7}]}}
+JSON
+start_fake_nm ok --containers "$tmpdir/bad.json"
+yarn-copilot --sysroot "$tmpdir/v2" --nm-url "$NM_URL" list >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "bad entries: exit $?"
+assert_eq "$(jq -r .nodeManager.reachable "$tmpdir/out")" true "bad entries: the NM is reachable"
+assert_eq "$(row $A)" "RUNNING u null null false false false" "a bad field: $A's requests unknown"
+assert_eq "$(row $B)" "RUNNING u 2000 1073741824 false false false" "a repeated id: $B"
+assert_eq "$(cat "$tmpdir/err")" \
+	"yarn-copilot: warning: NodeManager '$NM_URL': 1 entry skipped, 1 field of the wrong type taken as absent, 1 repeated id dropped; first: NM answer.containers.container[0].totalMemoryNeededMB: expected an integer 0..8796093022207, got \"2Gi\"" \
+	"bad entries: the warning"
 exit 0
