@@ -164,11 +164,10 @@ static int run(const struct opts *o, struct err *e)
 	nodeusage_sample_release(&cur);
 	if (nodecli_open_node(&o->common, &sr, &l, e) < 0)
 		goto out;
-	if (!cgroup_exists_any(&l, &sr, l.hadoop_yarn))
-		cli_warn(
-			"hadoop-yarn cgroup '%s' not found in any controller: its figures are null "
-			"(check --cgroup-driver and --hierarchy)",
-			l.hadoop_yarn);
+	if (nodecli_yarn_dir_check(&l, &sr, 0, "its figures are null") != 0) {
+		err_set(e, ERR_SYSTEM, 0, "no document written");
+		goto out;
+	}
 	node = node_name(o, &sr);
 	state = nodecli_lock_state_soft(&o->common, &lock);
 	if (state) {

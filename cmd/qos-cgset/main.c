@@ -241,6 +241,11 @@ static int run(const struct opts *o)
 		cli_print_err(&e);
 		code = err_exit_code(&e);
 	}
+	/* no hadoop-yarn dir where the NodeManager holds containers, or one
+	 * elsewhere: every item would be skipped, exit 0, QoS silently off */
+	if (code == 0)
+		code = nodecli_yarn_dir_check(&l, &s, json_object_size(in.held),
+					      "nothing to set for YARN");
 	if (code == 0) { /* without a usable --state every file is read: no cache */
 		lo = *o;
 		lo.common.state = nodecli_lock_state_soft(&o->common, &lock);

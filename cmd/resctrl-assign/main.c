@@ -156,6 +156,8 @@ static int yarn_threads(const struct opts *o, struct yarn_tasks *y, struct err *
 	if (cgroup_layout_detect(&y->l, y->sr, o->common.driver, o->common.hierarchy, e) < 0)
 		return -1;
 	y->l.nm_memory = o->common.nm_memory;
+	if (nodecli_yarn_dir_check(&y->l, y->sr, 0, "nothing to move") != 0)
+		return err_set(e, ERR_SYSTEM, 0, "tasks: no thread moved");
 	if (cgroup_list_containers(&y->l, y->sr, &cts, &nct, e) < 0)
 		return -1;
 	for (size_t i = 0; i < nct; i++) {
@@ -185,8 +187,7 @@ static int yarn_threads(const struct opts *o, struct yarn_tasks *y, struct err *
 			 "first): not moved",
 			 y->nforeign, y->nforeign == 1 ? "thread" : "threads",
 			 y->nforeign == 1 ? "belongs" : "belong", (long)y->foreign[0]);
-	if (nct == 0)
-		cli_warn("no container dir under '%s': nothing to move", y->l.hadoop_yarn);
+
 	return 0;
 }
 

@@ -227,35 +227,20 @@ static json_t *read_state(const char *path)
 	return doc;
 }
 
-/* No hadoop-yarn dir is normal where no YARN container has run yet; with a
- * NodeManager that runs containers it is a wrong layout, which would leave
- * the containers unseen (no eviction, no QoS): an error naming what the
- * cpu hierarchy holds instead.  0, or KILO_EXIT_FAIL after printing. */
+/* A hadoop-yarn dir that is not there while the NodeManager runs
+ * containers, or while one is elsewhere: a wrong layout (exit 1), not an
+ * empty list that stops eviction and QoS without a word. */
 static int yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *s,
 			  const struct containerlist_nm *nm)
 {
 	size_t live = 0;
-	char hint[512];
 
-	if (cgroup_exists_any(l, s, l->hadoop_yarn)) /* its containers dir may just be empty */
-		return 0;
 	for (size_t i = 0; nm->reachable && i < nm->containers->n; i++) {
 		enum nm_phase p = nm_state_phase(nm->containers->items[i].state);
 
 		live += p == NM_PHASE_RUNNING || p == NM_PHASE_KILLING;
 	}
-	cgroup_layout_hint(l, s, hint, sizeof(hint));
-	if (live) {
-		cli_error("hadoop-yarn cgroup '%s' not found, but the NodeManager runs %zu "
-			  "container%s: the layout is wrong (found %s); check --hierarchy and "
-			  "--cgroup-driver",
-			  l->hadoop_yarn, live, live == 1 ? "" : "s", hint);
-		return KILO_EXIT_FAIL;
-	}
-	cli_warn("hadoop-yarn cgroup '%s' not found in any controller (found %s): no YARN "
-		 "container has run here yet, or --hierarchy and --cgroup-driver are wrong",
-		 l->hadoop_yarn, hint);
-	return 0;
+	return nodecli_yarn_dir_check(l, s, live, "the list has no cgroup items");
 }
 
 /* Collect the containers and the NM view: 0, or an exit code. */

@@ -71,6 +71,34 @@ int nodecli_lock_state(const struct nodecli_opts *o, int *fd, struct err *e)
 	return *fd < 0 ? -1 : 0;
 }
 
+int nodecli_yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *s, size_t live,
+			   const char *effect)
+{
+	char hint[512];
+	int elsewhere;
+
+	if (cgroup_exists_any(l, s, l->hadoop_yarn)) /* its containers dir may just be empty */
+		return 0;
+	elsewhere = cgroup_layout_hint(l, s, hint, sizeof(hint));
+	if (live) {
+		cli_error("hadoop-yarn cgroup '%s' not found, but the NodeManager runs %zu "
+			  "container%s: the layout is wrong (found %s); check --hierarchy and "
+			  "--cgroup-driver",
+			  l->hadoop_yarn, live, live == 1 ? "" : "s", hint);
+		return KILO_EXIT_FAIL;
+	}
+	if (elsewhere) {
+		cli_error("hadoop-yarn cgroup '%s' not found, but there is %s: the layout is "
+			  "wrong; check --hierarchy and --cgroup-driver",
+			  l->hadoop_yarn, hint);
+		return KILO_EXIT_FAIL;
+	}
+	cli_warn("hadoop-yarn cgroup '%s' not found in any controller (found %s): no YARN "
+		 "container has run here yet, or --hierarchy and --cgroup-driver are wrong; %s",
+		 l->hadoop_yarn, hint, effect);
+	return 0;
+}
+
 const char *nodecli_lock_state_soft(const struct nodecli_opts *o, int *fd)
 {
 	struct err e = { 0 };

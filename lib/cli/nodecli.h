@@ -90,6 +90,15 @@ int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, 
  * or -1 with e set (ERR_TEMP: another run held it NODECLI_STATE_WAIT_MS). */
 int nodecli_lock_state(const struct nodecli_opts *o, int *fd, struct err *e);
 
+/* When l's hadoop-yarn dir is in none of the controllers: a node where no
+ * YARN container has run yet (a warning naming what the cpu hierarchy
+ * holds, 0), or a wrong --hierarchy or --cgroup-driver (an error naming
+ * it, KILO_EXIT_FAIL) when the NodeManager runs live (> 0) containers or a
+ * hadoop-yarn dir is elsewhere in the cpu hierarchy.  effect says what the
+ * tool does without the dir ("nothing to move").  0 when the dir exists. */
+int nodecli_yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *s, size_t live,
+			   const char *effect);
+
 /* nodecli_lock_state(), for a tool whose output must not wait on its
  * state (a missing dir, a lock that cannot be had): on failure one
  * "<prog>: warning: <why>; going on without --state" and NULL.  Returns the

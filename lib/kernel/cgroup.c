@@ -531,12 +531,13 @@ int cgroup_exists_any(const struct cgroup_layout *l, const struct sysroot *s, co
 }
 
 /* Append the dirs named hadoop-yarn at or below cg (depth levels left). */
-static void find_yarn(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
-		      int depth, char *out, size_t size)
+static int find_yarn(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
+		     int depth, char *out, size_t size)
 {
 	cleanup_free char *dir = cgroup_path(l, CGROUP_CPU, cg, NULL);
 	cleanup_closedir DIR *d = dir ? sysroot_opendir(s, dir, NULL) : NULL;
 	struct dirent *ent;
+	int found = 0;
 
 	while (d && depth > 0 && (ent = readdir(d))) {
 		cleanup_free char *sub = NULL;
@@ -545,17 +546,22 @@ static void find_yarn(const struct cgroup_layout *l, const struct sysroot *s, co
 		    strncmp(ent->d_name, "container_", 10) == 0)
 			continue;
 		sub = xasprintf("%s/%s", strcmp(cg, "/") == 0 ? "" : cg, ent->d_name);
-		if (strcmp(ent->d_name, "hadoop-yarn") == 0)
+		if (strcmp(ent->d_name, "hadoop-yarn") == 0) {
 			snprintf(out + strlen(out), size - strlen(out), "%shadoop-yarn at '%s'",
 				 *out ? ", " : "", sub);
-		else
-			find_yarn(l, s, sub, depth - 1, out, size);
+			found++;
+		} else {
+			found += find_yarn(l, s, sub, depth - 1, out, size);
+		}
 	}
+	return found;
 }
 
-void cgroup_layout_hint(const struct cgroup_layout *l, const struct sysroot *s, char *out,
-			size_t size)
+int cgroup_layout_hint(const struct cgroup_layout *l, const struct sysroot *s, char *out,
+		       size_t size)
 {
+	int found;
+
 	static const char *const kube[][2] = { { "/kubepods", "cgroupfs" },
 					       { "/kubepods.slice", "systemd" } };
 
@@ -564,9 +570,10 @@ void cgroup_layout_hint(const struct cgroup_layout *l, const struct sysroot *s, 
 		if (cgroup_exists(l, s, CGROUP_CPU, kube[i][0]))
 			snprintf(out + strlen(out), size - strlen(out), "%s'%s' (the %s driver)",
 				 *out ? ", " : "", kube[i][0], kube[i][1]);
-	find_yarn(l, s, "/", 4, out, size);
+	found = find_yarn(l, s, "/", 4, out, size);
 	if (!*out)
 		snprintf(out, size, "nothing of kubepods or hadoop-yarn");
+	return found;
 }
 
 enum cgroup_ctrl cgroup_procs_ctrl(unsigned ctrls)

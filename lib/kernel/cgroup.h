@@ -299,9 +299,10 @@ int cgroup_list_containers(const struct cgroup_layout *l, const struct sysroot *
  * is not there: the kubelet layouts present ("kubepods" for cgroupfs,
  * "kubepods.slice" for systemd) and the dirs named hadoop-yarn within 4
  * levels of the root, as one line into out (size bytes, NUL-terminated;
- * "nothing of kubepods or hadoop-yarn" when there is none). */
-void cgroup_layout_hint(const struct cgroup_layout *l, const struct sysroot *s, char *out,
-			size_t size);
+ * "nothing of kubepods or hadoop-yarn" when there is none).  Returns the
+ * number of hadoop-yarn dirs found. */
+int cgroup_layout_hint(const struct cgroup_layout *l, const struct sysroot *s, char *out,
+		       size_t size);
 
 /* The controller whose cgroup.procs lists a container's processes, given
  * the controllers holding its dir: cpu (YARN's CPU handler; the unified

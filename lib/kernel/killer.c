@@ -236,13 +236,16 @@ static void start_item(const struct cgroup_layout *l, const struct sysroot *s,
 	if (read_procs(l, s, it, &pids, &n) < 0)
 		return finish(it, KILLER_FAILED, 0);
 	it->processes = n;
-	if (n == 0 && !yarn_dir_exists(l, s)) {
+	if (n == 0 && !it->nvanished && !yarn_dir_exists(l, s)) {
 		/* no dir to look in is no evidence that the container is gone */
+		char hint[256];
+
+		cgroup_layout_hint(l, s, hint, sizeof(hint));
 		err_set(&it->err, ERR_NOTFOUND, 0,
-			"hadoop-yarn cgroup '%s' not found in the NodeManager's hierarchies (%s%s): "
-			"check --hierarchy and --cgroup-driver",
+			"hadoop-yarn cgroup '%s' not found in the NodeManager's hierarchies (%s%s; "
+			"found %s): check --hierarchy and --cgroup-driver",
 			l->hadoop_yarn, l->version == 2 ? "unified" : "cpu",
-			members_authorities(l) & (1u << CGROUP_MEMORY) ? ", memory" : "");
+			members_authorities(l) & (1u << CGROUP_MEMORY) ? ", memory" : "", hint);
 		return finish(it, KILLER_FAILED, 0);
 	}
 	if (n == 0 && !it->nvanished && unseen_tasks(l, s, it))

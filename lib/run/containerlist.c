@@ -74,6 +74,7 @@ static int read_item(const struct cgroup_layout *l, const struct sysroot *s,
 	it->processes = it->start_ms = it->cpu_ns = it->memory_bytes = it->memory_current = -1;
 	r = members_read(l, s, it->cg, 0, &m, &e);
 	it->pids = m.pids;
+	it->npids = m.n;
 	m.pids = NULL;
 	if (noted(cl, r, &e)) {
 		/* with those that exited while read: a fork chain, each process
@@ -156,10 +157,10 @@ static json_t *pids_or_null(const struct containerlist_item *it)
 {
 	json_t *a;
 
-	if (it->processes < 0 || (it->processes > 0 && !it->pids))
+	if (it->processes < 0)
 		return json_null();
 	a = json_array();
-	for (int64_t i = 0; i < it->processes; i++)
+	for (size_t i = 0; i < it->npids; i++)
 		json_array_append_new(a, json_integer(it->pids[i]));
 	return a;
 }

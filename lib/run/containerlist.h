@@ -25,10 +25,12 @@
 /* One container dir; -1 in a number means unknown (null in the document). */
 struct containerlist_item {
 	char id[CONTAINERID_MAX + 1];
-	char *cg;               /* cgroup path "<hadoop-yarn>/<id>" */
-	unsigned ctrls;         /* controllers holding the dir (1u << enum cgroup_ctrl) */
-	int64_t processes;      /* member processes (kernel/members.h), -1 unknown */
-	pid_t *pids;            /* their pids, ascending (NULL when none or unknown) */
+	char *cg;          /* cgroup path "<hadoop-yarn>/<id>" */
+	unsigned ctrls;    /* controllers holding the dir (1u << enum cgroup_ctrl) */
+	int64_t processes; /* member processes (kernel/members.h) and those that exited
+				 * while read (a fork chain), -1 unknown */
+	pid_t *pids;       /* the members' pids, ascending (NULL when none or unknown) */
+	size_t npids;
 	int64_t start_ms;       /* oldest process start, ms since the epoch */
 	int64_t cpu_ns;         /* cumulative CPU time (cpuacct.usage / cpu.stat usage_usec) */
 	int64_t memory_bytes;   /* anon + unevictable, without page cache */

@@ -43,6 +43,7 @@ START_TEST(test_containerlist_flags)
 	static pid_t pids[] = { 100, 101, 102 };
 	struct containerlist_item it = { .id = ID,
 					 .pids = pids,
+					 .npids = 3,
 					 .cg = (char *)"/hy/" ID,
 					 .start_ms = -1,
 					 .cpu_ns = -1,
@@ -163,6 +164,7 @@ START_TEST(test_containerlist_fields)
 					 .cg = (char *)"/kubepods/besteffort/hadoop-yarn/" ID,
 					 .processes = 3,
 					 .pids = pids,
+					 .npids = 3,
 					 .start_ms = 1795966800000LL,
 					 .cpu_ns = 123456789000LL,
 					 .memory_bytes = 1073741824,

@@ -600,9 +600,11 @@ START_TEST(test_killer_no_hadoop_yarn_is_not_gone)
 	fixture_layout(&f);
 	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 1);
 	ck_assert_int_eq(items[0].result, KILLER_FAILED);
-	ck_assert_str_eq(items[0].err.msg,
-			 "hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found in the "
-			 "NodeManager's hierarchies (cpu): check --hierarchy and --cgroup-driver");
+	ck_assert_str_eq(
+		items[0].err.msg,
+		"hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found in the "
+		"NodeManager's hierarchies (cpu; found nothing of kubepods or hadoop-yarn): "
+		"check --hierarchy and --cgroup-driver");
 	killer_items_release(items, 1);
 	fixture_close(&f);
 }

@@ -33,4 +33,11 @@ out=$(resctrl-assign --sysroot "$tmpdir/root" 2>"$tmpdir/err") || fail "exit $? 
 assert_eq "$(printf '%s' "$out" | jq -c '.tasks | [.moved, .gone, .already]')" "[2,1,3]" \
 	"2003 re-checked and not written"
 assert_eq "$(tr '\n' ' ' <"$be/tasks")" "1003 1001 1002 2001 2002 " "BE/tasks"
+
+# a --hierarchy with a typo while the hadoop-yarn dir is elsewhere: the
+# tasks step fails naming it (it was exit 0, moved 0, the same line twice)
+out=$(resctrl-assign --sysroot "$tmpdir/root" --hierarchy /kubepods/besteffort/hadoop-yran --dry-run 2>"$tmpdir/err")
+assert_eq "$?" 3 "a wrong --hierarchy: exit"
+assert_eq "$(cat "$tmpdir/err")" "resctrl-assign: hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yran' not found, but there is '/kubepods' (the cgroupfs driver), hadoop-yarn at '/kubepods/besteffort/hadoop-yarn': the layout is wrong; check --hierarchy and --cgroup-driver
+resctrl-assign: tasks: no thread moved" "a wrong --hierarchy: the messages"
 exit 0

@@ -16,7 +16,7 @@ grep -q "^FAILED hadoop-yarn cgroup /kubepods/besteffort/hadoop-yarn" "$tmpdir/o
 # items, hadoopYarn.found false, exit 0
 yarn-copilot --sysroot "$tmpdir/empty" --no-nm list >"$tmpdir/out" 2>"$tmpdir/err" || fail "list: exit $?"
 assert_eq "$(cat "$tmpdir/err")" \
-	"yarn-copilot: warning: hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found in any controller (found nothing of kubepods or hadoop-yarn): no YARN container has run here yet, or --hierarchy and --cgroup-driver are wrong" \
+	"yarn-copilot: warning: hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found in any controller (found nothing of kubepods or hadoop-yarn): no YARN container has run here yet, or --hierarchy and --cgroup-driver are wrong; the list has no cgroup items" \
 	"list warning"
 assert_eq "$(jq -c '[.items, .hadoopYarn.found]' "$tmpdir/out")" "[[],false]" "list items"
 # a wrong layout while the NodeManager runs containers (a cgroupfs driver
@@ -28,6 +28,17 @@ assert_eq "$?" 1 "a wrong driver while the NM runs containers"
 assert_eq "$(cat "$tmpdir/err")" \
 	"yarn-copilot: hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found, but the NodeManager runs 2 containers: the layout is wrong (found '/kubepods.slice' (the systemd driver), hadoop-yarn at '/kubepods.slice/kubepods-besteffort.slice/hadoop-yarn'); check --hierarchy and --cgroup-driver" \
 	"the wrong layout named"
+# the same with the NodeManager down: a hadoop-yarn dir elsewhere is the
+# wrong layout too (it was an empty list, exit 0: the NM-down case eviction
+# exists for)
+yarn-copilot --sysroot "$tmpdir/t" --cgroup-driver cgroupfs --no-nm list >"$tmpdir/out" 2>"$tmpdir/err"
+assert_eq "$?" 1 "a wrong driver, no NM"
+assert_eq "$(cat "$tmpdir/err")" \
+	"yarn-copilot: hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found, but there is '/kubepods.slice' (the systemd driver), hadoop-yarn at '/kubepods.slice/kubepods-besteffort.slice/hadoop-yarn': the layout is wrong; check --hierarchy and --cgroup-driver" \
+	"the wrong layout named, no NM"
+node-usage --sysroot "$tmpdir/t" --cgroup-driver cgroupfs >"$tmpdir/out" 2>"$tmpdir/err"
+assert_eq "$?" 1 "node-usage with a wrong driver"
+grep -q "the layout is wrong" "$tmpdir/err" || fail "node-usage with a wrong driver: $(cat "$tmpdir/err")"
 start_fake_nm 500
 yarn-copilot --sysroot "$tmpdir/t" --nm-url "$NM_URL" health >"$tmpdir/out"
 assert_eq "$?" 1 "NM 500"
