@@ -63,15 +63,29 @@ exit 2" "a world-writable STATE_DIR"
 [ -z "$(ls -A "$tmpdir/open")" ] || fail "written into a refused STATE_DIR: $(ls -A "$tmpdir/open")"
 
 # a broken policy: evictor, qos-cgset and resctrl-assign fail (exit 2) and
-# are named; node-usage, list and metrics still run
+# are named; node-usage, list and metrics still run; the counted run exits 1
+# (a timer's oneshot showed success) and the heartbeat is not touched (the
+# liveness probe never saw a loop that protects nothing)
 echo 'resourceUsedThresholdWithBE: {memoryEvictThresholdPercent: 170}' >"$tmpdir/bad.yaml"
-rm -f "$tmpdir/tf/yarn-copilot.prom"
-PASSES=1 run_loop env POLICY="$tmpdir/bad.yaml" 2>"$tmpdir/log2" || fail "loop exit $?"
+rm -f "$tmpdir/tf/yarn-copilot.prom" "$tmpdir/hb"
+PASSES=1 run_loop env POLICY="$tmpdir/bad.yaml" 2>"$tmpdir/log2"
+assert_eq "$?" 1 "a pass with failed steps: exit"
+[ ! -e "$tmpdir/hb" ] || fail "heartbeat touched by a pass whose evictor failed"
 cat "$tmpdir/log2"
 grep -q 'step evict failed with exit 2: evictor: .*memoryEvictThresholdPercent' "$tmpdir/log2" ||
 	fail "evictor failure not named"
 grep -q 'step suppress failed with exit 2' "$tmpdir/log2" || fail "qos-cgset failure not named"
 [ -s "$tmpdir/tf/yarn-copilot.prom" ] || fail "metrics did not run after a failed step"
+
+# node-usage exit 3 (one file unreadable: the document is out, a value
+# null): the evictor and qos-cgset still run (they were skipped)
+rm -f "$tmpdir/hb" "$tmpdir/state/last/evict.json"
+PASSES=1 run_loop env KILO_FAULTS=read:cpu.cfs_quota_us:EIO 2>"$tmpdir/log4"
+assert_eq "$?" 1 "a pass with node-usage exit 3: exit ($(cat "$tmpdir/log4"))"
+grep -q 'step usage failed with exit 3' "$tmpdir/log4" || fail "usage exit 3 not logged: $(cat "$tmpdir/log4")"
+! grep -q 'evictor and qos-cgset skipped' "$tmpdir/log4" || fail "evictor skipped on a partial NodeUsage"
+grep -q '"kind":"KillPlan"' "$tmpdir/state/last/evict.json" || fail "no plan after a partial NodeUsage"
+[ -e "$tmpdir/hb" ] || fail "no heartbeat after a pass whose evictor ran"
 
 # SIGTERM while sleeping: exit 0
 INTERVAL=1 STATE_DIR="$tmpdir/state" NODE_ARGS="--sysroot $tmpdir/t" COPILOT_ARGS="--no-nm" \
