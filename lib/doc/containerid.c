@@ -9,8 +9,11 @@
 #include "core/jsonio.h"
 
 /* Read a run of digits of at least minw characters ending at '_' or NUL,
- * with value <= max.  Advances *p past the digits. */
-static const char *field(const char **p, int minw, int64_t max, int64_t *out)
+ * with value <= max.  Advances *p past the digits.  NULL, or why not
+ * (naming the field: "the container number '00003' has 5 digits, at least
+ * 6 expected") in buf. */
+static const char *field(const char **p, const char *name, int minw, int64_t max, int64_t *out,
+			 char *buf, size_t size)
 {
 	const char *s = *p;
 	const int64_t lim = max / 10, last = max % 10; /* one division a field */
@@ -20,14 +23,22 @@ static const char *field(const char **p, int minw, int64_t max, int64_t *out)
 	for (; isdigit((unsigned char)s[n]); n++) {
 		int d = s[n] - '0';
 
-		if (v > lim || (v == lim && d > last))
-			return "value out of range";
+		if (v > lim || (v == lim && d > last)) {
+			snprintf(buf, size, "the %s is out of range (at most %lld)", name,
+				 (long long)max);
+			return buf;
+		}
 		v = v * 10 + d;
 	}
-	if (n == 0)
-		return "expected digits";
-	if (n < minw)
-		return "field shorter than its minimum width";
+	if (n == 0) {
+		snprintf(buf, size, "expected digits for the %s", name);
+		return buf;
+	}
+	if (n < minw) {
+		snprintf(buf, size, "the %s '%.*s' has %d digit%s, at least %d expected", name, n,
+			 s, n, n == 1 ? "" : "s", minw);
+		return buf;
+	}
 	*p = s + n;
 	*out = v;
 	return NULL;
@@ -37,7 +48,7 @@ int containerid_parse(const char *s, struct containerid *id, struct err *e)
 {
 	const char *p = s, *why = NULL;
 	int64_t v;
-	char shown[101];
+	char shown[101], buf[96];
 	size_t i;
 
 	memset(id, 0, sizeof(*id));
@@ -52,34 +63,36 @@ int containerid_parse(const char *s, struct containerid *id, struct err *e)
 	p += 10;
 	if (*p == 'e') {
 		p++;
-		if ((why = field(&p, 2, INT64_MAX >> 40, &id->epoch)))
+		if ((why = field(&p, "epoch", 2, INT64_MAX >> 40, &id->epoch, buf, sizeof(buf))))
 			goto bad;
 		if (*p++ != '_') {
 			why = "expected '_' after the epoch";
 			goto bad;
 		}
 	}
-	if ((why = field(&p, 1, INT64_MAX, &id->cluster_timestamp)))
+	if ((why = field(&p, "cluster timestamp", 1, INT64_MAX, &id->cluster_timestamp, buf,
+			 sizeof(buf))))
 		goto bad;
 	if (*p++ != '_') {
 		why = "expected '_' after the cluster timestamp";
 		goto bad;
 	}
-	if ((why = field(&p, 4, INT32_MAX, &v)))
+	if ((why = field(&p, "application id", 4, INT32_MAX, &v, buf, sizeof(buf))))
 		goto bad;
 	id->app_id = (int32_t)v;
 	if (*p++ != '_') {
 		why = "expected '_' after the application id";
 		goto bad;
 	}
-	if ((why = field(&p, 2, INT32_MAX, &v)))
+	if ((why = field(&p, "attempt", 2, INT32_MAX, &v, buf, sizeof(buf))))
 		goto bad;
 	id->attempt = (int32_t)v;
 	if (*p++ != '_') {
 		why = "expected '_' after the attempt";
 		goto bad;
 	}
-	if ((why = field(&p, 6, (INT64_C(1) << 40) - 1, &id->number)))
+	if ((why = field(&p, "container number", 6, (INT64_C(1) << 40) - 1, &id->number, buf,
+			 sizeof(buf))))
 		goto bad;
 	if (*p != '\0') {
 		why = "trailing characters";

@@ -86,7 +86,11 @@ START_TEST(test_containerid_message_names_value)
 	containerid_parse("container_1410901177871_0001_01_..", &id, &e);
 	ck_assert_str_eq(
 		e.msg,
-		"invalid container id 'container_1410901177871_0001_01_..': expected digits");
+		"invalid container id 'container_1410901177871_0001_01_..': expected digits for "
+		"the container number");
+	containerid_parse("container_1796054400000_0001_01_00003", &id, &e);
+	ck_assert_str_eq(e.msg, "invalid container id 'container_1796054400000_0001_01_00003': the "
+				"container number '00003' has 5 digits, at least 6 expected");
 	containerid_parse("container_1_0001_01_000001\x01", &id, &e);
 	ck_assert_str_eq(e.msg,
 			 "invalid container id 'container_1_0001_01_000001?': trailing characters");
