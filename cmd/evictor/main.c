@@ -110,6 +110,10 @@ static int run(const struct nodecli_opts *o, struct err *e)
 	evict_state_init(&r.st);
 	if (nodecli_policy_load(o, &p, e) < 0 || read_input(&r, e) < 0)
 		return -1;
+	if (r.in.pods_bad) /* a tenant's pod spec costs the BE request only */
+		cli_warn("%zu pod%s of the PodList unreadable, the BE request unknown (no CPU "
+			 "eviction this pass; memory eviction goes on): %s",
+			 r.in.pods_bad, r.in.pods_bad == 1 ? "" : "s", r.in.pods_problem);
 	/* nothing at the state path may disable eviction: protecting the
 	 * online pods comes first, so no cool-down holds without a state */
 	if (nodecli_lock_state(o, &lock, e) < 0) {

@@ -32,7 +32,7 @@ static void note(struct evict_plan *plan, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void note(struct evict_plan *plan, const char *fmt, ...)
 {
-	char buf[256];
+	char buf[512];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -292,6 +292,12 @@ static void cpu_evaluate(const struct policy *p, const struct evict_input *in,
 	cur->request_cpu_milli = request;
 	if (!in->have_pods)
 		note(plan, "cpu: no PodList given: the BE request counts YARN containers only");
+	if (in->pods_bad) {
+		note(plan, "cpu: no sample: the BE request is unknown: %zu pod%s unreadable (%s)",
+		     in->pods_bad, in->pods_bad == 1 ? "'s request is" : "s' requests are",
+		     in->pods_problem);
+		return;
+	}
 	for (size_t i = 0; i < st->nsamples; i++)
 		if (st->samples[i].at_ms > start && st->samples[i].at_ms < now_ms)
 			st->samples[n++] = st->samples[i];

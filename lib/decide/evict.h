@@ -62,7 +62,10 @@ struct evict_input {
 	struct evict_container *containers; /* owned (free with evict_input_release) */
 	size_t ncontainers;
 	int have_pods;                /* a PodList was given */
-	int64_t pods_batch_cpu_milli; /* sum of BE pods' kubernetes.io/batch-cpu requests */
+	int64_t pods_batch_cpu_milli; /* sum of BE pods' kubernetes.io/batch-cpu requests;
+				       * EVICT_UNKNOWN when a pod's could not be read */
+	size_t pods_bad;              /* pods whose request could not be read */
+	char pods_problem[256];       /* the first one's message, naming the pod */
 };
 
 /* One victim of an earlier plan, kept in the state. */
@@ -152,8 +155,12 @@ int evict_parse_container_list(const json_t *doc, struct evict_input *in, struct
  * (or, without the label, its status.qosClass is BestEffort), its phase is
  * Running or Pending, and its spec.nodeName is in->node (any node when
  * in->node is NULL).  A pod's request is the Kubernetes effective request:
- * max(sum over containers, max over init containers).  Returns 0, or -1 with
- * e set (ERR_INPUT naming the pod field and value). */
+ * max(sum over containers, max over init containers).  A pod whose request
+ * cannot be read (any tenant writes pod specs) costs only the BE request:
+ * in->pods_batch_cpu_milli is then EVICT_UNKNOWN (CPU eviction waits a
+ * pass; memory eviction does not use it), in->pods_bad counts such pods and
+ * in->pods_problem names the first ("PodList.items[3] (ns/name)...").
+ * Returns 0, or -1 with e set (ERR_INPUT) for a document without items. */
 int evict_parse_pods(const json_t *doc, struct evict_input *in, struct err *e);
 
 /* Free what evict_parse_container_list() allocated. */

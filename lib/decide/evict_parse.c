@@ -201,27 +201,39 @@ int evict_parse_pods(const json_t *doc, struct evict_input *in, struct err *e)
 {
 	const char *kind = json_string_value(json_object_get(doc, "kind"));
 	json_t *items = NULL;
-	char ctx[64];
+	char ctx[160];
 
 	if (jsonio_get_arr(doc, kind, "items", &items, e) < 0)
 		return -1;
 	in->have_pods = 1;
 	in->pods_batch_cpu_milli = 0;
+	in->pods_bad = 0;
 	for (size_t i = 0; i < json_array_size(items); i++) {
-		json_t *pod = json_array_get(items, i);
+		json_t *pod = json_array_get(items, i), *meta = json_object_get(pod, "metadata");
 		const char *k = json_string_value(json_object_get(pod, "kind"));
-		int64_t milli;
+		const char *ns = json_string_value(json_object_get(meta, "namespace"));
+		const char *name = json_string_value(json_object_get(meta, "name"));
+		struct err pe = { 0 };
+		int64_t milli, sum;
 
 		if ((k && strcmp(k, "Pod") != 0) || !pod_counts(pod, in->node))
 			continue;
-		snprintf(ctx, sizeof(ctx), "%s.items[%zu]", kind, i);
-		if (podreq_effective(pod, ctx, "kubernetes.io/batch-cpu", &milli, e) != 0)
-			return -1;
-		if (num_add(in->pods_batch_cpu_milli, milli, &in->pods_batch_cpu_milli) < 0)
-			return err_set(
-				e, ERR_INPUT, 0,
+		snprintf(ctx, sizeof(ctx), "%s.items[%zu] (%.40s/%.60s)", kind, i, ns ? ns : "?",
+			 name ? name : "?");
+		if (podreq_effective(pod, ctx, "kubernetes.io/batch-cpu", &milli, &pe) == 0 &&
+		    num_add(in->pods_batch_cpu_milli < 0 ? 0 : in->pods_batch_cpu_milli, milli,
+			    &sum) == 0) {
+			if (in->pods_batch_cpu_milli >= 0)
+				in->pods_batch_cpu_milli = sum;
+			continue;
+		}
+		if (pe.kind == ERR_NONE)
+			err_set(&pe, ERR_INPUT, 0,
 				"%s: the sum of kubernetes.io/batch-cpu over the pods overflows",
-				kind);
+				ctx);
+		if (!in->pods_bad++)
+			snprintf(in->pods_problem, sizeof(in->pods_problem), "%.255s", pe.msg);
+		in->pods_batch_cpu_milli = EVICT_UNKNOWN;
 	}
 	return 0;
 }

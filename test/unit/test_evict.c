@@ -523,12 +523,7 @@ static const struct bad_case bad_cases[] = {
 	{ 1, LIST(C(2, "\"am\":false") "," C(2, "\"am\":false")),
 	  "ContainerList.items[1].id: container 'container_1410901177871_0001_01_000002' is listed "
 	  "twice" },
-	{ 2,
-	  "{\"kind\":\"PodList\",\"items\":[{\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"resources\":"
-	  "{\"requests\":{\"kubernetes.io/batch-cpu\":\"1K\"}}}]},\"status\":{\"phase\":\"Running\","
-	  "\"qosClass\":\"BestEffort\"}}]}",
-	  "Pod PodList.items[0].spec.containers[0].resources.requests.kubernetes.io/batch-cpu: "
-	  "invalid quantity '1K'" },
+	{ 2, "{\"kind\":\"PodList\",\"items\":{}}", "PodList.items: expected an array" },
 	{ 3, "{\"kind\":\"NodeUsage\"}",
 	  "state: kind: expected \"EvictorState\", got \"NodeUsage\"" },
 	{ 3, "{\"victims\":[{\"id\":\"container_1410901177871_0001_01_000002\",\"atMs\":\"now\"}]}",
@@ -536,6 +531,30 @@ static const struct bad_case bad_cases[] = {
 	{ 3, "{\"cpuSamples\":[{\"atMs\":1}]}",
 	  "state: cpuSamples[0].usageCpuMilli: expected an integer" },
 };
+
+/* A pod whose request cannot be read (any tenant writes pod specs) costs
+ * the BE request only: it made the evictor exit 2, so no plan and no
+ * memory eviction at all.  The message names the pod. */
+START_TEST(test_evict_pod_bad_request_costs_the_request)
+{
+	struct evict_input in = { 0 };
+	struct err e = { 0 };
+	json_t *doc = parse("{\"kind\":\"PodList\",\"items\":[{\"metadata\":{\"namespace\":\"t1\","
+			    "\"name\":\"web\"},\"spec\":{\"nodeName\":\"n1\",\"containers\":[{"
+			    "\"resources\":{\"requests\":{\"kubernetes.io/batch-cpu\":\"1K\"}}}]},"
+			    "\"status\":{\"phase\":\"Running\",\"qosClass\":\"BestEffort\"}}]}");
+
+	in.node = "n1";
+	ck_assert_int_eq(evict_parse_pods(doc, &in, &e), 0);
+	ck_assert_uint_eq(in.pods_bad, 1);
+	ck_assert_int_eq(in.pods_batch_cpu_milli, EVICT_UNKNOWN);
+	ck_assert_str_eq(in.pods_problem,
+			 "Pod PodList.items[0] (t1/web).spec.containers[0].resources.requests."
+			 "kubernetes.io/batch-cpu: invalid quantity '1K': unknown suffix 'K'");
+	evict_input_release(&in);
+	json_decref(doc);
+}
+END_TEST
 
 START_TEST(test_evict_parse_errors)
 {
@@ -628,6 +647,7 @@ static Suite *evict_suite(void)
 	tcase_add_test(tc, test_evict_memory_before_cpu);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("parse");
+	tcase_add_test(tc, test_evict_pod_bad_request_costs_the_request);
 	tcase_add_loop_test(tc, test_evict_parse_errors, 0,
 			    sizeof(bad_cases) / sizeof(bad_cases[0]));
 	tcase_add_test(tc, test_evict_cpuset_count);

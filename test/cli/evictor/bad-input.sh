@@ -35,8 +35,16 @@ edit 'd["items"][1]["startTime"] = "15:40"' | cat "$mem" - |
 	check "bad startTime" 'ContainerList.items[1].startTime: expected an RFC 3339 time, got "15:40"'
 sed 's/"cpuset": "0-3"/"cpuset": "3-0"/' "$mem" | cat - "$ev/containers.json" |
 	check "bad cpuset" 'NodeUsage.limits.hadoopYarn.cpuset: expected a cpuset list such as "0-3,8", got "3-0"'
+# a pod's bad request (a tenant's pod spec) is no bad input: it costs the BE
+# request only (no CPU eviction this pass), the memory plan still goes out
+printf 'resourceUsedThresholdWithBE: {cpuEvictBESatisfactionLowerPercent: 60, cpuEvictBESatisfactionUpperPercent: 80}\n' >"$tmpdir/cpu.yaml"
 sed "s/batch-cpu\": \"2k\"/batch-cpu\": \"2 k\"/" "$FIX/k8s/podlist-mixed.json" | cat "$mem" "$ev/containers.json" - |
-	check "bad batch-cpu" 'resources.requests.kubernetes.io/batch-cpu: expected a Kubernetes quantity such as "2k", got "2 k"'
+	evictor --policy "$tmpdir/cpu.yaml" >"$tmpdir/out" 2>"$tmpdir/err" || fail "bad batch-cpu: exit $? ($(cat "$tmpdir/err"))"
+grep -q '"items":\[{' "$tmpdir/out" || fail "bad batch-cpu: no memory victims: $(cat "$tmpdir/out")"
+grep -q '"cpu: no sample: the BE request is unknown: 1 pod.s request is unreadable (Pod PodList.items\[[0-9]*\] ([a-z0-9-]*/[a-z0-9-]*)' "$tmpdir/out" ||
+	fail "bad batch-cpu: the note: $(jq -c .notes "$tmpdir/out")"
+grep -q "warning: 1 pod of the PodList unreadable, the BE request unknown .*(spark-jobs/spark-pi-[0-9a-f]*-exec-1).*batch-cpu: invalid quantity '2 k'" "$tmpdir/err" ||
+	fail "bad batch-cpu: the warning: $(cat "$tmpdir/err")"
 check "missing ContainerList" "missing required document of kind 'ContainerList' on stdin" <"$mem"
 printf '{"kind":"NodeUsage","apiVersion":"kilo/v1"\n' |
 	check "truncated JSON" "evictor: stdin:"
