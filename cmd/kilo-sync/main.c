@@ -348,8 +348,8 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	if ((o->mode == MODE_SYNC || (o->mode == MODE_PLAN && !o->from)) && sc->nclusters == 0)
 		return err_set(e, ERR_USAGE, 0,
 			       "%s names no YARN cluster (clusters: [{id, rmUrls}]): nothing "
-			       "to sync with; give --config FILE "
-			       "(manifests/kilo/kilo-sync-config.yaml), or plan --from -",
+			       "to sync with; give --config FILE (the sync.yaml of "
+			       "manifests/kilo/kilo-sync-config.yaml's data), or plan --from -",
 			       o->config ? o->config : "the default configuration");
 	/* a SyncPlan is checked whole before any connection or write */
 	if (o->mode == MODE_APPLY &&

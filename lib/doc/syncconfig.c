@@ -180,6 +180,17 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 	} else if (config_load_string(c, "{}", "(defaults)", e) < 0) {
 		return -1;
 	}
+	/* the manifest, not the file it carries: every field would be unknown
+	 * and no cluster named */
+	if (path && json_is_string(json_object_get(c->root, "kind")) &&
+	    strcmp(json_string_value(json_object_get(c->root, "kind")), "ConfigMap") == 0)
+		return err_set(
+			e, ERR_INPUT, 0,
+			"%s: kind: a ConfigMap, not kilo-sync's config: give the file in its "
+			"data (key sync.yaml, which the kilo-sync pod mounts as "
+			"/etc/kilo/sync.yaml); e.g. kubectl -n kilo-system get configmap "
+			"kilo-sync -o jsonpath='{.data.sync\\.yaml}' >sync.yaml",
+			path);
 	if (warnings)
 		config_unknown(c->root, "", known, NULL, warnings);
 	if (config_obj(c, c->root, "", "batchResources", &res, e) < 0 ||
