@@ -78,6 +78,17 @@ static int usage_inputs(const json_t *u, struct qosapply_inputs *in, struct err 
 		return -1;
 	in->usage.nonbe_milli = g + b;
 	in->usage_known = known[0] && known[1] && known[2] && known[3];
+	if (json_is_null(json_object_get(u, "windowMs")) || !json_object_get(u, "windowMs"))
+		in->usage_why = "NodeUsage has no CPU rates yet: windowMs null (the first --state "
+				"call, or one too soon after the last)";
+	else if (!known[0])
+		in->usage_why = "NodeUsage capacity.cpuMilli null";
+	else if (!known[1])
+		in->usage_why =
+			"NodeUsage system.cpuMilli null (the kubepods cgroup's usage unknown)";
+	else
+		in->usage_why = "NodeUsage qos guaranteed/burstable cpuMilli null (no kubepods or "
+				"burstable cgroup in the cpu hierarchy)";
 	return 0;
 }
 
@@ -1083,9 +1094,8 @@ static void plan_suppress(struct ctx *x)
 			cfs ? (x->l->version == 2 ? "cpu.max" : "cpu.cfs_quota_us") : "cpuset.cpus",
 			cfs ? CGCHANGE_INT : CGCHANGE_CPUSET, NULL, "CPU suppress");
 
-		cgchange_preset(
-			it, CGCHANGE_SKIPPED,
-			"non-BE CPU usage not known (NodeUsage node/qos cpuMilli null: first --state call, or no kubepods cgroups)");
+		cgchange_preset(it, CGCHANGE_SKIPPED, "non-BE CPU usage not known: %s",
+				in->usage_why ? in->usage_why : "no NodeUsage");
 		return;
 	}
 	allowed = qos_suppress_milli(&in->usage, p->cpu_suppress_threshold_percent,

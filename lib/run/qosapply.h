@@ -38,8 +38,9 @@ struct qosapply_pids {
 
 /* What NodeUsage and ContainerList say, checked before anything is written. */
 struct qosapply_inputs {
-	const char *node; /* metadata.node of either document, or NULL (borrowed) */
-	int usage_known;  /* every cpuMilli of the suppress formula is known */
+	const char *node;      /* metadata.node of either document, or NULL (borrowed) */
+	int usage_known;       /* every cpuMilli of the suppress formula is known */
+	const char *usage_why; /* else why not, for the skipped item (static text) */
 	struct qos_suppress_in usage;
 	int64_t capacity_bytes;     /* capacity.memoryBytes, -1 unknown */
 	int requests_known;         /* NM reachable and every live container's request known */
