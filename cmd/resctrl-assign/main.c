@@ -228,6 +228,24 @@ static int assign_tasks(const struct opts *o, const struct sysroot *sr, json_t *
 	return failed;
 }
 
+/* Why a group's MB values are not plainly its mbaPercent. */
+static void mb_warn(const char *group, const struct policy_resctrl *r, unsigned how)
+{
+	if (how & RESCTRLQOS_MB_NONE)
+		cli_warn("group %s: MB left unchanged: resctrl is mounted with mba_MBps (MiB/s): "
+			 "mbaPercent %d needs kilo.mbaMaxBandwidth, or give kilo.mbaBandwidth",
+			 group, r->mba_percent);
+	if (how & RESCTRLQOS_MB_RAISED)
+		cli_warn("group %s: mbaPercent %d is outside what the kernel takes "
+			 "(info/MB/min_bandwidth .. 100): clamped",
+			 group, r->mba_percent);
+	if (how & RESCTRLQOS_MB_ASSUMED)
+		cli_warn("group %s: MB is absolute bandwidth here: mbaPercent %d of each domain's "
+			 "value in the root group, taken for the maximum (set kilo.mbaMaxBandwidth "
+			 "or kilo.mbaBandwidth to say otherwise)",
+			 group, r->mba_percent);
+}
+
 static int run(const struct opts *o, const struct policy *p, const struct sysroot *sr,
 	       json_t *report)
 {
@@ -261,13 +279,18 @@ static int run(const struct opts *o, const struct policy *p, const struct sysroo
 		const char *name = policy_class_group((enum policy_class)k);
 		struct resctrl_group_result g = { 0 };
 		struct schemata want = { 0 };
+		/* kilo.mbaBandwidth is the BE group's; the maximum is every class's */
+		struct policy_mba mba = { .all = -1, .max = p->mba.max };
+		unsigned how = 0;
 
 		if (!p->resctrl[k].enable)
 			continue;
 		total++;
-		if (resctrlqos_plan(&f, &p->resctrl[k], &want, &g.err) < 0) {
+		if (resctrlqos_plan(&f, &p->resctrl[k], k == POLICY_BE ? &p->mba : &mba, &want,
+				    &how, &g.err) < 0) {
 			g.result = "failed";
 		} else {
+			mb_warn(name, &p->resctrl[k], how);
 			resctrl_group_apply(sr, name, &want, o->dry_run, &g);
 		}
 		if (strcmp(g.result, "failed") == 0) {

@@ -34,17 +34,47 @@ int resctrlqos_cbm(uint64_t cbm_mask, int min_cbm_bits, int start_pct, int end_p
 	return 0;
 }
 
-int64_t resctrlqos_mb(const struct schemata_facts *f, int pct)
+/* kilo.mbaBandwidth for domain dom, or -1. */
+static int64_t absolute(const struct policy_mba *mba, unsigned dom)
 {
-	int gran = f->mb_bandwidth_gran > 0 ? f->mb_bandwidth_gran : 1;
-	int v;
+	if (!mba)
+		return -1;
+	for (size_t i = 0; i < mba->n; i++)
+		if (mba->dom[i].id == dom)
+			return mba->dom[i].value;
+	return mba->all;
+}
 
-	if (f->vendor == SCHEMATA_VENDOR_AMD)
-		return pct >= 100 ? SCHEMATA_AMD_MB_UNLIMITED : 160 * pct / 100;
-	v = (pct + gran - 1) / gran * gran;
-	if (v < f->mb_min_bandwidth)
+int64_t resctrlqos_mb(const struct schemata_facts *f, const struct policy_mba *mba, unsigned dom,
+		      uint64_t root, int pct, unsigned *how)
+{
+	int64_t gran = f->mb_bandwidth_gran > 0 ? f->mb_bandwidth_gran : 1;
+	int64_t v = absolute(mba, dom), max = mba ? mba->max : -1;
+	int percent_unit = f->vendor != SCHEMATA_VENDOR_AMD && !f->mb_mbps;
+
+	*how = 0;
+	if (v < 0 && percent_unit) {
+		v = (pct + gran - 1) / gran * gran;
+	} else if (v < 0) { /* an absolute unit: a percent of what is the maximum */
+		if (max < 0 && f->mb_mbps) {
+			*how |= RESCTRLQOS_MB_NONE;
+			return -1;
+		}
+		if (max < 0) {
+			max = root > (uint64_t)INT64_MAX / 100 ? INT64_MAX / 100 : (int64_t)root;
+			*how |= pct < 100 ? RESCTRLQOS_MB_ASSUMED : 0;
+		}
+		v = max * pct / 100;
+	}
+	if (v < f->mb_min_bandwidth) {
 		v = f->mb_min_bandwidth;
-	return v > 100 ? 100 : v;
+		*how |= RESCTRLQOS_MB_RAISED;
+	}
+	if (percent_unit && v > 100) {
+		v = 100;
+		*how |= RESCTRLQOS_MB_RAISED;
+	}
+	return v;
 }
 
 const char *resctrlqos_mb_skip_reason(const struct schemata_facts *f)
@@ -53,17 +83,19 @@ const char *resctrlqos_mb_skip_reason(const struct schemata_facts *f)
 		return "no memory bandwidth allocation (info/MB)";
 	if (!schemata_find(&f->root, "MB"))
 		return "no MB line in the root schemata";
-	if (f->mb_mbps)
-		return "resctrl is mounted with mba_MBps (MB in MiB/s, not a percent)";
 	if (f->vendor != SCHEMATA_VENDOR_AMD && !f->mb_delay_linear)
 		return "non-linear MB delay scale (info/MB/delay_linear 0), which the kernel refuses";
 	return NULL;
 }
 
 int resctrlqos_plan(const struct schemata_facts *f, const struct policy_resctrl *r,
-		    struct schemata *want, struct err *e)
+		    const struct policy_mba *mba, struct schemata *want, unsigned *how,
+		    struct err *e)
 {
+	const struct schemata_line *mb = schemata_find(&f->root, "MB");
+
 	memset(want, 0, sizeof(*want));
+	*how = 0;
 	for (size_t i = 0; i < f->ncache; i++) {
 		const struct schemata_cache *c = &f->cache[i];
 		const struct schemata_line *root = schemata_find(&f->root, c->name);
@@ -76,8 +108,21 @@ int resctrlqos_plan(const struct schemata_facts *f, const struct policy_resctrl 
 			return err_wrap(e, "%s", c->name);
 		schemata_add_uniform(want, root, cbm);
 	}
-	if (!resctrlqos_mb_skip_reason(f))
-		schemata_add_uniform(want, schemata_find(&f->root, "MB"),
-				     (uint64_t)resctrlqos_mb(f, r->mba_percent));
+	if (!resctrlqos_mb_skip_reason(f)) { /* the root's domains, each its own value */
+		struct schemata_line *l;
+		unsigned h;
+
+		schemata_add_uniform(want, mb, 0);
+		l = &want->line[want->n - 1];
+		for (size_t i = 0; i < l->n; i++) {
+			l->dom[i].value = (uint64_t)resctrlqos_mb(
+				f, mba, mb->dom[i].id, mb->dom[i].value, r->mba_percent, &h);
+			*how |= h;
+		}
+		if (*how & RESCTRLQOS_MB_NONE) { /* no value to write: the line goes */
+			free(l->dom);
+			want->n--;
+		}
+	}
 	return 0;
 }

@@ -4,6 +4,8 @@
 
 #include "doc/cpuset.h"
 
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NOT_SET -1
@@ -53,6 +55,7 @@ void policy_defaults(struct policy *p)
 	p->grace_period_ms = 250;
 	p->hadoop_yarn_memory_limit_percent = NOT_SET;
 	p->memory_limit_margin_bytes = 256LL << 20;
+	p->mba.all = p->mba.max = NOT_SET;
 }
 
 static int geti(const struct config *c, const json_t *obj, const char *ctx, const char *key,
@@ -186,7 +189,7 @@ static int read_class(struct policy *p, const struct config *c, const json_t *qo
 		    geti(c, rdt, sub, "catRangeStartPercent", 0, 100, &r->cat_start_percent, e) <
 			    0 ||
 		    geti(c, rdt, sub, "catRangeEndPercent", 0, 100, &r->cat_end_percent, e) < 0 ||
-		    geti(c, rdt, sub, "mbaPercent", 1, 100, &r->mba_percent, e) < 0)
+		    geti(c, rdt, sub, "mbaPercent", 0, 100, &r->mba_percent, e) < 0)
 			return -1;
 		if (r->cat_start_percent >= r->cat_end_percent)
 			return config_reject(c, rdt, sub, "catRangeEndPercent",
@@ -222,6 +225,38 @@ static int read_class(struct policy *p, const struct config *c, const json_t *qo
 	return 0;
 }
 
+/* kilo.mbaBandwidth: one value (0..2^32) for every domain, or a map of
+ * domain ids ("0".."65535") to values; kilo.mbaMaxBandwidth: one value. */
+static int read_mba(struct policy *p, const struct config *c, const json_t *k, struct err *e)
+{
+	const int64_t max = INT64_C(1) << 32;
+	json_t *bw = json_object_get(k, "mbaBandwidth"), *v;
+	const char *key;
+
+	if (config_int(c, k, "kilo", "mbaMaxBandwidth", NOT_SET, 1, max, &p->mba.max, e) < 0)
+		return -1;
+	if (!bw || json_is_null(bw))
+		return 0;
+	if (!json_is_object(bw))
+		return config_int(c, k, "kilo", "mbaBandwidth", NOT_SET, 0, max, &p->mba.all, e);
+	json_object_foreach(bw, key, v)
+	{
+		char *end = NULL;
+		unsigned long id = strtoul(key, &end, 10);
+
+		if (!*key || *end || !isdigit((unsigned char)key[0]) || id > 65535 ||
+		    p->mba.n == POLICY_MBA_DOMAINS)
+			return config_reject(c, bw, "kilo.mbaBandwidth", key,
+					     "a domain id 0..65535 (at most 64 of them)", e);
+		p->mba.dom[p->mba.n].id = (unsigned)id;
+		if (config_int(c, bw, "kilo.mbaBandwidth", key, 0, 0, max,
+			       &p->mba.dom[p->mba.n].value, e) < 0)
+			return -1;
+		p->mba.n++;
+	}
+	return 0;
+}
+
 static int read_kilo(struct policy *p, const struct config *c, const json_t *k, json_t *warnings,
 		     struct err *e)
 {
@@ -234,6 +269,8 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 					     "gracePeriodMs",
 					     "hadoopYarnMemoryLimitPercent",
 					     "memoryLimitMarginBytes",
+					     "mbaBandwidth",
+					     "mbaMaxBandwidth",
 					     NULL };
 	static const char *const reserved_known[] = { "cpuMilli", NULL };
 	const char *cpus = "";
@@ -264,6 +301,8 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 		return -1;
 	if (warnings && res)
 		config_unknown(res, "kilo.nodeReserved", reserved_known, NULL, warnings);
+	if (read_mba(p, c, k, e) < 0)
+		return -1;
 	if (strspn(cpus, "0123456789,-") != strlen(cpus) ||
 	    strlen(cpus) >= sizeof(p->reserved_cpus) || cpuset_parse(cpus, &set, NULL) < 0)
 		return config_reject(c, k, "kilo", "reservedCPUs",

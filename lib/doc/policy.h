@@ -35,7 +35,25 @@ struct policy_resctrl {
 	int enable;            /* default: BE true, LSR/LS false */
 	int cat_start_percent; /* catRangeStartPercent, 0..100, default 0 */
 	int cat_end_percent;   /* catRangeEndPercent, 0..100, default BE 30, else 100 */
-	int mba_percent;       /* mbaPercent, 1..100, default 100 */
+	int mba_percent;       /* mbaPercent, 0..100, default 100 (0 and values under the
+				* kernel's min_bandwidth are raised to it, with a warning) */
+};
+
+/* The most MB domains kilo.mbaBandwidth may name one by one. */
+#define POLICY_MBA_DOMAINS 64
+
+/* kilo.mbaBandwidth and kilo.mbaMaxBandwidth: MB values in the kernel's
+ * own unit, for where a percent means nothing (AMD: absolute bandwidth,
+ * 2048 the default and maximum on current parts; Intel mounted with
+ * mba_MBps: MiB/s). */
+struct policy_mba {
+	int64_t all; /* kilo.mbaBandwidth as one number for every domain, -1 unset */
+	size_t n;    /* kilo.mbaBandwidth as a map domain id -> value */
+	struct {
+		unsigned id;
+		int64_t value;
+	} dom[POLICY_MBA_DOMAINS];
+	int64_t max; /* kilo.mbaMaxBandwidth: what 100 % is, -1 unset */
 };
 
 struct policy {
@@ -73,6 +91,7 @@ struct policy {
 	int64_t grace_period_ms;              /* kilo.gracePeriodMs, KillPlan's, default 250 */
 	int hadoop_yarn_memory_limit_percent; /* kilo.hadoopYarnMemoryLimitPercent, -1 off */
 	int64_t memory_limit_margin_bytes;    /* kilo.memoryLimitMarginBytes, default 256 MiB */
+	struct policy_mba mba; /* kilo.mbaBandwidth (the BE group), mbaMaxBandwidth */
 };
 
 /* Fill *p with the defaults documented above. */

@@ -183,7 +183,41 @@ static const struct {
 	{ "kind: Pod\n", "p.yaml:1:7: kind: expected \"NodeSLO\" or a NodeSLO spec, got \"Pod\"" },
 	{ "kilo: {allowAM: yes}\n",
 	  "p.yaml:1:17: kilo.allowAM: expected true or false, got \"yes\"" },
+	{ "kilo: {mbaBandwidth: {ccd0: 60}}\n",
+	  "p.yaml:1:29: kilo.mbaBandwidth.ccd0: expected a domain id 0..65535 (at most 64 of "
+	  "them), got 60" },
+	{ "kilo: {mbaBandwidth: {\"0\": -1}}\n",
+	  "p.yaml:1:28: kilo.mbaBandwidth.0: expected an integer 0..4294967296, got -1" },
+	{ "kilo: {mbaMaxBandwidth: 0}\n",
+	  "p.yaml:1:25: kilo.mbaMaxBandwidth: expected an integer 1..4294967296, got 0" },
 };
+
+/* kilo's MB values: one for every domain, or by domain id; mbaPercent 0
+ * is taken (raised to the kernel's min_bandwidth later). */
+START_TEST(test_policy_mba_values)
+{
+	struct policy p;
+	struct err e = { 0 };
+
+	ck_assert_int_eq(from_string(&p,
+				     "kilo: {mbaBandwidth: 60, mbaMaxBandwidth: 2048}\n"
+				     "resourceQOSStrategy: {beClass: {resctrlQOS: "
+				     "{mbaPercent: 0}}}\n",
+				     NULL, &e),
+			 0);
+	ck_assert_int_eq(p.mba.all, 60);
+	ck_assert_int_eq(p.mba.max, 2048);
+	ck_assert_uint_eq(p.mba.n, 0);
+	ck_assert_int_eq(p.resctrl[POLICY_BE].mba_percent, 0);
+	ck_assert_int_eq(
+		from_string(&p, "kilo: {mbaBandwidth: {\"0\": 60, \"16\": 100}}\n", NULL, &e), 0);
+	ck_assert_int_eq(p.mba.all, -1);
+	ck_assert_int_eq(p.mba.max, -1);
+	ck_assert_uint_eq(p.mba.n, 2);
+	ck_assert_uint_eq(p.mba.dom[1].id, 16);
+	ck_assert_int_eq(p.mba.dom[1].value, 100);
+}
+END_TEST
 
 START_TEST(test_policy_rejects_bad_values)
 {
@@ -205,6 +239,7 @@ static Suite *policy_suite(void)
 	tcase_add_test(tc, test_policy_nodeslo_fixture_loads_without_warnings);
 	tcase_add_test(tc, test_policy_spec_and_kilo_fields);
 	tcase_add_test(tc, test_policy_nodeslo_object_with_kilo_beside_spec);
+	tcase_add_test(tc, test_policy_mba_values);
 	tcase_add_loop_test(tc, test_policy_rejects_bad_values, 0, sizeof(bad) / sizeof(bad[0]));
 	suite_add_tcase(s, tc);
 	return s;

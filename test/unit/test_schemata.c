@@ -54,36 +54,61 @@ START_TEST(test_schemata_cbm_refuses)
 }
 END_TEST
 
+/* MB by vendor: kilo.mbaBandwidth "bw" (-1 none; the map form: domain 1
+ * only), kilo.mbaMaxBandwidth "max" (-1 none), the root group's value
+ * "root", mba_MBps "mbps". */
 static const struct {
 	enum schemata_vendor vendor;
-	int min_bw, gran, pct;
+	int min_bw, gran, mbps;
+	int64_t bw, max;
+	uint64_t root;
+	int pct;
 	int64_t want;
+	unsigned how;
 } mb_cases[] = {
-	{ SCHEMATA_VENDOR_INTEL, 10, 10, 25, 30 }, /* rounded up to the granularity */
-	{ SCHEMATA_VENDOR_INTEL, 10, 10, 5, 10 },
-	{ SCHEMATA_VENDOR_INTEL, 10, 10, 100, 100 },
-	{ SCHEMATA_VENDOR_INTEL, 10, 10, 30, 30 },
-	{ SCHEMATA_VENDOR_INTEL, 20, 10, 5, 20 }, /* at least min_bandwidth */
-	{ SCHEMATA_VENDOR_INTEL, 10, 1, 25, 25 },
-	{ SCHEMATA_VENDOR_INTEL, 10, 30, 95, 100 }, /* never above 100 */
-	{ SCHEMATA_VENDOR_OTHER, 0, 0, 37, 37 },    /* gran 0 read as 1 */
-	{ SCHEMATA_VENDOR_AMD, 0, 1, 100, 2048 },   /* unlimited */
-	{ SCHEMATA_VENDOR_AMD, 0, 1, 50, 80 },
-	{ SCHEMATA_VENDOR_AMD, 0, 1, 25, 40 },
-	{ SCHEMATA_VENDOR_AMD, 0, 1, 1, 1 },    /* int(1.6) */
-	{ SCHEMATA_VENDOR_AMD, 0, 1, 99, 158 }, /* int(158.4) */
+	{ SCHEMATA_VENDOR_INTEL, 10, 10, 0, -1, -1, 100, 25, 30, 0 }, /* rounded up to gran */
+	{ SCHEMATA_VENDOR_INTEL, 10, 10, 0, -1, -1, 100, 5, 10, 0 },  /* rounded up: 10 */
+	{ SCHEMATA_VENDOR_INTEL, 10, 10, 0, -1, -1, 100, 0, 10, RESCTRLQOS_MB_RAISED }, /* 0 */
+	{ SCHEMATA_VENDOR_INTEL, 10, 10, 0, -1, -1, 100, 100, 100, 0 },
+	{ SCHEMATA_VENDOR_INTEL, 20, 10, 0, -1, -1, 100, 5, 20, RESCTRLQOS_MB_RAISED },
+	{ SCHEMATA_VENDOR_INTEL, 10, 1, 0, -1, -1, 100, 25, 25, 0 },
+	{ SCHEMATA_VENDOR_INTEL, 10, 30, 0, -1, -1, 100, 95, 100, RESCTRLQOS_MB_RAISED },
+	{ SCHEMATA_VENDOR_INTEL, 10, 10, 0, 40, -1, 100, 90, 40, 0 }, /* kilo.mbaBandwidth */
+	{ SCHEMATA_VENDOR_OTHER, 0, 0, 0, -1, -1, 100, 37, 37, 0 },   /* gran 0 read as 1 */
+	/* AMD: absolute; the root's value (2048, the default) taken for 100 % */
+	{ SCHEMATA_VENDOR_AMD, 0, 1, 0, -1, -1, 2048, 100, 2048, 0 },
+	{ SCHEMATA_VENDOR_AMD, 0, 1, 0, -1, -1, 2048, 50, 1024, RESCTRLQOS_MB_ASSUMED },
+	{ SCHEMATA_VENDOR_AMD, 0, 1, 0, -1, -1, 2048, 0, 0, RESCTRLQOS_MB_ASSUMED },
+	{ SCHEMATA_VENDOR_AMD, 0, 1, 0, -1, 1000, 2048, 30, 300, 0 }, /* of mbaMaxBandwidth */
+	{ SCHEMATA_VENDOR_AMD, 0, 1, 0, 60, -1, 2048, 30, 60, 0 },    /* Koordinator's YARN note */
+	{ SCHEMATA_VENDOR_AMD, 0, 1, 0, -2, -1, 2048, 100, 60, 0 },   /* map: domain 1 -> 60 */
+	/* Intel mounted with mba_MBps: MiB/s */
+	{ SCHEMATA_VENDOR_INTEL, 0, 1, 1, -1, -1, 100000, 50, -1, RESCTRLQOS_MB_NONE },
+	{ SCHEMATA_VENDOR_INTEL, 0, 1, 1, -1, 20000, 100000, 50, 10000, 0 },
+	{ SCHEMATA_VENDOR_INTEL, 0, 1, 1, 5000, -1, 100000, 50, 5000, 0 },
 };
 
 START_TEST(test_schemata_mb_table)
 {
 	struct schemata_facts f;
+	struct policy_mba mba = { .all = mb_cases[_i].bw, .max = mb_cases[_i].max };
+	unsigned how = 99;
+	int64_t got;
 
 	memset(&f, 0, sizeof(f));
 	f.vendor = mb_cases[_i].vendor;
 	f.mb_min_bandwidth = mb_cases[_i].min_bw;
 	f.mb_bandwidth_gran = mb_cases[_i].gran;
-	ck_assert_msg(resctrlqos_mb(&f, mb_cases[_i].pct) == mb_cases[_i].want, "case %d: got %lld",
-		      _i, (long long)resctrlqos_mb(&f, mb_cases[_i].pct));
+	f.mb_mbps = mb_cases[_i].mbps;
+	if (mb_cases[_i].bw == -2) { /* the map form */
+		mba.all = -1;
+		mba.n = 1;
+		mba.dom[0].id = 1;
+		mba.dom[0].value = 60;
+	}
+	got = resctrlqos_mb(&f, &mba, 1, mb_cases[_i].root, mb_cases[_i].pct, &how);
+	ck_assert_msg(got == mb_cases[_i].want, "case %d: got %lld", _i, (long long)got);
+	ck_assert_msg(how == mb_cases[_i].how, "case %d: how %u", _i, how);
 }
 END_TEST
 
@@ -215,10 +240,11 @@ START_TEST(test_schemata_plan_intel_and_amd_sparse)
 	struct schemata_facts f;
 	struct schemata want = { 0 };
 	struct err e = { 0 };
+	unsigned how;
 	char *text;
 
 	facts_intel(&f, "L3:0=7ff;1=7ff\nMB:0=100;1=100\n");
-	ck_assert_int_eq(resctrlqos_plan(&f, &be, &want, &e), 0);
+	ck_assert_int_eq(resctrlqos_plan(&f, &be, NULL, &want, &how, &e), 0);
 	text = schemata_format(&want, NULL);
 	ck_assert_str_eq(text, "L3:0=f;1=f\nMB:0=30;1=30");
 	free(text);
@@ -233,7 +259,7 @@ START_TEST(test_schemata_plan_intel_and_amd_sparse)
 	f.mb_bandwidth_gran = 1;
 	f.mb_delay_linear = 0; /* AMD has no delay scale: MB still managed */
 	be.mba_percent = 100;
-	ck_assert_int_eq(resctrlqos_plan(&f, &be, &want, &e), 0);
+	ck_assert_int_eq(resctrlqos_plan(&f, &be, NULL, &want, &how, &e), 0);
 	text = schemata_format(&want, NULL);
 	ck_assert_str_eq(text, "L3:0=1f;1=1f;16=1f;17=1f\nMB:0=2048;1=2048;16=2048;17=2048");
 	free(text);
@@ -248,6 +274,7 @@ START_TEST(test_schemata_plan_mb_skipped)
 	struct schemata_facts f;
 	struct schemata want = { 0 };
 	struct err e = { 0 };
+	unsigned how;
 	char *text;
 
 	facts_intel(&f, "L3:0=7ff;1=7ff\nMB:0=100;1=100\n");
@@ -256,11 +283,17 @@ START_TEST(test_schemata_plan_mb_skipped)
 		resctrlqos_mb_skip_reason(&f),
 		"non-linear MB delay scale (info/MB/delay_linear 0), which the kernel refuses");
 	f.mb_delay_linear = 1;
-	f.mb_mbps = 1;
-	ck_assert_ptr_nonnull(resctrlqos_mb_skip_reason(&f));
+	f.mb_mbps = 1; /* MiB/s: managed when a value can be had, see the table */
+	ck_assert_ptr_null(resctrlqos_mb_skip_reason(&f));
+	ck_assert_int_eq(resctrlqos_plan(&f, &be, NULL, &want, &how, &e), 0);
+	ck_assert_uint_eq(how, RESCTRLQOS_MB_NONE);
+	text = schemata_format(&want, NULL);
+	ck_assert_str_eq(text, "L3:0=f;1=f"); /* no value: no MB line */
+	free(text);
+	schemata_release(&want);
 	f.mb_mbps = 0;
 	f.has_mb = 0; /* L3 only */
-	ck_assert_int_eq(resctrlqos_plan(&f, &be, &want, &e), 0);
+	ck_assert_int_eq(resctrlqos_plan(&f, &be, NULL, &want, &how, &e), 0);
 	text = schemata_format(&want, NULL);
 	ck_assert_str_eq(text, "L3:0=f;1=f");
 	free(text);
@@ -273,7 +306,7 @@ START_TEST(test_schemata_plan_mb_skipped)
 	f.cache[1] = f.cache[0];
 	snprintf(f.cache[0].name, sizeof(f.cache[0].name), "L3CODE");
 	snprintf(f.cache[1].name, sizeof(f.cache[1].name), "L3DATA");
-	ck_assert_int_eq(resctrlqos_plan(&f, &be, &want, &e), 0);
+	ck_assert_int_eq(resctrlqos_plan(&f, &be, NULL, &want, &how, &e), 0);
 	text = schemata_format(&want, NULL);
 	ck_assert_str_eq(text, "L3CODE:0=f\nL3DATA:0=f\nMB:0=50");
 	free(text);
@@ -287,7 +320,7 @@ START_TEST(test_schemata_plan_mb_skipped)
 	schemata_release(&want);
 
 	f.cache[0].cbm_mask = 0x7fe;
-	ck_assert_int_eq(resctrlqos_plan(&f, &be, &want, &e), -1);
+	ck_assert_int_eq(resctrlqos_plan(&f, &be, NULL, &want, &how, &e), -1);
 	ck_assert_str_eq(e.msg,
 			 "L3CODE: cbm_mask: expected a contiguous mask from bit 0, got '7fe'");
 	schemata_release(&want);
