@@ -25,7 +25,6 @@
 
 #define SCHEMATA_NAME_MAX 16
 #define SCHEMATA_MAX_CACHES 3 /* L3, or L3CODE and L3DATA with CDP */
-#define SCHEMATA_AMD_MB_UNLIMITED 2048
 
 enum schemata_vendor {
 	SCHEMATA_VENDOR_OTHER, /* MB as a percent, like Intel */
