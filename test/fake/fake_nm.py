@@ -14,6 +14,11 @@ shapes and failure modes a real NM shows:
   huge        the ok payload padded with copies of its containers to --huge-mb MiB
               (--huge-count N: N copies, their diagnostics padded to fill it)
   many        --many containers that hold an id only (RUNNING), a few MiB in all
+  states      one container in each of the 17 ContainerStates of Hadoop 3.3/3.4
+              (org.apache.hadoop.yarn.server.nodemanager.containermanager.
+              container.ContainerState), ids ..._0007_01_000001 up in the order
+              of STATES, exitCode -1000 (ContainerExitStatus.INVALID) until
+              the container exited
   single      {"containers":{"container":{...}}}: the first container, not in an array
   slow        ok, after --delay-ms
   500         HTTP 500 with a RemoteException body
@@ -30,6 +35,17 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# ContainerState.java (Hadoop 3.3/3.4), in its order, with the exitCode a
+# ContainerInfo shows there: INVALID (-1000) until the process exited.
+STATES = [
+    ("NEW", -1000), ("LOCALIZING", -1000), ("LOCALIZATION_FAILED", -1000),
+    ("SCHEDULED", -1000), ("RUNNING", -1000), ("RELAUNCHING", -1000),
+    ("REINITIALIZING", -1000), ("REINITIALIZING_AWAITING_KILL", -1000),
+    ("EXITED_WITH_SUCCESS", 0), ("EXITED_WITH_FAILURE", 1), ("KILLING", -1000),
+    ("CONTAINER_CLEANEDUP_AFTER_KILL", 137), ("CONTAINER_RESOURCES_CLEANINGUP", 0),
+    ("DONE", 0), ("PAUSING", -1000), ("PAUSED", -1000), ("RESUMING", -1000),
+]
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "yarn")
 
@@ -119,6 +135,12 @@ class Server(ThreadingHTTPServer):
             return {"containers": {"container": [
                 {"id": "container_1_0001_01_%06d" % i, "state": "RUNNING"}
                 for i in range(1, self.opts.many + 1)]}}
+        if mode == "states":
+            return {"containers": {"container": [
+                {"id": "container_1326121700862_0007_01_%06d" % (i + 1), "state": st,
+                 "exitCode": code, "user": "u", "totalMemoryNeededMB": 1024,
+                 "totalVCoresNeeded": 1}
+                for i, (st, code) in enumerate(STATES)]}}
         payload = load(self.containers_file())
         if mode == "huge":
             one = containers_of(payload)[0]
@@ -139,7 +161,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--mode", default="ok",
                    choices=["ok", "legacy", "null", "nocontainer", "empty", "single", "slow",
-                            "500", "notjson", "huge", "many"])
+                            "500", "notjson", "huge", "many", "states"])
     p.add_argument("--huge-mb", type=int, default=20)
     p.add_argument("--huge-count", type=int, default=0)
     p.add_argument("--many", type=int, default=10001)

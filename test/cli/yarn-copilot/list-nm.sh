@@ -121,6 +121,16 @@ assert_eq "$(row $A)" "KILLING u 1000 1073741824 false false true" "KILLING $A"
 assert_eq "$(row $B)" "EXITED_WITH_FAILURE u 1000 1073741824 true false false" "EXITED $B"
 assert_eq "$(row $C)" "LOCALIZING u 1000 1073741824 false true false" "LOCALIZING $C"
 
+# every ContainerState of Hadoop 3.3/3.4 (fake NM mode "states"), none with
+# a dir: the ones not finished are listed with their phase (the finished
+# ones without a dir are not), requests counted from the NM alone
+start_fake_nm states
+yarn-copilot --sysroot "$tmpdir/v2" --nm-url "$NM_URL" list >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "states: exit $?"
+assert_eq "$(jq -r '[.items[] | select(.id | test("_0007_")) | "\(.state):\(.phase):\(.cgroup):\(.processes)"] | join(" ")' "$tmpdir/out")" \
+	"NEW:starting:null:0 LOCALIZING:starting:null:0 SCHEDULED:starting:null:0 RUNNING:running:null:0 RELAUNCHING:running:null:0 REINITIALIZING:running:null:0 REINITIALIZING_AWAITING_KILL:running:null:0 KILLING:killing:null:0 CONTAINER_CLEANEDUP_AFTER_KILL:killing:null:0 PAUSING:running:null:0 PAUSED:running:null:0 RESUMING:running:null:0" \
+	"every state's phase"
+
 # bad data in one entry costs that entry (or that field) only: one
 # "2Gi" made the whole NM unreachable and every container unknown; an id
 # listed twice keeps the entry the NM is not done with
