@@ -112,11 +112,11 @@ $(O)/test/tools/%: test/tools/%.c $(LIBKILO)
 
 # The attackers the kill tests race run at full speed: no sanitizer slows
 # their forks and moves (and they need nothing of lib/).
-ATTACKERS := $(O)/test/tools/forkchain $(O)/test/tools/hopper
+ATTACKERS := $(O)/test/tools/forkchain $(O)/test/tools/hopper $(O)/test/tools/threadchurn
 $(ATTACKERS): $(O)/test/tools/%: test/tools/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 $(WARN) -o $@ $<
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 $(WARN) -pthread -o $@ $<
 
 # Tests: everything is rebuilt with the sanitizers into build/check.
 CHECK_O := build/check

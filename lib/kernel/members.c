@@ -111,12 +111,6 @@ static int task_in_root(const struct cgroup_layout *l, const struct sysroot *s, 
 	return -1;
 }
 
-static int task_in(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
-		   pid_t pid, pid_t tid, const char *cg)
-{
-	return task_in_root(l, s, c, pid, tid, cg, NULL);
-}
-
 enum verdict { FOREIGN, MEMBER, MIXED, VANISHED };
 
 struct classify {
@@ -130,31 +124,54 @@ struct classify {
 	size_t inside, outside; /* live threads of the process in the tree, elsewhere */
 };
 
+/* PF_EXITING of a task's flags (include/linux/sched.h): set in do_exit()
+ * before cgroup_exit() moves it to the root css_set. */
+#define TASK_PF_EXITING 0x4u
+
+/* 1 when task tid of process pid (tid == pid: its leader) is exiting or
+ * has exited: a zombie (Z, X) or PF_EXITING in the flags of its stat
+ * (field 9).  Such a task's own cgroup file reads the root, wherever it
+ * ran; 0 otherwise (a task that is gone: 1). */
+static int exiting(const struct sysroot *s, pid_t pid, pid_t tid)
+{
+	cleanup_free char *rel =
+		tid == pid ? xasprintf("proc/%ld/stat", (long)pid)
+			   : xasprintf("proc/%ld/task/%ld/stat", (long)pid, (long)tid);
+	cleanup_free char *stat = NULL;
+	const char *paren;
+	unsigned long flags = 0;
+	char state;
+
+	if (sysroot_read_str(s, rel, &stat, NULL) < 0)
+		return 1;
+	paren = strrchr(stat, ')');
+	/* ") S ppid pgrp session tty_nr tpgid flags" */
+	if (!paren || sscanf(paren + 1, " %c", &state) != 1)
+		return 0;
+	if (state == 'Z' || state == 'X')
+		return 1;
+	return sscanf(paren + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1 &&
+	       (flags & TASK_PF_EXITING);
+}
+
 /* Count tid (not the leader) inside or outside the tree: by the tasks
  * read, else (born since, or elsewhere) by its own cgroup file; a thread
- * gone meanwhile counts nowhere. */
+ * gone meanwhile, or exiting (its file reads the root: a thread pool's
+ * churn), counts nowhere. */
 static void count_thread(void *arg, pid_t tid)
 {
 	struct classify *k = arg;
-	int r;
+	int r, root = 0;
 
 	if (tid == k->pid)
 		return;
-	r = k->tids && in(k->tids, k->nt, tid) ? 1 : task_in(k->l, k->s, k->c, k->pid, tid, k->cg);
+	r = k->tids && in(k->tids, k->nt, tid)
+		    ? 1
+		    : task_in_root(k->l, k->s, k->c, k->pid, tid, k->cg, &root);
 	if (r == 1)
 		k->inside++;
-	else if (r == 0)
+	else if (r == 0 && !(root && exiting(k->s, k->pid, tid)))
 		k->outside++;
-}
-
-static int is_zombie(const struct sysroot *s, pid_t pid)
-{
-	cleanup_free char *rel = xasprintf("proc/%ld/stat", (long)pid);
-	cleanup_free char *stat = NULL;
-	const char *paren;
-
-	return sysroot_read_str(s, rel, &stat, NULL) >= 0 && (paren = strrchr(stat, ')')) &&
-	       paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
 }
 
 /* What process pid, listed in cgroup.procs of the tree cg in c whose
@@ -167,8 +184,9 @@ static int is_zombie(const struct sysroot *s, pid_t pid)
  *   - its leader elsewhere: foreign (a thread of it was written into tasks);
  *   - its leader exited (a zombie with live threads: v1 drops it from
  *     tasks, and its own cgroup file then reads the root, so the threads
- *     decide): member with all of them in the tree, mixed with some,
- *     foreign with none;
+ *     decide) or is exiting: member with all of them in the tree, mixed
+ *     with some, foreign with none; a thread that is exiting itself counts
+ *     nowhere (its file reads the root too);
  *   - gone before it was placed (a fork chain: each process forks the next
  *     and exits): vanished, neither, but it ran in the tree. */
 static enum verdict classify(const struct cgroup_layout *l, const struct sysroot *s,
@@ -181,9 +199,9 @@ static enum verdict classify(const struct cgroup_layout *l, const struct sysroot
 
 	if (leader < 0)
 		return VANISHED;
-	/* an exited leader's file reads the root: only then is it looked at
-	 * again (one read for most processes of a scan) */
-	if (leader == 0 && (!root || !is_zombie(s, pid)))
+	/* an exited or exiting leader's file reads the root: only then is it
+	 * looked at again (one read for most processes of a scan) */
+	if (leader == 0 && (!root || !exiting(s, pid, pid)))
 		return FOREIGN;
 	each_thread(s, pid, count_thread, &k);
 	if (leader == 1)

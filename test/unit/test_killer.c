@@ -545,6 +545,7 @@ START_TEST(test_killer_subdirs_and_foreign)
 	testlib_write(f.root, HY_V1 CA "/docker/cgroup.procs", "102\n900\n");
 	testlib_write(f.root, HY_V1 CA "/docker/tasks", "102\n901\n");
 	testlib_write(f.root, "proc/900/cgroup", "4:cpu:/\n"); /* its leader's */
+	testlib_write(f.root, "proc/900/stat", "900 (sh) S 1 900 900 0 -1 4194560\n");
 	fixture_layout(&f);
 	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
 	ck_assert_int_eq(items[0].result, KILLER_KILLED);
@@ -671,6 +672,8 @@ START_TEST(test_killer_leader_only_and_exited_leader_outside)
 	testlib_write(f.root, "proc/700/stat", "700 (py) S 1 700 700 0 -1\n");
 	testlib_write(f.root, "proc/700/task/700/stat", "700 (py) S 1\n");
 	testlib_write(f.root, "proc/700/task/701/cgroup", "4:cpu:/\n");
+	/* alive, not exiting (PF_EXITING 0x4 clear): outside at the root */
+	testlib_write(f.root, "proc/700/task/701/stat", "701 (py) S 1 700 700 0 -1 4194560\n");
 	testlib_write(f.root, HY_V1 CB "/cgroup.procs", "800\n900\n");
 	testlib_write(f.root, HY_V1 CB "/tasks", "801\n");
 	testlib_write(f.root, "proc/800/stat", "800 (zl) Z 1 800 800 0 -1\n");
@@ -727,6 +730,30 @@ START_TEST(test_killer_fork_chain_is_not_empty)
 	testlib_write(f.root, HY_V1 CA "/cgroup.procs", "");
 	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
 	ck_assert_str_eq(killer_result_name(items[0].result), "gone");
+	killer_items_release(items, 1);
+	fixture_close(&f);
+}
+END_TEST
+
+/* A thread pool's churn: a thread that is exiting (PF_EXITING in its
+ * stat's flags) has its own cgroup file read the root.  It is no thread
+ * outside: the process is a member, signalled (it was "mixed", never
+ * killed, and list counted it 0). */
+START_TEST(test_killer_exiting_thread_is_not_outside)
+{
+	struct fixture f;
+	struct killer_item items[1] = { item(CA) };
+
+	fixture_open(&f, 0);
+	add_proc(&f.rec, HY_V1 CA "/cgroup.procs", 710, EXITS_ON_TERM);
+	testlib_write(f.root, "proc/710/stat", "710 (java) S 1 710 710 0 -1 4194560\n");
+	testlib_write(f.root, "proc/710/task/711/cgroup", "4:cpu:/\n");
+	testlib_write(f.root, "proc/710/task/711/stat", "711 (pool) R 1 710 710 0 -1 4194564\n");
+	fixture_layout(&f);
+	ck_assert_uint_eq(killer_run(&f.l, &f.s, &f.ops, &f.opts, items, 1), 0);
+	ck_assert_str_eq(killer_result_name(items[0].result), "terminated");
+	ck_assert_uint_eq(f.rec.nlog, 1);
+	ck_assert_int_eq(f.rec.log[0].pid, 710);
 	killer_items_release(items, 1);
 	fixture_close(&f);
 }
@@ -796,6 +823,7 @@ static Suite *killer_suite(void)
 	tcase_add_loop_test(tc, test_killer_mirror_is_no_authority, 0, 2);
 	tcase_add_test(tc, test_killer_unseen_tasks_are_not_gone);
 	tcase_add_test(tc, test_killer_fork_chain_is_not_empty);
+	tcase_add_test(tc, test_killer_exiting_thread_is_not_outside);
 	tcase_add_test(tc, test_killer_leader_only_and_exited_leader_outside);
 	tcase_add_test(tc, test_killer_sigkill_before_timeout);
 	tcase_add_test(tc, test_killer_zombie_leader_and_dot_dirs);
