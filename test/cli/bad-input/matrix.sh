@@ -149,8 +149,8 @@ row "evictor: truncated YAML" "p.yaml:" evictor --policy "$tmpdir/p.yaml"
 R() { resctrl-assign --sysroot "$root" --dry-run "$@"; }
 pol "resourceQOSStrategy: {beClass: {resctrlQOS: {catRangeEndPercent: 130}}}"
 row "resctrl-assign: cat percent 130" "resourceQOSStrategy.beClass.resctrlQOS.catRangeEndPercent" R --policy "$tmpdir/p.yaml"
-pol "resourceQOSStrategy: {beClass: {resctrlQOS: {mbaPercent: 0}}}"
-row "resctrl-assign: mba percent 0" "resourceQOSStrategy.beClass.resctrlQOS.mbaPercent" R --policy "$tmpdir/p.yaml"
+pol "resourceQOSStrategy: {beClass: {resctrlQOS: {mbaPercent: 101}}}"
+row "resctrl-assign: mba percent 101" "resourceQOSStrategy.beClass.resctrlQOS.mbaPercent" R --policy "$tmpdir/p.yaml"
 pol "resourceQOSStrategy: {lsClass: {resctrlQOS: {catRangeStartPercent: -10}}}"
 row "resctrl-assign: cat start -10" "resourceQOSStrategy.lsClass.resctrlQOS.catRangeStartPercent" R --policy "$tmpdir/p.yaml"
 # shellcheck disable=SC2317 # called through row
