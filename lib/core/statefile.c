@@ -115,6 +115,23 @@ int statefile_load(const char *path, const char *kind, json_t **doc, struct err 
 	return 1;
 }
 
+/* 1 when the file at fd holds zeros and nothing else (a swap file or a
+ * file system image begins with zeros too, but has more after them). */
+static int all_zeros(int fd)
+{
+	char buf[4096];
+	off_t off = 0;
+	ssize_t n;
+
+	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			if (buf[i])
+				return 0;
+		off += n;
+	}
+	return n == 0 && off > 0;
+}
+
 /* 1 when the file at fd may be replaced by a state of kind (arg): empty,
  * or the start of one as statefile_save() writes it (a run cut short, a
  * crash: a prefix of '{"apiVersion":"kilo/v1","kind":"<kind>"'), zeros (a
@@ -136,10 +153,10 @@ static int is_state(int fd, void *arg)
 		return 0;
 	if (memcmp(got, head, (size_t)n < strlen(head) ? (size_t)n : strlen(head)) == 0)
 		return 1; /* n == 0 too: empty */
-	if (memchr(got, '\0', (size_t)n) == got && memcmp(got, got + 1, (size_t)n - 1) == 0)
-		return 1; /* zeros: blocks a crash left unwritten */
 	if (st.st_size > STATEFILE_MAX_BYTES)
 		return 0;
+	if (all_zeros(fd))
+		return 1; /* zeros only, the whole file: blocks a crash left unwritten */
 	doc = json_loadfd(fd, 0, NULL);
 	api = json_string_value(json_object_get(doc, "apiVersion"));
 	got_kind = json_string_value(json_object_get(doc, "kind"));

@@ -228,15 +228,22 @@ START_TEST(test_statefile_never_replaces_what_is_not_a_state)
 		ck_assert_str_eq(text, "{\"apiVersion\":\"kilo/v1\",\"kind\":\"T\",\"a\":1}\n");
 		free(text);
 	}
-	/* 4 KiB of zeros: the blocks of a crashed write */
+	/* 4 KiB of zeros: the blocks of a crashed write; but a swap file (a
+	 * KiB of zeros, then its signature at 4086) is no state */
 	{
-		char zeros[4096] = { 0 };
+		char zeros[8192] = { 0 };
 		int fd = open(path, O_WRONLY | O_TRUNC);
 
 		ck_assert_int_ge(fd, 0);
-		ck_assert_int_eq(write(fd, zeros, sizeof(zeros)), (ssize_t)sizeof(zeros));
+		ck_assert_int_eq(write(fd, zeros, 4096), 4096);
 		close(fd);
 		ck_assert_msg(statefile_save(path, doc, &e) == 0, "zeros: %s", e.msg);
+		memcpy(zeros + 4086, "SWAPSPACE2", 10);
+		fd = open(path, O_WRONLY | O_TRUNC);
+		ck_assert_int_eq(write(fd, zeros, sizeof(zeros)), (ssize_t)sizeof(zeros));
+		close(fd);
+		ck_assert_int_eq(statefile_save(path, doc, &e), -1);
+		ck_assert_ptr_nonnull(strstr(e.msg, "is not a kilo state file: not replaced"));
 	}
 	json_decref(doc);
 	testlib_rmtree(dir);
