@@ -23,6 +23,7 @@ log() {
 
 loop_lock() {
 	mkdir -p "$(dirname "$1")"
+	trusted_dir LOCK_FILE "$(dirname "$1")" private
 	exec 9>>"$1"
 	if ! flock -n 9; then
 		log "another loop holds the lock $1; exiting"
@@ -60,18 +61,48 @@ need_uint() {
 
 heartbeat() {
 	[ -z "$1" ] && return 0
-	mkdir -p "$(dirname "$1")" && _hb=$(mktemp "$1.XXXXXX") && chmod 644 "$_hb" &&
-		mv -f "$_hb" "$1"
+	mkdir -p "$(dirname "$1")" && trusted_dir HEARTBEAT "$(dirname "$1")" private &&
+		_hb=$(mktemp "$1.XXXXXX") && chmod 644 "$_hb" && mv -f "$_hb" "$1"
 }
 
-# own_dir NAME DIR: make DIR (and its parents); exit 2 naming NAME unless
-# DIR is a dir (no symlink) owned by the caller that neither its group nor
-# others may write: the loop's shell writes there by plain redirection.
+# trusted_dir NAME DIR LEAF: exit 2 naming NAME unless no other user can
+# swap DIR or what is in it: DIR and every dir above it (symlinks
+# resolved) owned by the caller or root, and writable by no one else unless
+# sticky (then each may remove only their own: /tmp); LEAF says more of DIR
+# itself: "own" (the caller's, writable by no one else: the loop's shell
+# writes there by plain redirection), "private" (writable by no one else,
+# sticky or not: a lock or heartbeat is opened by name), "shared" (the rule
+# above: files are made by mktemp and renamed).
+trusted_dir() {
+	_td=$(cd "$2" 2>/dev/null && pwd -P) || {
+		echo "$prog: $1 '$2' is not a directory" >&2
+		exit 2
+	}
+	_tp=$_td _tme=$(id -u)
+	while :; do
+		_tu=$(stat -c %u "$_tp") _tm=$((0$(stat -c %a "$_tp")))
+		_tbad=""
+		[ "$_tu" = "$_tme" ] || [ "$_tu" = 0 ] || _tbad="owned by uid $_tu"
+		if [ -z "$_tbad" ] && [ $((_tm & 18)) != 0 ]; then # 022: group or others may write
+			if [ "$_tp" = "$_td" ] && [ "$3" != shared ]; then
+				_tbad="writable by others"
+			elif [ $((_tm & 512)) = 0 ]; then # 01000: not sticky
+				_tbad="writable by others and not sticky"
+			fi
+		fi
+		[ -n "$_tbad" ] || [ "$_tp" != "$_td" ] || [ "$3" != own ] || [ "$_tu" = "$_tme" ] ||
+			_tbad="owned by uid $_tu, not this user"
+		if [ -n "$_tbad" ]; then
+			echo "$prog: $1 '$2': '$_tp' is $_tbad: another user could swap what is written there; refusing" >&2
+			exit 2
+		fi
+		[ "$_tp" != / ] || break
+		_tp=$(dirname "$_tp")
+	done
+}
+
+# own_dir NAME DIR: make DIR (and its parents), then trusted_dir NAME DIR own.
 own_dir() {
 	mkdir -p "$2" || exit 1
-	if [ -L "$2" ] || [ ! -d "$2" ] || [ ! -O "$2" ] ||
-		[ -n "$(find "$2" -maxdepth 0 -perm /022)" ]; then
-		echo "$prog: $1 '$2' is not a dir of this user's alone (owner $(stat -c %U "$2"), mode $(stat -c %a "$2")): refusing to write there" >&2
-		exit 2
-	fi
+	trusted_dir "$1" "$2" own
 }

@@ -192,6 +192,39 @@ static int dir_trusted(const struct stat *st)
 	       (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
 }
 
+/* 0 when the dir dfd and every dir above it (by "..", as the kernel
+ * resolves it) pass dir_trusted(); else the level of the first that does
+ * not (1 the dir itself), its stat in *st.  A dir above that another user
+ * may write lets them rename the whole tree aside and put an old one back. */
+static int untrusted_above(int dfd, struct stat *st)
+{
+	int cur = dup(dfd);
+
+	for (int level = 1; cur >= 0 && level <= 64; level++) {
+		struct stat up;
+		int parent;
+
+		if (fstat(cur, st) < 0)
+			break;
+		if (!dir_trusted(st)) {
+			close(cur);
+			return level;
+		}
+		parent = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (parent < 0 || fstat(parent, &up) < 0 ||
+		    (up.st_ino == st->st_ino && up.st_dev == st->st_dev)) { /* the root */
+			if (parent >= 0)
+				close(parent);
+			break;
+		}
+		close(cur);
+		cur = parent;
+	}
+	if (cur >= 0)
+		close(cur);
+	return 0;
+}
+
 int statefile_lock(const char *path, int64_t wait_ms, struct err *e)
 {
 	cleanup_free char *lock = xasprintf("%s.lock", path), *lb = xstrdup(lock);
@@ -199,7 +232,7 @@ int statefile_lock(const char *path, int64_t wait_ms, struct err *e)
 	int64_t until = clock_mono_ms() + wait_ms;
 	cleanup_close int dfd = -1;
 	struct stat st;
-	int fd;
+	int fd, up;
 
 	/* never through a symlink, and only a file of ours: another user's
 	 * lock file (they could hold it for ever) is replaced by one of ours */
@@ -209,11 +242,11 @@ int statefile_lock(const char *path, int64_t wait_ms, struct err *e)
 	/* a dir another user may remove or rename our files in: the lock
 	 * deleted under a holder lets a second run in, a state renamed aside
 	 * and put back later replays old cool-downs */
-	if (fstat(dfd, &st) == 0 && !dir_trusted(&st))
+	if ((up = untrusted_above(dfd, &st)) != 0)
 		return err_set(e, ERR_INPUT, 0,
-			       "the dir of state '%s' %s: another user could remove or swap its "
+			       "the dir of state '%s'%s %s: another user could remove or swap its "
 			       "files; not used",
-			       path,
+			       path, up > 1 ? " (or a dir above it)" : "",
 			       st.st_uid != geteuid() && st.st_uid != 0
 				       ? "is owned by another user"
 				       : "is writable by others and not sticky");

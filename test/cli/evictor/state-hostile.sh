@@ -106,6 +106,14 @@ grep -q '"items":\[{' "$tmpdir/out" || fail "nobody's dir: no plan: $(cat "$tmpd
 grep -q "the dir of state '$shared/kilo/ev.json' is owned by another user: another user could remove or swap its files; not used; evicting without --state" "$tmpdir/err" ||
 	fail "nobody's dir: $(cat "$tmpdir/err")"
 assert_eq "$(ls -A "$shared/kilo" | tr '\n' ' ')" "" "files root made in nobody's dir"
+# a dir of root's inside nobody's: nobody could rename it aside and put an
+# old copy back (old cool-downs replayed): not used either
+mkdir "$shared/kilo/rootdir"
+input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/kilo/rootdir/ev.json" >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "root's dir in nobody's: exit $?"
+grep -q "the dir of state '$shared/kilo/rootdir/ev.json' (or a dir above it) is owned by another user" "$tmpdir/err" ||
+	fail "root's dir in nobody's: $(cat "$tmpdir/err")"
+assert_eq "$(ls -A "$shared/kilo/rootdir" | wc -l)" 0 "files made in root's dir inside nobody's"
 # the same for a world-writable dir without the sticky bit (root's)
 mkdir -m 0777 "$tmpdir/open"
 input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$tmpdir/open/ev.json" >"$tmpdir/out" 2>"$tmpdir/err" ||

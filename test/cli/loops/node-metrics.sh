@@ -129,5 +129,18 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
 	assert_eq "$(stat -c '%u %a' "$shared/kilo-node.prom")" "0 644" "the textfile's owner and mode"
 	assert_eq "$(find "$shared" -name '.kilo-node.prom.*' -size +0 | wc -l)" 0 \
 		"another user's files written into"
+	# a textfile dir another user owns: they could swap the temporary
+	# file for a symlink between mktemp and the chmod or the redirection
+	# (a root-only file became 0644 metrics): refused, nothing written
+	mkdir "$tmpdir/theirs"
+	chown nobody "$tmpdir/theirs"
+	printf 'root-secret\n' >"$tmpdir/victim"
+	chmod 600 "$tmpdir/victim"
+	sh "$metrics" "$tmpdir/st2" "$tmpdir/theirs" usage=0 2>"$tmpdir/err" &&
+		fail "a textfile dir of another user's: exit 0"
+	grep -q "TEXTFILE_DIR '$tmpdir/theirs': '$tmpdir/theirs' is owned by uid 65534" "$tmpdir/err" ||
+		fail "no message: $(cat "$tmpdir/err")"
+	assert_eq "$(ls -A "$tmpdir/theirs" | wc -l)" 0 "files written into another user's textfile dir"
+	assert_eq "$(stat -c %a "$tmpdir/victim") $(cat "$tmpdir/victim")" "600 root-secret" "the victim"
 fi
 exit 0

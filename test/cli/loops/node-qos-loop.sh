@@ -58,9 +58,25 @@ assert_eq "$(cat "$tmpdir/precious")" precious "the file behind the lock and hea
 [ -f "$tmpdir/hb" ] && [ ! -L "$tmpdir/hb" ] || fail "no heartbeat file"
 mkdir -m 0777 "$tmpdir/open"
 assert_eq "$(PASSES=1 run_loop env STATE_DIR="$tmpdir/open" 2>&1 >/dev/null; echo "exit $?")" \
-	"node-qos-loop: STATE_DIR '$tmpdir/open' is not a dir of this user's alone (owner $(id -un), mode 777): refusing to write there
+	"node-qos-loop: STATE_DIR '$tmpdir/open': '$tmpdir/open' is writable by others: another user could swap what is written there; refusing
 exit 2" "a world-writable STATE_DIR"
 [ -z "$(ls -A "$tmpdir/open")" ] || fail "written into a refused STATE_DIR: $(ls -A "$tmpdir/open")"
+# a STATE_DIR of root's inside a dir another user owns: that user could
+# swap it for one of their own after the check (the loop's redirections
+# then followed their symlinks); a heartbeat in a sticky shared dir (a
+# symlink planted at its name is followed)
+if [ "$(id -u)" = 0 ]; then
+	mkdir -p "$tmpdir/theirs/state"
+	chown nobody "$tmpdir/theirs"
+	chmod 755 "$tmpdir"
+	assert_eq "$(PASSES=1 run_loop env STATE_DIR="$tmpdir/theirs/state" 2>&1 >/dev/null; echo "exit $?")" \
+		"node-qos-loop: STATE_DIR '$tmpdir/theirs/state': '$tmpdir/theirs' is owned by uid 65534: another user could swap what is written there; refusing
+exit 2" "a STATE_DIR in another user's dir"
+	mkdir -m 1777 "$tmpdir/sticky"
+	assert_eq "$(PASSES=1 run_loop env HEARTBEAT="$tmpdir/sticky/hb" 2>&1 >/dev/null; echo "exit $?")" \
+		"node-qos-loop: HEARTBEAT '$tmpdir/sticky': '$tmpdir/sticky' is writable by others: another user could swap what is written there; refusing
+exit 2" "a HEARTBEAT in a sticky shared dir"
+fi
 
 # a broken policy: evictor, qos-cgset and resctrl-assign fail (exit 2) and
 # are named; node-usage, list and metrics still run; the counted run exits 1
