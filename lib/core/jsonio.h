@@ -47,7 +47,9 @@ int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e);
  * index, arg) (borrowed: freed when it returns) and left out of the array,
  * which stays empty: one element in memory at a time, however long the
  * array.  A non-zero return of each stops nothing (the document is still
- * checked to its end); record errors in arg. */
+ * checked to its end); record errors in arg.  A key "*" keeps every member
+ * the others do not name, its value null (never built): the caller sees
+ * which keys were there. */
 struct jsonio_filter {
 	const char *key;
 	const struct jsonio_filter *keep;

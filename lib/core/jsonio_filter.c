@@ -288,11 +288,14 @@ static int value(struct parser *j, const struct jsonio_filter *keep,
 		for (;;) {
 			const struct jsonio_filter *f = NULL;
 			char *k = NULL;
+			int other = 0; /* a key keep lacks, kept as null ("*") */
 
 			if (j->p == j->end || *j->p != '"' ||
 			    string(j, build ? &key : NULL, &klen) < 0)
 				goto bad;
-			if (build && (!keep || (f = find(keep, key, klen)))) {
+			if (build && keep && !(f = find(keep, key, klen)))
+				other = find(keep, "*", 1) != NULL;
+			if (build && (!keep || f || other)) {
 				k = xmalloc(klen + 1); /* no NUL inside: \u0000 is refused */
 				memcpy(k, key, klen);
 				k[klen] = '\0';
@@ -305,15 +308,15 @@ static int value(struct parser *j, const struct jsonio_filter *keep,
 			j->p++;
 			ws(j);
 			child = NULL;
-			if (value(j, f ? f->keep : NULL, f ? f->each : NULL, k != NULL, depth + 1,
-				  &child) < 0 ||
+			if (value(j, f ? f->keep : NULL, f ? f->each : NULL, k != NULL && !other,
+				  depth + 1, &child) < 0 ||
 			    (k && json_object_get(v, k))) { /* a duplicate key */
 				json_decref(child);
 				free(k);
 				goto bad;
 			}
 			if (k)
-				json_object_set_new_nocheck(v, k, child);
+				json_object_set_new_nocheck(v, k, other ? json_null() : child);
 			free(k);
 			ws(j);
 			if (j->p < j->end && *j->p == ',') {

@@ -279,6 +279,7 @@ static const struct jsonio_filter container_fields[] = {
 };
 static const struct jsonio_filter wrap_fields[] = {
 	{ "container", container_fields, each_container },
+	{ "*" }, /* any other member, as null: only_container() refuses it */
 	{ NULL },
 };
 /* What nm_parse_containers() reads, and nm_fetch_info(). */

@@ -686,6 +686,24 @@ START_TEST(test_jsonio_filter_each_streams_an_array)
 }
 END_TEST
 
+/* "*" keeps the other members' keys with null values, never building
+ * them (a caller refuses members it does not know). */
+START_TEST(test_jsonio_filter_star_keeps_other_keys_as_null)
+{
+	static const struct jsonio_filter wrap[] = { { "c" }, { "*" }, { NULL } };
+	static const struct jsonio_filter doc[] = { { "w", wrap }, { NULL } };
+	const char *text = "{\"w\":{\"c\":[1],\"cz\":[{\"big\":\"xxxx\"}],\"d\":{}},\"z\":1}";
+	json_t *got = jsonio_parse_filtered(text, strlen(text), doc);
+	char *s = json_dumps(got, JSON_COMPACT);
+
+	ck_assert_str_eq(s, "{\"w\":{\"c\":[1],\"cz\":null,\"d\":null}}");
+	free(s);
+	json_decref(got);
+	/* a duplicate among them is still refused */
+	ck_assert_ptr_null(jsonio_parse_filtered("{\"w\":{\"d\":1,\"d\":2}}", 21, doc));
+}
+END_TEST
+
 START_TEST(test_jsonio_filter_errors_as_jansson)
 {
 	static const struct jsonio_filter keep[] = { { "kind" }, { NULL } };
@@ -740,6 +758,7 @@ static Suite *jsonio_suite(void)
 	tcase_add_test(tc, test_jsonio_filter_keeps_named_keys);
 	tcase_add_test(tc, test_jsonio_filter_errors_as_jansson);
 	tcase_add_test(tc, test_jsonio_filter_each_streams_an_array);
+	tcase_add_test(tc, test_jsonio_filter_star_keeps_other_keys_as_null);
 	tcase_add_loop_test(tc, test_jsonio_fast_path_cases, 0,
 			    (int)(sizeof(fast_cases) / sizeof(fast_cases[0])));
 	tcase_add_test(tc, test_jsonio_fast_path_mutations);

@@ -131,6 +131,20 @@ assert_eq "$(jq -r '[.items[] | select(.id | test("_0007_")) | "\(.state):\(.pha
 	"NEW:starting:null:0 LOCALIZING:starting:null:0 SCHEDULED:starting:null:0 RUNNING:running:null:0 RELAUNCHING:running:null:0 REINITIALIZING:running:null:0 REINITIALIZING_AWAITING_KILL:running:null:0 KILLING:killing:null:0 CONTAINER_CLEANEDUP_AFTER_KILL:killing:null:0 PAUSING:running:null:0 PAUSED:running:null:0 RESUMING:running:null:0" \
 	"every state's phase"
 
+# a member the containers object does not have is no list of none, also
+# as read from the wire (the streaming filter dropped it: the NM was taken
+# to hold nothing, every container stale)
+for doc in '{"containers":{"containerz":[{"id":"'$A'","state":"RUNNING"}]}}' \
+	'{"containers":{"container":[{"id":"'$A'","state":"RUNNING"}],"containerz":[1]}}'; do
+	printf '%s\n' "$doc" >"$tmpdir/z.json"
+	start_fake_nm ok --containers "$tmpdir/z.json"
+	yarn-copilot --sysroot "$tmpdir/v2" --nm-url "$NM_URL" list >"$tmpdir/out" 2>"$tmpdir/err" ||
+		fail "containerz: exit $?"
+	assert_eq "$(jq -c '.nodeManager | [.reachable, .error]' "$tmpdir/out")" \
+		'[false,"NM answer.containers: not a containers document (member \"containerz\")"]' \
+		"containerz: $doc"
+done
+
 # bad data in one entry costs that entry (or that field) only: one
 # "2Gi" made the whole NM unreachable and every container unknown; an id
 # listed twice keeps the entry the NM is not done with
