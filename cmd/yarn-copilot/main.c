@@ -469,15 +469,47 @@ static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const s
 	return rc;
 }
 
+/* The NodeManager's live containers (running, killing), 0 when it cannot
+ * be asked. */
+static size_t nm_live(const struct opts *o)
+{
+	struct nm_containers c = { 0 };
+	struct err e = { 0 };
+	size_t live = 0;
+
+	if (o->no_nm ||
+	    nm_fetch_containers(o->nm_url, (long)o->nm_timeout_ms, o->nm_max_bytes, &c, &e) < 0)
+		return 0;
+	for (size_t i = 0; i < c.n; i++) {
+		enum nm_phase p = nm_state_phase(c.items[i].state);
+
+		live += p == NM_PHASE_RUNNING || p == NM_PHASE_KILLING;
+	}
+	nm_containers_release(&c);
+	return live;
+}
+
 static int cmd_health(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
 	cleanup_free char *id = NULL;
 	struct err e = { 0 };
-	int dir = cgroup_exists_any(l, s, l->hadoop_yarn), nm;
+	char hint[512];
+	/* list's rule: absent is fine where no YARN container has run yet */
+	int dir = nodecli_yarn_layout(l, s, 0, hint, sizeof(hint)), nm;
+	size_t live = dir == 1 ? nm_live(o) : 0;
 
-	printf("%s hadoop-yarn cgroup %s (cgroup v%d, %s driver)%s\n", dir ? "ok    " : "FAILED",
-	       l->hadoop_yarn, l->version, cgroup_driver_name(l->driver),
-	       dir ? "" : ": not found in any controller (check --cgroup-driver and --hierarchy)");
+	if (live)
+		dir = -1;
+	printf("%s hadoop-yarn cgroup %s (cgroup v%d, %s driver)", dir >= 0 ? "ok    " : "FAILED",
+	       l->hadoop_yarn, l->version, cgroup_driver_name(l->driver));
+	if (dir > 0)
+		printf(": not there yet, no YARN container has run here (found %s)\n", hint);
+	else if (dir < 0)
+		printf(": not found, the layout is wrong (found %s%s): check --cgroup-driver and "
+		       "--hierarchy\n",
+		       hint, live ? "; the NodeManager runs containers" : "");
+	else
+		printf("\n");
 	nm = o->no_nm || nm_fetch_info(o->nm_url, (long)o->nm_timeout_ms, &id, &e) == 0;
 	if (o->no_nm)
 		printf("skip   NodeManager (--no-nm)\n");
@@ -485,7 +517,7 @@ static int cmd_health(const struct opts *o, const struct cgroup_layout *l, const
 		printf("ok     NodeManager %s (node id %s)\n", o->nm_url, id ? id : "unknown");
 	else
 		printf("FAILED NodeManager %s: %s\n", o->nm_url, e.msg);
-	return dir && nm ? KILO_EXIT_OK : KILO_EXIT_FAIL;
+	return dir >= 0 && nm ? KILO_EXIT_OK : KILO_EXIT_FAIL;
 }
 
 int main(int argc, char **argv)

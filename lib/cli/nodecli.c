@@ -3,6 +3,7 @@
 #include "cli/nodecli.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "core/err.h"
@@ -71,23 +72,34 @@ int nodecli_lock_state(const struct nodecli_opts *o, int *fd, struct err *e)
 	return *fd < 0 ? -1 : 0;
 }
 
+int nodecli_yarn_layout(const struct cgroup_layout *l, const struct sysroot *s, size_t live,
+			char *hint, size_t size)
+{
+	int elsewhere;
+
+	hint[0] = '\0';
+	if (cgroup_exists_any(l, s, l->hadoop_yarn)) /* its containers dir may just be empty */
+		return 0;
+	elsewhere = cgroup_layout_hint(l, s, hint, size);
+	return live || elsewhere ? -1 : 1;
+}
+
 int nodecli_yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *s, size_t live,
 			   const char *effect)
 {
 	char hint[512];
-	int elsewhere;
+	int r = nodecli_yarn_layout(l, s, live, hint, sizeof(hint));
 
-	if (cgroup_exists_any(l, s, l->hadoop_yarn)) /* its containers dir may just be empty */
+	if (r == 0)
 		return 0;
-	elsewhere = cgroup_layout_hint(l, s, hint, sizeof(hint));
-	if (live) {
+	if (r < 0 && live) {
 		cli_error("hadoop-yarn cgroup '%s' not found, but the NodeManager runs %zu "
 			  "container%s: the layout is wrong (found %s); check --hierarchy and "
 			  "--cgroup-driver",
 			  l->hadoop_yarn, live, live == 1 ? "" : "s", hint);
 		return KILO_EXIT_FAIL;
 	}
-	if (elsewhere) {
+	if (r < 0) { /* a hadoop-yarn dir elsewhere */
 		cli_error("hadoop-yarn cgroup '%s' not found, but there is %s: the layout is "
 			  "wrong; check --hierarchy and --cgroup-driver",
 			  l->hadoop_yarn, hint);

@@ -99,6 +99,13 @@ int nodecli_lock_state(const struct nodecli_opts *o, int *fd, struct err *e);
 int nodecli_yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *s, size_t live,
 			   const char *effect);
 
+/* The rule of nodecli_yarn_dir_check() without printing: 0 when the dir
+ * exists, 1 when it is absent on a node where no YARN container has run
+ * yet, -1 for a wrong layout; hint gets what the cpu hierarchy holds
+ * (cgroup_layout_hint). */
+int nodecli_yarn_layout(const struct cgroup_layout *l, const struct sysroot *s, size_t live,
+			char *hint, size_t size);
+
 /* nodecli_lock_state(), for a tool whose output must not wait on its
  * state (a missing dir, a lock that cannot be had): on failure one
  * "<prog>: warning: <why>; going on without --state" and NULL.  Returns the

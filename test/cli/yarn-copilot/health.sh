@@ -12,6 +12,13 @@ ok     NodeManager $NM_URL (node id host.domain.com:46077)" "healthy output"
 yarn-copilot --sysroot "$tmpdir/empty" --nm-url "$NM_URL" health >"$tmpdir/out"
 assert_eq "$?" 1 "no hadoop-yarn dir"
 grep -q "^FAILED hadoop-yarn cgroup /kubepods/besteffort/hadoop-yarn" "$tmpdir/out" || fail "$(cat "$tmpdir/out")"
+# health on such a node without a NodeManager to ask: the dir is not there
+# yet, which is no failure
+yarn-copilot --sysroot "$tmpdir/empty" --no-nm health >"$tmpdir/out"
+assert_eq "$?" 0 "no hadoop-yarn dir, no NM: exit"
+assert_eq "$(head -n 1 "$tmpdir/out")" \
+	"ok     hadoop-yarn cgroup /kubepods/besteffort/hadoop-yarn (cgroup v1, cgroupfs driver): not there yet, no YARN container has run here (found nothing of kubepods or hadoop-yarn)" \
+	"health on a node where no container has run"
 # list on such a node (no YARN container has run here): a warning, no
 # items, hadoopYarn.found false, exit 0
 yarn-copilot --sysroot "$tmpdir/empty" --no-nm list >"$tmpdir/out" 2>"$tmpdir/err" || fail "list: exit $?"
