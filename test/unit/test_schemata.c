@@ -251,17 +251,21 @@ START_TEST(test_schemata_plan_intel_and_amd_sparse)
 	schemata_release(&want);
 	schemata_release(&f.root);
 
-	facts_intel(&f, "L3:0=ffff;1=ffff;16=ffff;17=ffff\nMB:0=2048;1=2048;16=2048;17=2048\n");
+	/* AMD, sparse ids, an SMBA line kilo does not manage (never in the plan,
+	 * so never written), each domain its own root value */
+	facts_intel(&f, "L3:0=ffff;1=ffff;16=ffff;17=ffff\nMB:0=2048;1=2048;16=1024;17=2048\n"
+			"SMBA:0=2048;1=2048;16=2048;17=2048\n");
 	f.vendor = SCHEMATA_VENDOR_AMD;
 	f.cache[0].cbm_mask = 0xffff;
 	f.cache[0].min_cbm_bits = 0;
 	f.mb_min_bandwidth = 0;
 	f.mb_bandwidth_gran = 1;
 	f.mb_delay_linear = 0; /* AMD has no delay scale: MB still managed */
-	be.mba_percent = 100;
+	be.mba_percent = 50;
 	ck_assert_int_eq(resctrlqos_plan(&f, &be, NULL, &want, &how, &e), 0);
+	ck_assert_uint_eq(how, RESCTRLQOS_MB_ASSUMED);
 	text = schemata_format(&want, NULL);
-	ck_assert_str_eq(text, "L3:0=1f;1=1f;16=1f;17=1f\nMB:0=2048;1=2048;16=2048;17=2048");
+	ck_assert_str_eq(text, "L3:0=1f;1=1f;16=1f;17=1f\nMB:0=1024;1=1024;16=512;17=1024");
 	free(text);
 	schemata_release(&want);
 	schemata_release(&f.root);
