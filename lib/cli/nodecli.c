@@ -81,6 +81,13 @@ int nodecli_yarn_layout(const struct cgroup_layout *l, const struct sysroot *s, 
 	if (cgroup_exists_any(l, s, l->hadoop_yarn)) /* its containers dir may just be empty */
 		return 0;
 	elsewhere = cgroup_layout_hint(l, s, hint, size);
+	/* a hadoop-yarn dir under kubepods on a node without kubepods: the
+	 * kubelet's tree is not where the flags say (a node without a kubelet
+	 * names its own --hierarchy) */
+	if (strncmp(l->hadoop_yarn, "/kubepods", 9) == 0 &&
+	    !cgroup_exists(l, s, CGROUP_CPU, "/kubepods") &&
+	    !cgroup_exists(l, s, CGROUP_CPU, "/kubepods.slice"))
+		return -2;
 	return live || elsewhere ? -1 : 1;
 }
 
@@ -97,6 +104,14 @@ int nodecli_yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *
 			  "container%s: the layout is wrong (found %s); check --hierarchy and "
 			  "--cgroup-driver",
 			  l->hadoop_yarn, live, live == 1 ? "" : "s", hint);
+		return KILO_EXIT_FAIL;
+	}
+	if (r == -2) {
+		cli_error(
+			"hadoop-yarn cgroup '%s' not found, and the cpu hierarchy has no kubepods "
+			"cgroup (found %s): the layout is wrong; check --hierarchy and "
+			"--cgroup-driver (a node without a kubelet names its own --hierarchy)",
+			l->hadoop_yarn, hint);
 		return KILO_EXIT_FAIL;
 	}
 	if (r < 0) { /* a hadoop-yarn dir elsewhere */

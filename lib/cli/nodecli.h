@@ -93,15 +93,17 @@ int nodecli_lock_state(const struct nodecli_opts *o, int *fd, struct err *e);
 /* When l's hadoop-yarn dir is in none of the controllers: a node where no
  * YARN container has run yet (a warning naming what the cpu hierarchy
  * holds, 0), or a wrong --hierarchy or --cgroup-driver (an error naming
- * it, KILO_EXIT_FAIL) when the NodeManager runs live (> 0) containers or a
- * hadoop-yarn dir is elsewhere in the cpu hierarchy.  effect says what the
+ * it, KILO_EXIT_FAIL) when the NodeManager runs live (> 0) containers, a
+ * hadoop-yarn dir is elsewhere in the cpu hierarchy, or the dir is one
+ * under kubepods and the node has no kubepods at all.  effect says what the
  * tool does without the dir ("nothing to move").  0 when the dir exists. */
 int nodecli_yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *s, size_t live,
 			   const char *effect);
 
 /* The rule of nodecli_yarn_dir_check() without printing: 0 when the dir
  * exists, 1 when it is absent on a node where no YARN container has run
- * yet, -1 for a wrong layout; hint gets what the cpu hierarchy holds
+ * yet, -1 for a wrong layout (-2: no kubepods at all for a dir under it);
+ * hint gets what the cpu hierarchy holds
  * (cgroup_layout_hint). */
 int nodecli_yarn_layout(const struct cgroup_layout *l, const struct sysroot *s, size_t live,
 			char *hint, size_t size);

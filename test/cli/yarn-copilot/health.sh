@@ -4,7 +4,8 @@
 . "$KILO_TOP/test/fake/fake-nm.sh"
 
 sh "$KILO_TOP/test/fake/mk-yarn-tree.sh" "$tmpdir/t" v2
-mkdir -p "$tmpdir/empty/sys/fs/cgroup/cpu"
+# a kubelet's node where no YARN container has run: kubepods, no hadoop-yarn
+mkdir -p "$tmpdir/empty/sys/fs/cgroup/cpu/kubepods/besteffort" "$tmpdir/nokube/sys/fs/cgroup/cpu"
 start_fake_nm ok
 yarn-copilot --sysroot "$tmpdir/t" --nm-url "$NM_URL" health >"$tmpdir/out" || fail "healthy: exit $?"
 assert_eq "$(cat "$tmpdir/out")" "ok     hadoop-yarn cgroup /kubepods.slice/kubepods-besteffort.slice/hadoop-yarn (cgroup v2, systemd driver)
@@ -17,13 +18,20 @@ grep -q "^FAILED hadoop-yarn cgroup /kubepods/besteffort/hadoop-yarn" "$tmpdir/o
 yarn-copilot --sysroot "$tmpdir/empty" --no-nm health >"$tmpdir/out"
 assert_eq "$?" 0 "no hadoop-yarn dir, no NM: exit"
 assert_eq "$(head -n 1 "$tmpdir/out")" \
-	"ok     hadoop-yarn cgroup /kubepods/besteffort/hadoop-yarn (cgroup v1, cgroupfs driver): not there yet, no YARN container has run here (found nothing of kubepods or hadoop-yarn)" \
+	"ok     hadoop-yarn cgroup /kubepods/besteffort/hadoop-yarn (cgroup v1, cgroupfs driver): not there yet, no YARN container has run here (found '/kubepods' (the cgroupfs driver))" \
 	"health on a node where no container has run"
+# no kubepods at all, while the flags name a dir under it: a wrong layout
+yarn-copilot --sysroot "$tmpdir/nokube" --no-nm health >"$tmpdir/out"
+assert_eq "$?" 1 "no kubepods: exit"
+yarn-copilot --sysroot "$tmpdir/nokube" --no-nm list >"$tmpdir/out" 2>"$tmpdir/err"
+assert_eq "$? $(cat "$tmpdir/err")" \
+	"1 yarn-copilot: hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found, and the cpu hierarchy has no kubepods cgroup (found nothing of kubepods or hadoop-yarn): the layout is wrong; check --hierarchy and --cgroup-driver (a node without a kubelet names its own --hierarchy)" \
+	"list with no kubepods"
 # list on such a node (no YARN container has run here): a warning, no
 # items, hadoopYarn.found false, exit 0
 yarn-copilot --sysroot "$tmpdir/empty" --no-nm list >"$tmpdir/out" 2>"$tmpdir/err" || fail "list: exit $?"
 assert_eq "$(cat "$tmpdir/err")" \
-	"yarn-copilot: warning: hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found in any controller (found nothing of kubepods or hadoop-yarn): no YARN container has run here yet, or --hierarchy and --cgroup-driver are wrong; the list has no cgroup items" \
+	"yarn-copilot: warning: hadoop-yarn cgroup '/kubepods/besteffort/hadoop-yarn' not found in any controller (found '/kubepods' (the cgroupfs driver)): no YARN container has run here yet, or --hierarchy and --cgroup-driver are wrong; the list has no cgroup items" \
 	"list warning"
 assert_eq "$(jq -c '[.items, .hadoopYarn.found]' "$tmpdir/out")" "[[],false]" "list items"
 # a wrong layout while the NodeManager runs containers (a cgroupfs driver
