@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /* fuzz_policy - YAML config text (config_load_string) into policy_from_config:
- * a policy that loads keeps every percent in range. */
+ * a policy that loads keeps every percent in range (mbaPercent 0..100). */
 #include "core/config.h"
 #include "doc/policy.h"
 #include "fuzz.h"
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		for (int k = 0; k < POLICY_NCLASSES; k++)
 			if (p.resctrl[k].cat_start_percent < 0 ||
-			    p.resctrl[k].cat_end_percent > 100 || p.resctrl[k].mba_percent < 1 ||
+			    p.resctrl[k].cat_end_percent > 100 || p.resctrl[k].mba_percent < 0 ||
 			    p.resctrl[k].mba_percent > 100)
 				abort();
 	}
