@@ -4,7 +4,8 @@
 # Gives: log MSG (one timestamped line on stderr), loop_lock FILE (flock, or
 # exit 1 when another loop holds it), loop_sleep SECONDS (interruptible by
 # SIGTERM/SIGINT), jittered SECONDS PERCENT, heartbeat FILE, need_uint NAME
-# MIN MAX (exit 2 unless $NAME is an integer in MIN..MAX), own_dir NAME DIR
+# MIN MAX (exit 2 unless $NAME is an integer in MIN..MAX), dir_problem and
+# trusted_dir (no other user can swap a dir: 1 or exit 2), own_dir NAME DIR
 # (make DIR; exit 2 unless it is the caller's alone), and the variable stop
 # (set to 1 by SIGTERM/SIGINT: finish the pass, then exit 0).
 #
@@ -23,7 +24,7 @@ log() {
 
 loop_lock() {
 	mkdir -p "$(dirname "$1")"
-	trusted_dir LOCK_FILE "$(dirname "$1")" private
+	trusted_dir LOCK_FILE "$1" "$(dirname "$1")" private
 	exec 9>>"$1"
 	if ! flock -n 9; then
 		log "another loop holds the lock $1; exiting"
@@ -61,22 +62,23 @@ need_uint() {
 
 heartbeat() {
 	[ -z "$1" ] && return 0
-	mkdir -p "$(dirname "$1")" && trusted_dir HEARTBEAT "$(dirname "$1")" private &&
+	mkdir -p "$(dirname "$1")" && trusted_dir HEARTBEAT "$1" "$(dirname "$1")" private &&
 		_hb=$(mktemp "$1.XXXXXX") && chmod 644 "$_hb" && mv -f "$_hb" "$1"
 }
 
-# trusted_dir NAME DIR LEAF: exit 2 naming NAME unless no other user can
-# swap DIR or what is in it: DIR and every dir above it (symlinks
-# resolved) owned by the caller or root, and writable by no one else unless
-# sticky (then each may remove only their own: /tmp); LEAF says more of DIR
-# itself: "own" (the caller's, writable by no one else: the loop's shell
-# writes there by plain redirection), "private" (writable by no one else,
-# sticky or not: a lock or heartbeat is opened by name), "shared" (the rule
-# above: files are made by mktemp and renamed).
-trusted_dir() {
-	_td=$(cd "$2" 2>/dev/null && pwd -P) || {
-		echo "$prog: $1 '$2' is not a directory" >&2
-		exit 2
+# dir_problem NAME VALUE DIR LEAF: 0 when no other user can swap DIR or
+# what is in it: DIR and every dir above it (symlinks resolved) owned by the
+# caller or root, and writable by no one else unless sticky (then each may
+# remove only their own: /tmp).  LEAF says more of DIR itself: "own" (the
+# caller's, writable by no one else: the loop's shell writes there by plain
+# redirection), "private" (writable by no one else, sticky or not: a lock or
+# heartbeat is opened by name), "shared" (the rule above: files are made by
+# mktemp and renamed).  Else one line on stderr naming NAME and VALUE, what
+# is wrong and what to do, and 1.
+dir_problem() {
+	_td=$(cd "$3" 2>/dev/null && pwd -P) || {
+		echo "$prog: $1 '$2': '$3' is not a directory: make it (root's, mode 0755)" >&2
+		return 1
 	}
 	_tp=$_td _tme=$(id -u)
 	while :; do
@@ -84,25 +86,35 @@ trusted_dir() {
 		_tbad=""
 		[ "$_tu" = "$_tme" ] || [ "$_tu" = 0 ] || _tbad="owned by uid $_tu"
 		if [ -z "$_tbad" ] && [ $((_tm & 18)) != 0 ]; then # 022: group or others may write
-			if [ "$_tp" = "$_td" ] && [ "$3" != shared ]; then
-				_tbad="writable by others"
+			if [ "$_tp" = "$_td" ] && [ "$4" != shared ]; then
+				_tbad="writable by its group or others"
 			elif [ $((_tm & 512)) = 0 ]; then # 01000: not sticky
-				_tbad="writable by others and not sticky"
+				_tbad="writable by its group or others, and not sticky"
 			fi
 		fi
-		[ -n "$_tbad" ] || [ "$_tp" != "$_td" ] || [ "$3" != own ] || [ "$_tu" = "$_tme" ] ||
+		[ -n "$_tbad" ] || [ "$_tp" != "$_td" ] || [ "$4" != own ] || [ "$_tu" = "$_tme" ] ||
 			_tbad="owned by uid $_tu, not this user"
 		if [ -n "$_tbad" ]; then
-			echo "$prog: $1 '$2': '$_tp' is $_tbad: another user could swap what is written there; refusing" >&2
-			exit 2
+			echo "$prog: $1 '$2': '$_tp' is $_tbad: another user could swap what is written there; use a dir of root's that no one else may write (such as /run/kilo, mode 0755)" >&2
+			return 1
 		fi
 		[ "$_tp" != / ] || break
 		_tp=$(dirname "$_tp")
 	done
+	return 0
 }
 
-# own_dir NAME DIR: make DIR (and its parents), then trusted_dir NAME DIR own.
+# trusted_dir NAME VALUE DIR LEAF: dir_problem, or exit 2.
+trusted_dir() {
+	dir_problem "$@" || exit 2
+}
+
+# own_dir NAME DIR: make DIR (and its parents: only below a dir that passes
+# as an ancestor, so nothing is made in another user's), then DIR "own".
 own_dir() {
+	_oe=$2
+	while [ ! -e "$_oe" ]; do _oe=$(dirname "$_oe"); done
+	[ "$_oe" = "$2" ] || trusted_dir "$1" "$2" "$_oe" shared
 	mkdir -p "$2" || exit 1
-	trusted_dir "$1" "$2" own
+	trusted_dir "$1" "$2" "$2" own
 }

@@ -228,17 +228,53 @@ static int assign_tasks(const struct opts *o, const struct sysroot *sr, json_t *
 	return failed;
 }
 
-/* Why a group's MB values are not plainly its mbaPercent. */
-static void mb_warn(const char *group, const struct policy_resctrl *r, unsigned how)
+/* Why a group's MB values are not plainly what the policy says: the value
+ * clamped, a percent of an assumed maximum, kilo.mbaBandwidth naming a
+ * domain the machine lacks, an absolute value above the root group's (the
+ * kernel's maximum by default) or 0. */
+static void mb_warn(const char *group, const struct policy_resctrl *r, const struct policy_mba *mba,
+		    const struct schemata_facts *f, const struct schemata *want, unsigned how)
 {
+	const struct schemata_line *root = schemata_find(&f->root, "MB"),
+				   *mb = schemata_find(want, "MB");
+	int given = mba && (mba->all >= 0 || mba->n);
+	char what[64];
+
+	if (given)
+		snprintf(what, sizeof(what), "kilo.mbaBandwidth");
+	else
+		snprintf(what, sizeof(what), "mbaPercent %d", r->mba_percent);
 	if (how & RESCTRLQOS_MB_NONE)
 		cli_warn("group %s: MB left unchanged: resctrl is mounted with mba_MBps (MiB/s): "
 			 "mbaPercent %d needs kilo.mbaMaxBandwidth, or give kilo.mbaBandwidth",
 			 group, r->mba_percent);
 	if (how & RESCTRLQOS_MB_RAISED)
-		cli_warn("group %s: mbaPercent %d is outside what the kernel takes "
-			 "(info/MB/min_bandwidth .. 100): clamped",
-			 group, r->mba_percent);
+		cli_warn("group %s: %s is outside what the kernel takes (info/MB/min_bandwidth %d "
+			 "..%s): clamped",
+			 group, what, f->mb_min_bandwidth,
+			 f->vendor != SCHEMATA_VENDOR_AMD && !f->mb_mbps ? " 100" : "");
+	for (size_t i = 0; mba && root && i < mba->n; i++) {
+		size_t k = 0;
+
+		while (k < root->n && root->dom[k].id != mba->dom[i].id)
+			k++;
+		if (k == root->n)
+			cli_warn("group %s: kilo.mbaBandwidth names MB domain %u, which this "
+				 "machine lacks: ignored",
+				 group, mba->dom[i].id);
+	}
+	for (size_t i = 0; mb && root && (f->vendor == SCHEMATA_VENDOR_AMD || f->mb_mbps) &&
+			   i < mb->n && i < root->n;
+	     i++) {
+		if (mb->dom[i].value > root->dom[i].value)
+			cli_warn("group %s: MB domain %u: %llu is above the root group's %llu (the "
+				 "kernel's maximum unless changed): it may refuse it",
+				 group, mb->dom[i].id, (unsigned long long)mb->dom[i].value,
+				 (unsigned long long)root->dom[i].value);
+		else if (mb->dom[i].value == 0)
+			cli_warn("group %s: MB domain %u: 0 leaves the group no memory bandwidth",
+				 group, mb->dom[i].id);
+	}
 	if (how & RESCTRLQOS_MB_ASSUMED)
 		cli_warn("group %s: MB is absolute bandwidth here: mbaPercent %d of each domain's "
 			 "value in the root group, taken for the maximum (set kilo.mbaMaxBandwidth "
@@ -290,7 +326,8 @@ static int run(const struct opts *o, const struct policy *p, const struct sysroo
 				    &how, &g.err) < 0) {
 			g.result = "failed";
 		} else {
-			mb_warn(name, &p->resctrl[k], how);
+			mb_warn(name, &p->resctrl[k], k == POLICY_BE ? &p->mba : &mba, &f, &want,
+				how);
 			resctrl_group_apply(sr, name, &want, o->dry_run, &g);
 		}
 		if (strcmp(g.result, "failed") == 0) {
@@ -336,7 +373,8 @@ int main(int argc, char **argv)
 	}
 	/* a pid given that is no NodeManager: nothing written (its threads
 	 * would go into BE; pid 1's are every service's parent) */
-	if (o.nm_pid && yarntasks_check_nm(&sr, o.nm_pid, &e) < 0 && e.kind == ERR_USAGE) {
+	if (o.nm_pid && yarntasks_check_nm(&sr, o.nm_pid, &e) < 0 &&
+	    (e.kind == ERR_USAGE || e.kind == ERR_NOTFOUND)) {
 		sysroot_release(&sr);
 		cli_print_err(&e);
 		return cli_finish(KILO_EXIT_USAGE);

@@ -504,6 +504,11 @@ static int cmd_health(const struct opts *o, const struct cgroup_layout *l, const
 	       l->hadoop_yarn, l->version, cgroup_driver_name(l->driver));
 	if (dir > 0)
 		printf(": not there yet, no YARN container has run here (found %s)\n", hint);
+	else if (dir == -2)
+		printf(": not found, and the cpu hierarchy has no kubepods cgroup (found %s): check "
+		       "--cgroup-driver and --hierarchy (a node without a kubelet names its own "
+		       "--hierarchy)\n",
+		       hint);
 	else if (dir < 0)
 		printf(": not found, the layout is wrong (found %s%s): check --cgroup-driver and "
 		       "--hierarchy\n",

@@ -170,12 +170,14 @@ int statefile_save(const char *path, const json_t *doc, struct err *e)
 	cleanup_free char *text = json_dumps(doc, JSON_COMPACT);
 	cleanup_free char *line = NULL;
 	const char *kind = json_string_value(json_object_get(doc, "kind"));
+	cleanup_free char *what = NULL;
 
 	if (!text || !kind)
 		return err_set(e, ERR_SYSTEM, text ? EINVAL : ENOMEM, "encode state '%s'", path);
 	line = xasprintf("%s\n", text);
-	if (atomicfile_replace(path, line, strlen(line), 0600, is_state, (void *)kind,
-			       "a kilo state file", e) < 0) {
+	what = xasprintf("a kilo state file of kind %s (another tool's state, or no state)", kind);
+	if (atomicfile_replace(path, line, strlen(line), 0600, is_state, (void *)kind, what, e) <
+	    0) {
 		if (e && e->errnum == 0) /* not a regular file, not ours: atomicfile says so */
 			return err_wrap(e, "write state");
 		return err_set(e, ERR_SYSTEM, e ? e->errnum : 0, "write state '%s'", path);
@@ -237,8 +239,14 @@ int statefile_lock(const char *path, int64_t wait_ms, struct err *e)
 	/* never through a symlink, and only a file of ours: another user's
 	 * lock file (they could hold it for ever) is replaced by one of ours */
 	/* every name below is taken in one fd of the dir: nothing swapped in */
-	if ((dfd = atomicfile_open_dir(lock, e)) < 0)
+	if ((dfd = atomicfile_open_dir(lock, e)) < 0) {
+		if (e && e->kind == ERR_SYSTEM && e->errnum == ENOENT)
+			return err_set(e, ERR_SYSTEM, ENOENT,
+				       "state '%s': its dir does not exist (make it, root's, mode "
+				       "0755, or give another --state)",
+				       path);
 		return err_wrap(e, "lock '%s'", lock);
+	}
 	/* a dir another user may remove or rename our files in: the lock
 	 * deleted under a holder lets a second run in, a state renamed aside
 	 * and put back later replays old cool-downs */

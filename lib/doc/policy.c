@@ -229,7 +229,7 @@ static int read_class(struct policy *p, const struct config *c, const json_t *qo
  * domain ids ("0".."65535") to values; kilo.mbaMaxBandwidth: one value. */
 static int read_mba(struct policy *p, const struct config *c, const json_t *k, struct err *e)
 {
-	const int64_t max = INT64_C(1) << 32;
+	const int64_t max = UINT32_MAX;
 	json_t *bw = json_object_get(k, "mbaBandwidth"), *v;
 	const char *key;
 

@@ -187,9 +187,9 @@ static const struct {
 	  "p.yaml:1:29: kilo.mbaBandwidth.ccd0: expected a domain id 0..65535 (at most 64 of "
 	  "them), got 60" },
 	{ "kilo: {mbaBandwidth: {\"0\": -1}}\n",
-	  "p.yaml:1:28: kilo.mbaBandwidth.0: expected an integer 0..4294967296, got -1" },
+	  "p.yaml:1:28: kilo.mbaBandwidth.0: expected an integer 0..4294967295, got -1" },
 	{ "kilo: {mbaMaxBandwidth: 0}\n",
-	  "p.yaml:1:25: kilo.mbaMaxBandwidth: expected an integer 1..4294967296, got 0" },
+	  "p.yaml:1:25: kilo.mbaMaxBandwidth: expected an integer 1..4294967295, got 0" },
 };
 
 /* kilo's MB values: one for every domain, or by domain id; mbaPercent 0

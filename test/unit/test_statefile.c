@@ -212,9 +212,11 @@ START_TEST(test_statefile_never_replaces_what_is_not_a_state)
 		testlib_write(dir, "passwd", foreign[i]);
 		ck_assert_int_eq(statefile_save(link, doc, &e), -1);
 		ck_assert_int_eq(e.kind, ERR_INPUT);
-		ck_assert_msg(strstr(e.msg, "passwd' is not a kilo state file: not replaced") !=
-				      NULL,
-			      "%s", e.msg);
+		ck_assert_msg(
+			strstr(e.msg,
+			       "passwd' is not a kilo state file of kind T (another tool's state, or no state): not replaced") !=
+				NULL,
+			"%s", e.msg);
 		ck_assert_ptr_null(strstr(e.msg, "root:")); /* never the content */
 		text = testlib_read(dir, "passwd");
 		ck_assert_str_eq(text, foreign[i]);
@@ -243,7 +245,7 @@ START_TEST(test_statefile_never_replaces_what_is_not_a_state)
 		ck_assert_int_eq(write(fd, zeros, sizeof(zeros)), (ssize_t)sizeof(zeros));
 		close(fd);
 		ck_assert_int_eq(statefile_save(path, doc, &e), -1);
-		ck_assert_ptr_nonnull(strstr(e.msg, "is not a kilo state file: not replaced"));
+		ck_assert_ptr_nonnull(strstr(e.msg, "is not a kilo state file of kind T"));
 	}
 	json_decref(doc);
 	testlib_rmtree(dir);

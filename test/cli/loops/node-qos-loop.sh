@@ -58,7 +58,7 @@ assert_eq "$(cat "$tmpdir/precious")" precious "the file behind the lock and hea
 [ -f "$tmpdir/hb" ] && [ ! -L "$tmpdir/hb" ] || fail "no heartbeat file"
 mkdir -m 0777 "$tmpdir/open"
 assert_eq "$(PASSES=1 run_loop env STATE_DIR="$tmpdir/open" 2>&1 >/dev/null; echo "exit $?")" \
-	"node-qos-loop: STATE_DIR '$tmpdir/open': '$tmpdir/open' is writable by others: another user could swap what is written there; refusing
+	"node-qos-loop: STATE_DIR '$tmpdir/open': '$tmpdir/open' is writable by its group or others: another user could swap what is written there; use a dir of root's that no one else may write (such as /run/kilo, mode 0755)
 exit 2" "a world-writable STATE_DIR"
 [ -z "$(ls -A "$tmpdir/open")" ] || fail "written into a refused STATE_DIR: $(ls -A "$tmpdir/open")"
 # a STATE_DIR of root's inside a dir another user owns: that user could
@@ -70,13 +70,25 @@ if [ "$(id -u)" = 0 ]; then
 	chown nobody "$tmpdir/theirs"
 	chmod 755 "$tmpdir"
 	assert_eq "$(PASSES=1 run_loop env STATE_DIR="$tmpdir/theirs/state" 2>&1 >/dev/null; echo "exit $?")" \
-		"node-qos-loop: STATE_DIR '$tmpdir/theirs/state': '$tmpdir/theirs' is owned by uid 65534: another user could swap what is written there; refusing
+		"node-qos-loop: STATE_DIR '$tmpdir/theirs/state': '$tmpdir/theirs' is owned by uid 65534: another user could swap what is written there; use a dir of root's that no one else may write (such as /run/kilo, mode 0755)
 exit 2" "a STATE_DIR in another user's dir"
 	mkdir -m 1777 "$tmpdir/sticky"
 	assert_eq "$(PASSES=1 run_loop env HEARTBEAT="$tmpdir/sticky/hb" 2>&1 >/dev/null; echo "exit $?")" \
-		"node-qos-loop: HEARTBEAT '$tmpdir/sticky': '$tmpdir/sticky' is writable by others: another user could swap what is written there; refusing
+		"node-qos-loop: HEARTBEAT '$tmpdir/sticky/hb': '$tmpdir/sticky' is writable by its group or others: another user could swap what is written there; use a dir of root's that no one else may write (such as /run/kilo, mode 0755)
 exit 2" "a HEARTBEAT in a sticky shared dir"
+	# a STATE_DIR to be made inside nobody's dir: refused before anything
+	# is made there
+	assert_eq "$(PASSES=1 run_loop env STATE_DIR="$tmpdir/theirs/new/state" 2>&1 >/dev/null; echo "exit $?")" \
+		"node-qos-loop: STATE_DIR '$tmpdir/theirs/new/state': '$tmpdir/theirs' is owned by uid 65534: another user could swap what is written there; use a dir of root's that no one else may write (such as /run/kilo, mode 0755)
+exit 2" "a STATE_DIR to be made in another user's dir"
+	[ ! -e "$tmpdir/theirs/new" ] || fail "made dirs in another user's dir before refusing"
 fi
+# a TEXTFILE_DIR that does not exist (the systemd default before
+# node_exporter is set up): metrics off with a warning, eviction goes on
+PASSES=1 run_loop env TEXTFILE_DIR="$tmpdir/no-such-dir" 2>"$tmpdir/log5" || fail "missing TEXTFILE_DIR: exit $?: $(cat "$tmpdir/log5")"
+grep -q "metrics off: TEXTFILE_DIR '$tmpdir/no-such-dir' cannot be used" "$tmpdir/log5" ||
+	fail "missing TEXTFILE_DIR: $(cat "$tmpdir/log5")"
+grep -q '"kind":"KillPlan"' "$tmpdir/state/last/evict.json" || fail "no plan with a missing TEXTFILE_DIR"
 
 # a broken policy: evictor, qos-cgset and resctrl-assign fail (exit 2) and
 # are named; node-usage, list and metrics still run; the counted run exits 1

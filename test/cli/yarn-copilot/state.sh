@@ -33,7 +33,7 @@ assert_eq "$(jq -r .timestampMs "$tmpdir/st")" 1795968004000 "state rewritten"
 echo '{"kind":' >"$tmpdir/other"
 KILO_NOW=2026-11-29T16:00:05Z yarn-copilot --sysroot "$tmpdir/t" --no-nm list --state "$tmpdir/other" \
 	>"$tmpdir/out" 2>"$tmpdir/err" || fail "not a state: exit $?"
-grep -q "warning: .*other' is not a kilo state file: not replaced" "$tmpdir/err" ||
+grep -q "warning: .*other' is not a kilo state file of kind ContainerListState (another tool's state, or no state): not replaced" "$tmpdir/err" ||
 	fail "no warning: $(cat "$tmpdir/err")"
 assert_eq "$(cat "$tmpdir/other")" '{"kind":' "the file that is no state"
 exit 0
