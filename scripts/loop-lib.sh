@@ -80,7 +80,29 @@ dir_problem() {
 		echo "$prog: $1 '$2': '$3' is not a directory: make it (root's, mode 0755)" >&2
 		return 1
 	}
-	_tp=$_td _tme=$(id -u)
+	_tme=$(id -u)
+	# a symlink on the way as given: its owner could point it elsewhere
+	# after this check, so it must be the caller's or root's
+	# after this check, so it must be the caller's or root's, in a dir no
+	# one else may rename entries of
+	case $3 in /*) _tl=$3 ;; *) _tl=$(pwd)/$3 ;; esac
+	_tq="" _trest=${_tl#/}
+	while [ -n "$_trest" ]; do
+		_tc=${_trest%%/*}
+		case $_trest in */*) _trest=${_trest#*/} ;; *) _trest="" ;; esac
+		[ -n "$_tc" ] || continue
+		_tparent=${_tq:-/}
+		_tq=$_tq/$_tc
+		[ -L "$_tq" ] || continue
+		_tu=$(stat -c %u "$_tq") _tpm=$((0$(stat -L -c %a "$_tparent"))) _tpu=$(stat -L -c %u "$_tparent")
+		if { [ "$_tu" != "$_tme" ] && [ "$_tu" != 0 ]; } ||
+			{ [ "$_tpu" != "$_tme" ] && [ "$_tpu" != 0 ]; } ||
+			{ [ $((_tpm & 18)) != 0 ] && [ $((_tpm & 512)) = 0 ]; }; then
+			echo "$prog: $1 '$2': '$_tq' is a symlink another user could point elsewhere (its owner uid $_tu, in '$_tparent'); use a dir of root's that no one else may write (such as /run/kilo, mode 0755)" >&2
+			return 1
+		fi
+	done
+	_tp=$_td
 	while :; do
 		_tu=$(stat -c %u "$_tp") _tm=$((0$(stat -c %a "$_tp")))
 		_tbad=""

@@ -46,10 +46,11 @@ int jsonio_read(struct jsonio_reader *r, json_t **doc, struct err *e);
  * member's value is an array, every element is built, handed to each(elem,
  * index, arg) (borrowed: freed when it returns) and left out of the array,
  * which stays empty: one element in memory at a time, however long the
- * array.  A non-zero return of each stops nothing (the document is still
- * checked to its end); record errors in arg.  A key "*" keeps every member
- * the others do not name, its value null (never built): the caller sees
- * which keys were there. */
+ * array (an element that is itself an array, where keep names an object's
+ * keys, is checked and handed over as null, never built).  A non-zero return of each stops nothing (the document is still
+ * checked to its end); record errors in arg.  A key "*" keeps the first
+ * member the others do not name, its value null (never built): the caller
+ * sees that one was there (a key "*" in the text is such a member). */
 struct jsonio_filter {
 	const char *key;
 	const struct jsonio_filter *keep;

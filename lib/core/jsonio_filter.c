@@ -256,9 +256,20 @@ static const struct jsonio_filter *find(const struct jsonio_filter *keep, const 
 					size_t len)
 {
 	for (; keep->key; keep++)
-		if (strlen(keep->key) == len && memcmp(keep->key, key, len) == 0)
+		if (strcmp(keep->key, "*") != 0 && strlen(keep->key) == len &&
+		    memcmp(keep->key, key, len) == 0)
 			return keep;
 	return NULL;
+}
+
+/* 1 when keep has the "*" entry (never matched by find(): a key "*" in the
+ * text is one more unnamed key). */
+static int has_star(const struct jsonio_filter *keep)
+{
+	for (; keep->key; keep++)
+		if (strcmp(keep->key, "*") == 0)
+			return 1;
+	return 0;
 }
 
 /* The value at j->p.  build 0: check it only (*out untouched); build 1:
@@ -285,16 +296,16 @@ static int value(struct parser *j, const struct jsonio_filter *keep,
 		ws(j);
 		if (j->p < j->end && *j->p == '}')
 			break;
-		for (;;) {
+		for (size_t others = 0;;) {
 			const struct jsonio_filter *f = NULL;
 			char *k = NULL;
-			int other = 0; /* a key keep lacks, kept as null ("*") */
+			int other = 0; /* a key keep lacks, kept as null ("*"): the first only */
 
 			if (j->p == j->end || *j->p != '"' ||
 			    string(j, build ? &key : NULL, &klen) < 0)
 				goto bad;
 			if (build && keep && !(f = find(keep, key, klen)))
-				other = find(keep, "*", 1) != NULL;
+				other = has_star(keep) && others++ == 0;
 			if (build && (!keep || f || other)) {
 				k = xmalloc(klen + 1); /* no NUL inside: \u0000 is refused */
 				memcpy(k, key, klen);
@@ -337,9 +348,16 @@ static int value(struct parser *j, const struct jsonio_filter *keep,
 		if (j->p < j->end && *j->p == ']')
 			break;
 		for (;;) {
+			/* with each and a filter, an element is an object of the
+			 * named keys: one that is an array is checked, not built
+			 * (null: [[0,0,...]] would be built whole) */
+			int nested = each && keep && j->p < j->end && *j->p == '[';
+
 			child = NULL;
-			if (value(j, keep, NULL, build, depth + 1, &child) < 0)
+			if (value(j, keep, NULL, build && !nested, depth + 1, &child) < 0)
 				goto bad;
+			if (build && nested)
+				child = json_null();
 			if (build && each) {
 				each(child, index++, j->arg);
 				json_decref(child);

@@ -137,9 +137,15 @@ static int all_zeros(int fd)
  * crash: a prefix of '{"apiVersion":"kilo/v1","kind":"<kind>"'), zeros (a
  * crash's unwritten blocks), or any JSON document of that apiVersion and
  * kind (one reformatted by hand). */
+struct replace_rule {
+	const char *kind;
+	int shared; /* the dir is sticky and others may write it */
+};
+
 static int is_state(int fd, void *arg)
 {
-	const char *kind = arg;
+	const struct replace_rule *rule = arg;
+	const char *kind = rule->kind;
 	cleanup_free char *head =
 		xasprintf("{\"apiVersion\":\"%s\",\"kind\":\"%s\"", KILO_API_VERSION, kind);
 	char got[128];
@@ -151,6 +157,10 @@ static int is_state(int fd, void *arg)
 
 	if (n < 0 || fstat(fd, &st) < 0)
 		return 0;
+	/* another user's file at our name in a shared sticky dir (/tmp): a
+	 * squatter's, replaced (kept, it would turn the cool-downs off for good) */
+	if (rule->shared && st.st_uid != geteuid())
+		return 1;
 	if (memcmp(got, head, (size_t)n < strlen(head) ? (size_t)n : strlen(head)) == 0)
 		return 1; /* n == 0 too: empty */
 	if (st.st_size > STATEFILE_MAX_BYTES)
@@ -170,14 +180,17 @@ int statefile_save(const char *path, const json_t *doc, struct err *e)
 	cleanup_free char *text = json_dumps(doc, JSON_COMPACT);
 	cleanup_free char *line = NULL;
 	const char *kind = json_string_value(json_object_get(doc, "kind"));
-	cleanup_free char *what = NULL;
+	cleanup_free char *what = NULL, *real = atomicfile_target(path), *b = NULL;
+	struct replace_rule rule = { kind, 0 };
+	struct stat dst;
 
 	if (!text || !kind)
 		return err_set(e, ERR_SYSTEM, text ? EINVAL : ENOMEM, "encode state '%s'", path);
 	line = xasprintf("%s\n", text);
 	what = xasprintf("a kilo state file of kind %s (another tool's state, or no state)", kind);
-	if (atomicfile_replace(path, line, strlen(line), 0600, is_state, (void *)kind, what, e) <
-	    0) {
+	if (real && (b = xstrdup(real)) && stat(dirname(b), &dst) == 0)
+		rule.shared = (dst.st_mode & S_ISVTX) && (dst.st_mode & S_IWOTH);
+	if (atomicfile_replace(path, line, strlen(line), 0600, is_state, &rule, what, e) < 0) {
 		if (e && e->errnum == 0) /* not a regular file, not ours: atomicfile says so */
 			return err_wrap(e, "write state");
 		return err_set(e, ERR_SYSTEM, e ? e->errnum : 0, "write state '%s'", path);

@@ -89,6 +89,18 @@ grep -q '"items":\[{' "$tmpdir/out" || fail "planted state held off the eviction
 grep -q "is owned by uid 65534, not by this user: not trusted" "$tmpdir/err" || fail "planted state: $(cat "$tmpdir/err")"
 assert_eq "$(stat -c '%u %a' "$shared/evictor.json")" "0 600" "planted state replaced"
 
+# junk nobody planted at the state's name in the sticky shared dir: not
+# kept (it turned the cool-downs off for good: never replaced, every run
+# evicting again), replaced by root's state; the next run honours it
+as_nobody sh -c "echo junk >'$shared/squat.json'"
+input | KILO_NOW=2026-11-29T16:00:00Z evictor --state "$shared/squat.json" >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "squatted state: exit $?"
+grep -q '"items":\[{' "$tmpdir/out" || fail "squatted state: no victims: $(cat "$tmpdir/out")"
+assert_eq "$(stat -c '%u %a' "$shared/squat.json")" "0 600" "the squatted state replaced by root's"
+input | KILO_NOW=2026-11-29T16:00:01Z evictor --state "$shared/squat.json" >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "squatted state, second run: exit $?"
+grep -q '"items":\[\]' "$tmpdir/out" || fail "the cool-down was not honoured: $(cat "$tmpdir/out")"
+
 # a dir of nobody's inside the shared one (its links look like a safe dir's)
 # and a symlinked dir to /etc: never followed, nothing lands in /etc
 as_nobody mkdir "$shared/kilo"

@@ -82,7 +82,18 @@ exit 2" "a HEARTBEAT in a sticky shared dir"
 		"node-qos-loop: STATE_DIR '$tmpdir/theirs/new/state': '$tmpdir/theirs' is owned by uid 65534: another user could swap what is written there; use a dir of root's that no one else may write (such as /run/kilo, mode 0755)
 exit 2" "a STATE_DIR to be made in another user's dir"
 	[ ! -e "$tmpdir/theirs/new" ] || fail "made dirs in another user's dir before refusing"
+	# a symlink of nobody's on the way, to a dir of root's: it passed (the
+	# check resolved it), then nobody pointed it at a dir of their own
+	mkdir -m 1777 "$tmpdir/pub" && mkdir "$tmpdir/rootdir"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$tmpdir/rootdir" "$tmpdir/pub/kilo-node"
+	assert_eq "$(PASSES=1 run_loop env STATE_DIR="$tmpdir/pub/kilo-node" 2>&1 >/dev/null; echo "exit $?")" \
+		"node-qos-loop: STATE_DIR '$tmpdir/pub/kilo-node': '$tmpdir/pub/kilo-node' is a symlink another user could point elsewhere (its owner uid 65534, in '$tmpdir/pub'); use a dir of root's that no one else may write (such as /run/kilo, mode 0755)
+exit 2" "a STATE_DIR through another user's symlink"
+	[ -z "$(ls -A "$tmpdir/rootdir")" ] || fail "written through another user's symlink"
 fi
+assert_eq "$(PASSES=1 run_loop env STATE_DIR="$tmpdir/with space" 2>&1 >/dev/null; echo "exit $?")" \
+	"node-qos-loop: invalid STATE_DIR: '$tmpdir/with space' (a path without blanks: it is passed in word lists)
+exit 2" "a STATE_DIR with a blank"
 # a TEXTFILE_DIR that does not exist (the systemd default before
 # node_exporter is set up): metrics off with a warning, eviction goes on
 PASSES=1 run_loop env TEXTFILE_DIR="$tmpdir/no-such-dir" 2>"$tmpdir/log5" || fail "missing TEXTFILE_DIR: exit $?: $(cat "$tmpdir/log5")"
