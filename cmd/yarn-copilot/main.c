@@ -233,13 +233,8 @@ static json_t *read_state(const char *path)
 static int yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *s,
 			  const struct containerlist_nm *nm)
 {
-	size_t live = 0;
+	size_t live = nm->reachable ? nm_containers_live(nm->containers) : 0;
 
-	for (size_t i = 0; nm->reachable && i < nm->containers->n; i++) {
-		enum nm_phase p = nm_state_phase(nm->containers->items[i].state);
-
-		live += p == NM_PHASE_RUNNING || p == NM_PHASE_KILLING;
-	}
 	return nodecli_yarn_dir_check(l, s, live, "the list has no cgroup items");
 }
 
@@ -475,16 +470,12 @@ static size_t nm_live(const struct opts *o)
 {
 	struct nm_containers c = { 0 };
 	struct err e = { 0 };
-	size_t live = 0;
+	size_t live;
 
 	if (o->no_nm ||
 	    nm_fetch_containers(o->nm_url, (long)o->nm_timeout_ms, o->nm_max_bytes, &c, &e) < 0)
 		return 0;
-	for (size_t i = 0; i < c.n; i++) {
-		enum nm_phase p = nm_state_phase(c.items[i].state);
-
-		live += p == NM_PHASE_RUNNING || p == NM_PHASE_KILLING;
-	}
+	live = nm_containers_live(&c);
 	nm_containers_release(&c);
 	return live;
 }

@@ -49,6 +49,18 @@ enum nm_phase nm_state_phase(const char *state)
 	return NM_PHASE_UNKNOWN;
 }
 
+size_t nm_containers_live(const struct nm_containers *c)
+{
+	size_t live = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		enum nm_phase p = nm_state_phase(c->items[i].state);
+
+		live += p == NM_PHASE_RUNNING || p == NM_PHASE_KILLING;
+	}
+	return live;
+}
+
 void nm_containers_release(struct nm_containers *c)
 {
 	for (size_t i = 0; i < c->n; i++) {

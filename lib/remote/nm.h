@@ -87,6 +87,10 @@ const char *nm_phase_name(enum nm_phase p);
 /* The phase of state (NULL gives NM_PHASE_UNKNOWN). */
 enum nm_phase nm_state_phase(const char *state);
 
+/* The containers of c in phase running or killing: those whose processes
+ * the cgroup tree must show. */
+size_t nm_containers_live(const struct nm_containers *c);
+
 /* The default cap on a NodeManager's containers answer (--nm-max-bytes):
  * ~20,000 containers of ~800 bytes, far above what one node runs. */
 #define NM_MAX_BYTES (16L << 20)

@@ -158,6 +158,10 @@ START_TEST(test_nm_parse_bad_entries)
 	ck_assert_int_eq(c.items[0].vcores, 2);
 	ck_assert_str_eq(c.items[1].state, "RUNNING"); /* not the DONE entry */
 	ck_assert_int_eq(c.items[1].vcores, 1);
+	ck_assert_uint_eq(nm_containers_live(&c), 2);
+	free(c.items[1].state);
+	c.items[1].state = strdup("DONE");
+	ck_assert_uint_eq(nm_containers_live(&c), 1);
 	nm_containers_release(&c);
 }
 END_TEST
