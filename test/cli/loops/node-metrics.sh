@@ -103,6 +103,15 @@ grep -qx 'kilo_node_cgroup_writes_total{part="suppress",result="written"} 4' "$t
 	fail "suppress writes"
 grep -qx 'kilo_node_cgroup_writes_total{part="static",result="written"} 8' "$tf/kilo-node.prom" ||
 	fail "static writes"
+# a failed step's log line says why: the last stderr line that is no
+# warning (the first line, a warning, was logged instead)
+cp "$bin/evictor" "$bin/evictor.ok"
+printf '#!/bin/sh\ncat >/dev/null\necho "evictor: warning: state: a warning first" >&2\necho "evictor: p.yaml:1:2: the error itself" >&2\nexit 2\n' >"$bin/evictor"
+PASSES=1 STATE_DIR="$st" TEXTFILE_DIR="$tf" KILO_BIN="$bin" LOCK_FILE="$tmpdir/lock" \
+	HEARTBEAT="$tmpdir/hb" sh "$KILO_TOP/scripts/node-qos-loop" 2>"$tmpdir/log"
+grep -q 'step evict failed with exit 2: evictor: p.yaml:1:2: the error itself$' "$tmpdir/log" ||
+	fail "the failed step's line: $(cat "$tmpdir/log")"
+mv "$bin/evictor.ok" "$bin/evictor"
 # a FIFO where the textfile goes is never replaced (nor read: mv, not cat)
 mkdir "$tmpdir/tf2"
 mkfifo "$tmpdir/tf2/kilo-node.prom"
