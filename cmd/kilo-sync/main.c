@@ -66,6 +66,18 @@ static void usage(void)
 	       "For more details see kilo-sync(1).\n");
 }
 
+/* The command word: plan or apply.  -1 (and a usage line) for another. */
+static int set_command(struct opts *o, const char *word)
+{
+	if (strcmp(word, "plan") == 0)
+		o->mode = MODE_PLAN;
+	else if (strcmp(word, "apply") == 0)
+		o->mode = MODE_APPLY;
+	else
+		return cli_usage_error("unknown command '%s'", word), -1;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { OPT_KUBECONFIG = CHAR_MAX + 1, OPT_CONTEXT, OPT_DRY_RUN, OPT_TEXTFILE, OPT_NO_PODS };
@@ -84,15 +96,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, command = 0;
 
 	if (argc > 1 && argv[1][0] != '-') {
-		if (strcmp(argv[1], "plan") == 0)
-			o->mode = MODE_PLAN;
-		else if (strcmp(argv[1], "apply") == 0)
-			o->mode = MODE_APPLY;
-		else
-			return cli_usage_error("unknown command '%s'", argv[1]), -1;
+		if (set_command(o, argv[1]) < 0)
+			return -1;
+		command = 1;
 		argv++;
 		argc--;
 	}
@@ -143,6 +152,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog());
 			return -1;
 		}
+	}
+	/* the command after options (getopt moves it to the end), as
+	 * yarn-copilot takes it */
+	if (optind < argc && !command) {
+		if (set_command(o, argv[optind]) < 0)
+			return -1;
+		optind++;
 	}
 	if (optind < argc)
 		return cli_usage_error("unexpected argument '%s'", argv[optind]), -1;
