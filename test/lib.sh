@@ -2,7 +2,8 @@
 # lib.sh - sourced by the CLI test scripts: . "$KILO_TOP/test/lib.sh"
 # Gives: fail MSG, skip MSG, need_root_cgroup, private_cgroup, private_pid,
 # spawn_threaded, tmpdir (removed at exit), at_exit CMD (cleanup run at
-# exit, last added first), assert_eq A B WHAT, wait_nonempty.
+# exit, last added first), assert_eq A B WHAT, wait_nonempty,
+# wait_in_cgroup, alive.
 set -u
 KILO_TOP=${KILO_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 FIX=${FIX:-$KILO_TOP/test/fixtures}
@@ -24,6 +25,18 @@ assert_eq() { # actual expected what
 	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
 }
 
+# wait_in_cgroup PID DIR WHAT: until PID is listed in DIR/cgroup.procs, at
+# most 5 s; then fail "WHAT did not start".
+wait_in_cgroup() {
+	_w=0
+	while ! grep -qx "$1" "$2/cgroup.procs"; do
+		_w=$((_w + 1))
+		[ "$_w" -le 100 ] || fail "$3 did not start"
+		sleep 0.05
+	done
+}
+# alive PID: the process exists and is no zombie.
+alive() { [ -e "/proc/$1" ] && [ "$(cut -d')' -f2 "/proc/$1/stat" | cut -d' ' -f2)" != Z ]; }
 # wait_nonempty WHAT FILE...: until every FILE has content (a fake wrote
 # its URL or port), at most 10 s; then fail "WHAT did not start".
 wait_nonempty() {

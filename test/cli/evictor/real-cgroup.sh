@@ -82,7 +82,6 @@ assert_eq "$(jq -r .pressureRemains "$tmpdir/plan")" false "pressureRemains"
 assert_eq "$(jq -r '[.items[] | "\(.id) \(.result) \(.processes) \(.error)"] | join(",")' "$tmpdir/report")" \
 	"$C5 terminated 1 null,$C4 terminated 1 null" "report"
 
-alive() { [ -e "/proc/$1" ] && [ "$(cut -d')' -f2 "/proc/$1/stat" | cut -d' ' -f2)" != Z ]; }
 for p in $p5 $p4; do
 	! alive "$p" || fail "planned victim $p still alive"
 done

@@ -105,7 +105,6 @@ a_ms=$(jq -r --arg id "$A" '.items[] | select(.id == $id) | .elapsedMs' "$tmpdir
 [ "$a_ms" -lt 200 ] || fail "A ended after $a_ms ms"
 [ "$ms" -lt 2000 ] || fail "kill took $ms ms"
 # alive PID: exists and is not a zombie waiting for this shell to reap it
-alive() { [ -e "/proc/$1" ] && [ "$(cut -d')' -f2 "/proc/$1/stat" | cut -d' ' -f2)" != Z ]; }
 for p in $a $b $c $kids; do
 	! alive "$p" || fail "pid $p still alive"
 done

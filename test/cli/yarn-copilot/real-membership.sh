@@ -40,15 +40,9 @@ start() {
 	sh -c 'for d in "$@"; do echo $$ >"$d/cgroup.procs" || exit 1; done; exec sleep 1000' sh "$@" \
 		>/dev/null 2>&1 &
 	private_pid "$!"
-	_i=0
-	while ! grep -qx "$!" "$1/cgroup.procs"; do
-		_i=$((_i + 1))
-		[ "$_i" -le 100 ] || fail "process in $1 did not start"
-		sleep 0.05
-	done
+	wait_in_cgroup "$!" "$1" "process in $1"
 	echo "$!"
 }
-alive() { [ -e "/proc/$1" ] && [ "$(cut -d')' -f2 "/proc/$1/stat" | cut -d' ' -f2)" != Z ]; }
 r() { jq -r --arg id "$1" '.items[] | select(.id == $id) | "\(.result) \(.processes) \(.signalled | join(",")) \(.foreign | join(","))"' "$tmpdir/report"; }
 kill_ids() { # [options] ids: yarn-copilot kill into $tmpdir/report, exit in $rc
 	yarn-copilot --hierarchy "$hy" --grace-period 50 "$@" >"$tmpdir/report" 2>"$tmpdir/err"

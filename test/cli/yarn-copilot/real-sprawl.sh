@@ -26,15 +26,9 @@ start() {
 	sh -c '[ -z "$2" ] || trap "" TERM; echo $$ >"$1/cgroup.procs" || exit 1; exec sleep 1000' \
 		sh "$1" "${2:-}" >/dev/null 2>&1 &
 	private_pid "$!"
-	_n=0
-	while ! grep -qx "$!" "$1/cgroup.procs"; do
-		_n=$((_n + 1))
-		[ "$_n" -le 100 ] || fail "process in $1 did not start"
-		sleep 0.05
-	done
+	wait_in_cgroup "$!" "$1" "process in $1"
 	echo "$!"
 }
-alive() { [ -e "/proc/$1" ] && [ "$(cut -d')' -f2 "/proc/$1/stat" | cut -d' ' -f2)" != Z ]; }
 
 bottom=$(start "$deep" trap)
 top=$(start "$cg/cpu/$hy/$D")

@@ -23,12 +23,7 @@ for round in 1 2 3 4; do
 		>/dev/null 2>&1 &
 	pid=$!
 	private_pid "$pid"
-	n=0
-	while ! grep -qx "$pid" "$dir/cgroup.procs"; do
-		n=$((n + 1))
-		[ "$n" -le 100 ] || fail "round $round: the churning process did not start"
-		sleep 0.02
-	done
+	wait_in_cgroup "$pid" "$dir" "round $round: the churning process"
 	sleep 0.2
 	for call in 1 2 3 4 5; do
 		yarn-copilot --hierarchy "$hy" --no-nm list >"$tmpdir/list" 2>"$tmpdir/err" ||
