@@ -4,6 +4,7 @@
 #   make            build lib/ into build/libkilo.a and every cmd/<tool> into bin/<tool>
 #   make check      build with ASan/UBSan in build/check/, lint, then unit + CLI tests
 #   make demo       install what is missing (scripts/install-deps), build, run scripts/demo
+#   make check-hadoop  the real-YARN tests (test/hadoop/, needs java, mvn, Maven Central)
 #   make lint       formatting, shellcheck and the layers of lib/ (scripts/lint)
 #   make bench      benchmarks under test/bench/ (not run by CI)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -61,7 +62,7 @@ UNITS := $(UNIT_SRC:test/unit/%.c=$(O)/test/%)
 TEST_TOOLS := $(patsubst test/tools/%.c,$(O)/test/tools/%,$(wildcard test/tools/*.c))
 MANS := $(foreach t,$(TOOLS),$(wildcard cmd/$(t)/$(t).1.scd))
 
-.PHONY: all check check-build bench install clean deps man lint need-pkgs
+.PHONY: all check check-hadoop check-build bench install clean deps man lint need-pkgs
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -127,6 +128,12 @@ check: deps
 		sh test/run-all.sh
 
 check-build: $(BINS) $(UNITS) $(TEST_TOOLS)
+
+# Real YARN (Hadoop's own RM and NM daemons, test/hadoop/): needs java, mvn
+# and Maven Central; HADOOP_VERSION selects the line (default 3.4.2).
+check-hadoop: deps
+	@$(MAKE) --no-print-directory O=$(CHECK_O) BINDIR=$(CHECK_O)/bin SAN=1 check-build
+	@KILO_BIN=$(CURDIR)/$(CHECK_O)/bin sh test/hadoop/run.sh
 
 deps:
 	@sh scripts/install-deps --check-or-install

@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# build.sh [VERSION] - resolve Hadoop's YARN daemons and build SleepApp for
+# the real-YARN tests: build/hadoop/VERSION/{classes,classpath}. VERSION
+# defaults to $HADOOP_VERSION, else 3.4.2. Maven's local repository is
+# build/m2 (downloads once per machine).
+#
+# Without java or mvn, or when Maven Central does not answer, it prints one
+# line saying why, writes that reason to build/hadoop/VERSION/skip (the tests
+# then skip with it) and exits 0; with KILO_REQUIRE_HADOOP=1 it exits 1.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+v=${1:-${HADOOP_VERSION:-3.4.2}}
+out=$top/build/hadoop/$v
+mkdir -p "$out"
+rm -f "$out/skip"
+give_up() {
+	echo "hadoop: real-YARN tests skipped: $1"
+	echo "$1" >"$out/skip"
+	rm -f "$out/classpath"
+	[ "${KILO_REQUIRE_HADOOP:-0}" != 1 ] || exit 1
+	exit 0
+}
+command -v java >/dev/null 2>&1 || give_up "no java (scripts/install-deps installs default-jdk-headless)"
+command -v mvn >/dev/null 2>&1 || give_up "no mvn (scripts/install-deps installs maven)"
+# up to date: nothing newer in test/hadoop than the resolved classpath
+if [ -s "$out/classpath" ] && [ -z "$(find "$top/test/hadoop/pom.xml" "$top/test/hadoop/src" \
+	-newer "$out/classpath" -print 2>/dev/null | head -n 1)" ]; then
+	exit 0
+fi
+log=$out/maven.log
+if ! mvn -B -q -f "$top/test/hadoop/pom.xml" -Dmaven.repo.local="$top/build/m2" \
+	-Dhadoop.version="$v" package dependency:build-classpath \
+	-Dmdep.outputFile="$out/classpath.new" >"$log" 2>&1; then
+	why=$(grep -E '\[ERROR\]' "$log" | head -n 1 | cut -c1-200)
+	give_up "mvn could not build test/hadoop for Hadoop $v: ${why:-see $log}"
+fi
+mv "$out/classpath.new" "$out/classpath"
+echo "hadoop: Hadoop $v resolved ($(tr ':' '\n' <"$out/classpath" | wc -l) jars)"

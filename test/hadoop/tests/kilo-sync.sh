@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# kilo-sync against Hadoop's own ResourceManagers (an HA pair) and two real
+# NodeManagers (test/hadoop/cluster.sh); the Kubernetes side is the fake API
+# server, whose NodeManager pods carry the real node ids:
+#  1. a pass resizes every NodeManager to the planned total (read back from
+#     the RM); a second pass sends nothing
+#  2. YARN's real allocation is written back onto the Node
+#  3. a total below YARN's use: with overCommitTimeoutMs -1 nothing is
+#     preempted; with 2000 the RM preempts a container (exit status -102)
+#  4. no active RM: unreachable (75), nothing written; the active RM made
+#     standby and the other active: the next pass writes to the new active
+#     only; the active RM restarted: totals re-asserted
+#  5. a NodeManager gracefully decommissioned: skipped, never resized
+. "$KILO_TOP/test/lib.sh"
+. "$KILO_TOP/test/hadoop/cluster.sh"
+. "$KILO_TOP/test/hadoop/k8s.sh"
+cd "$tmpdir" || exit 1
+hd_start --nms 2
+# worker-1: 8 cores / 16 GiB of Batch, worker-2: 6 cores / 12 GiB; the NM
+# pods request 2 cores / 2 GiB of it
+hd_k8s 8000:17179869184 6000:12884901888
+
+sync() { # [CONFIG] [ARGS...]: one verbose pass; exit code in $rc
+	_cfg=${1:-kilo-sync.yaml}
+	[ $# -eq 0 ] || shift
+	rc=0
+	kilo-sync --config "$_cfg" --verbose "$@" >report.json 2>sync.err || rc=$?
+}
+item() { jq -c --arg n "$1" ".items[] | select(.node == \$n) | $2" report.json; }
+total() { hd_node "$1" | jq -c '[.totalResource.vCores, .totalResource.memory]'; }
+posts() { grep -c '^kilo-sync: POST ' sync.err; }
+
+# 1. planned totals reach the RM
+kilo-sync --config kilo-sync.yaml plan >plan.json 2>plan.err || fail "plan: $(cat plan.err)"
+p1=$(jq -c '.items[] | select(.node == "worker-1") | [.yarnTotal.vCores, .yarnTotal.memoryMB]' plan.json)
+p2=$(jq -c '.items[] | select(.node == "worker-2") | [.yarnTotal.vCores, .yarnTotal.memoryMB]' plan.json)
+assert_eq "$p1" "[6,14336]" "worker-1 planned total"
+assert_eq "$p2" "[4,10240]" "worker-2 planned total"
+sync
+assert_eq "$rc" 0 "first pass exit ($(cat sync.err | grep -v '^kilo-sync: [A-Z]* http'))"
+assert_eq "$(item worker-1 '[.result, .via]')" '["updated","rest"]' "worker-1 result"
+assert_eq "$(item worker-2 '[.result, .via]')" '["updated","rest"]' "worker-2 result"
+hd_wait "worker-1's total at the RM" 10 test "$(total "$hd_nm1")" = "$p1"
+hd_wait "worker-2's total at the RM" 10 test "$(total "$hd_nm2")" = "$p2"
+sync
+assert_eq "$rc" 0 "second pass exit"
+assert_eq "$(posts)" 0 "RM writes in the second pass"
+assert_eq "$(item worker-1 .result)" '"unchanged"' "second pass"
+
+# 2. two containers of 1 vCore / 1 GiB on worker-1's NodeManager
+hd_app "$(jq -r '.nms[0].host' "$hd_info")" 2 1024 1
+hd_wait "the RM counts the containers" 10 test "$(hd_node "$hd_nm1" | jq .numContainers)" = 2
+sync
+assert_eq "$(item worker-1 '.rmUsed')" '{"vCores":2,"memoryMB":2048}' "YARN's use as the RM reports it"
+assert_eq "$(entry worker-1 hadoop-yarn | jq -c .resources)" \
+	'{"kubernetes.io/batch-cpu":"2k","kubernetes.io/batch-memory":"2Gi"}' "worker-1 annotation"
+
+# 3. Batch shrinks below YARN's use: 3 cores / 4 GiB -> 1 vCore / 2048 MB
+set_origin worker-1 3000 4294967296
+sync
+assert_eq "$(item worker-1 '[.yarnTotal, .overCommitTimeoutMs, .result]')" \
+	'[{"vCores":1,"memoryMB":2048},-1,"updated"]' "shrunk below use, no timeout"
+hd_wait "the shrunk total at the RM" 10 test "$(total "$hd_nm1")" = "[1,2048]"
+sleep 3
+assert_eq "$(jq -c '[(.running | length), .completed]' "$hd_app_report")" '[2,[]]' \
+	"overCommitTimeout -1: nothing preempted"
+sed 's/^overCommitTimeoutMs: -1$/overCommitTimeoutMs: 2000/' kilo-sync.yaml >oc.yaml
+set_origin worker-1 2500 3221225472 # -> 0 vCores / 1024 MB
+sync oc.yaml
+assert_eq "$(item worker-1 '[.yarnTotal, .overCommitTimeoutMs, .result]')" \
+	'[{"vCores":0,"memoryMB":1024},2000,"updated"]' "shrunk below use, 2 s timeout"
+hd_wait "the RM preempts a container" 30 test "$(jq '.completed | length' "$hd_app_report")" -ge 1
+assert_eq "$(jq -c '[.completed[0].exitStatus, .completed[0].diagnostics, (.running | length)]' \
+	"$hd_app_report")" '[-102,"Container preempted by scheduler",1]' "the preempted container"
+hd_app_stop
+set_origin worker-1 8000 17179869184
+sync
+assert_eq "$rc" 0 "back to the full total"
+
+# 4. no active RM: both standby
+hd_rmadmin -transitionToStandby rm1 >/dev/null 2>&1 || fail "rmadmin -transitionToStandby rm1"
+sync
+assert_eq "$rc" 75 "no active RM"
+assert_eq "$(posts)" 0 "RM writes with no active RM"
+grep -q "^kilo-sync: cluster 'yarn-real' unreachable: .*no active RM" sync.err ||
+	fail "unreachable line: $(grep -v '^kilo-sync: [A-Z]* http' sync.err)"
+#    rm2 active: the NodeManagers move to it; shrink worker-2 so a write is due
+hd_rmadmin -transitionToActive rm2 >/dev/null 2>&1 || fail "rmadmin -transitionToActive rm2"
+_hd_active=$hd_rm2
+hd_wait "the NodeManagers at rm2" 30 _hd_running 2
+set_origin worker-2 5000 11811160064
+sync
+assert_eq "$rc" 0 "pass after the failover"
+assert_eq "$(item worker-2 .result)" '"updated"' "worker-2 after the failover"
+assert_eq "$(grep -c "^kilo-sync: POST $hd_rm2/" sync.err) $(posts)" "1 1" \
+	"the one write went to rm2: $(grep '^kilo-sync: POST' sync.err)"
+hd_wait "worker-2's total at rm2" 10 test "$(total "$hd_nm2")" = "[3,9216]"
+#    rm2 (active) stops; rm1 is forced active; the NodeManagers register
+#    again, with the totals of their own configuration: re-asserted
+hd_rm_stop rm2
+hd_rmadmin -transitionToActive --forceactive rm1 >/dev/null 2>&1 || fail "rmadmin --forceactive rm1"
+_hd_active=$hd_rm1
+hd_wait "the NodeManagers at rm1" 30 _hd_running 2
+sync
+assert_eq "$rc" 0 "pass after the restart ($(grep -v '^kilo-sync: [A-Z]* http' sync.err))"
+hd_wait "worker-1's total re-asserted" 10 test "$(total "$hd_nm1")" = "$p1"
+hd_wait "worker-2's total re-asserted" 10 test "$(total "$hd_nm2")" = "[3,9216]"
+assert_eq "$(grep -c "^kilo-sync: POST $hd_rm2/" sync.err)" 0 "no write to the stopped RM"
+
+# 5. worker-2's NodeManager gracefully decommissioned (its host excluded)
+jq -r '.nms[1].host' "$hd_info" >"$(jq -r .exclude "$hd_info")"
+hd_rmadmin -refreshNodes -g 5 -client >/dev/null 2>&1 || fail "rmadmin -refreshNodes -g"
+hd_wait "worker-2 DECOMMISSIONED" 30 test "$(hd_node "$hd_nm2" | jq -r .state)" = DECOMMISSIONED
+set_origin worker-2 6000 12884901888
+sync
+assert_eq "$(item worker-2 '[.action, .reason]')" '["skip","RM node state DECOMMISSIONED"]' \
+	"a decommissioned NodeManager"
+assert_eq "$(grep -c "^kilo-sync: POST .*/$hd_nm2/" sync.err)" 0 "no resize of a decommissioned node"
+assert_eq "$(item worker-1 .result)" '"unchanged"' "worker-1 beside it"
