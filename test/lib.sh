@@ -3,7 +3,7 @@
 # Gives: fail MSG, skip MSG, need_root_cgroup, private_cgroup, private_pid,
 # spawn_threaded, tmpdir (removed at exit), at_exit CMD (cleanup run at
 # exit, last added first), assert_eq A B WHAT, wait_nonempty,
-# wait_in_cgroup, alive.
+# wait_in_cgroup, alive, fake_kubeconfig.
 set -u
 KILO_TOP=${KILO_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 FIX=${FIX:-$KILO_TOP/test/fixtures}
@@ -34,6 +34,19 @@ wait_in_cgroup() {
 		[ "$_w" -le 100 ] || fail "$3 did not start"
 		sleep 0.05
 	done
+}
+# fake_kubeconfig URL: $tmpdir/kubeconfig for the fake API server at URL
+# (no credentials), exported as KUBECONFIG.
+fake_kubeconfig() {
+	cat >"$tmpdir/kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters: [{name: fake, cluster: {server: "$1"}}]
+users: [{name: kilo, user: {}}]
+contexts: [{name: fake, context: {cluster: fake, user: kilo}}]
+current-context: fake
+EOF
+	export KUBECONFIG="$tmpdir/kubeconfig"
 }
 # alive PID: the process exists and is no zombie.
 alive() { [ -e "/proc/$1" ] && [ "$(cut -d')' -f2 "/proc/$1/stat" | cut -d' ' -f2)" != Z ]; }

@@ -90,15 +90,7 @@ api_ctl() { curl -sf -X "$1" ${3:+-d "$3"} "$apictl$2" >/dev/null || fail "fake 
 # resizes are applied at once (the real RM queues them; the next pass reads the result)
 rm_post /config '{"applyDelayMs":0}'
 
-cat >"$tmpdir/kubeconfig" <<EOF
-apiVersion: v1
-kind: Config
-clusters: [{name: fake, cluster: {server: "$api"}}]
-users: [{name: kilo, user: {}}]
-contexts: [{name: fake, context: {cluster: fake, user: kilo}}]
-current-context: fake
-EOF
-export KUBECONFIG="$tmpdir/kubeconfig"
+fake_kubeconfig "$api"
 
 # a port nothing listens on: c2's RM
 _down=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

@@ -22,15 +22,7 @@ hd_k8s() {
 	at_exit "kill $_api_pid 2>/dev/null"
 	wait_nonempty "fake API server ($(cat "$tmpdir/api.err"))" "$tmpdir/api-urls"
 	api=$(jq -r .api "$tmpdir/api-urls")
-	cat >"$tmpdir/kubeconfig" <<EOK
-apiVersion: v1
-kind: Config
-clusters: [{name: fake, cluster: {server: "$api"}}]
-users: [{name: kilo, user: {}}]
-contexts: [{name: fake, context: {cluster: fake, user: kilo}}]
-current-context: fake
-EOK
-	export KUBECONFIG="$tmpdir/kubeconfig"
+	fake_kubeconfig "$api"
 	cat >"$tmpdir/kilo-sync.yaml" <<EOC
 clusters:
   - id: yarn-real
