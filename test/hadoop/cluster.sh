@@ -17,7 +17,10 @@
 #       $hd_app_report (its report file, rewritten every 300 ms), $hd_app_pid
 #   hd_app_stop                        the application ends (containers stop)
 #   hd_node ID                         that node as the active RM lists it
-#   hd_wait WHAT SECONDS COMMAND...    until COMMAND succeeds, else fail
+#   hd_wait WHAT SECONDS COMMAND...    until COMMAND succeeds (run afresh each
+#                                      try), else fail
+#   hd_is WANT COMMAND...              COMMAND prints WANT (for hd_wait: the
+#                                      last value seen goes into the failure)
 #
 # Everything lives under $hd_work and is removed at exit, Ctrl-C included
 # (KILO_HADOOP_LOGS=DIR keeps the daemons' logs):
@@ -88,17 +91,23 @@ _hd_java() {
 hd_wait() { # WHAT SECONDS COMMAND...
 	_what=$1 _secs=$2
 	shift 2
-	_i=0
+	_i=0 _hd_seen=""
 	until "$@" 2>/dev/null; do
 		for _p in ${_hd_watch:-}; do
 			alive "$_p" || fail "$_what: the JVM exited (logs: $(tail -n 12 \
 				"$hd_work"/logs/*.log 2>/dev/null))"
 		done
 		_i=$((_i + 1))
-		[ $_i -le $((_secs * 5)) ] || fail "$_what (after ${_secs} s; logs: $(tail -n 3 \
-			"$hd_work"/logs/*.log 2>/dev/null | tail -n 12))"
+		[ $_i -le $((_secs * 5)) ] || fail "$_what (after ${_secs} s${_hd_seen:+; last seen: $_hd_seen})"
 		sleep 0.2
 	done
+}
+
+hd_is() { # WANT COMMAND...
+	_want=$1
+	shift
+	_hd_seen=$("$@")
+	[ "$_hd_seen" = "$_want" ]
 }
 
 _hd_conf() { jq -r --arg id "$1" '(.rms + .nms)[] | select(.id == $id or (.conf | endswith("-" + $id))) | .conf' "$hd_info"; }

@@ -17,7 +17,12 @@ for s in "$top"/test/hadoop/tests/*.sh; do
 	case $? in
 	0) pass=$((pass + 1)); echo "ok   ${s#"$top"/}" ;;
 	77) skip=$((skip + 1)); echo "skip ${s#"$top"/}: $(tail -n 1 "$log")" ;;
-	*) fail=$((fail + 1)); echo "FAIL ${s#"$top"/}"; grep -v '^INFO\|^Dec \|GuiceComponent' "$log" | tail -n 20 | sed 's/^/     | /' ;;
+	*)
+		fail=$((fail + 1))
+		echo "FAIL ${s#"$top"/} (KILO_HADOOP_LOGS=DIR keeps the daemons' logs)"
+		# the failed assertion first, then what the script printed before it
+		{ grep '^FAIL' "$log"; grep -v '^FAIL' "$log" | tail -n 15; } | sed 's/^/     | /'
+		;;
 	esac
 	rm -f "$log"
 done

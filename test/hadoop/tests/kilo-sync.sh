@@ -29,6 +29,7 @@ sync() { # [CONFIG] [ARGS...]: one verbose pass; exit code in $rc
 }
 item() { jq -c --arg n "$1" ".items[] | select(.node == \$n) | $2" report.json; }
 total() { hd_node "$1" | jq -c '[.totalResource.vCores, .totalResource.memory]'; }
+node_field() { hd_node "$1" | jq -r "$2"; }
 posts() { grep -c '^kilo-sync: POST ' sync.err; }
 
 # 1. planned totals reach the RM
@@ -41,8 +42,8 @@ sync
 assert_eq "$rc" 0 "first pass exit ($(cat sync.err | grep -v '^kilo-sync: [A-Z]* http'))"
 assert_eq "$(item worker-1 '[.result, .via]')" '["updated","rest"]' "worker-1 result"
 assert_eq "$(item worker-2 '[.result, .via]')" '["updated","rest"]' "worker-2 result"
-hd_wait "worker-1's total at the RM" 10 test "$(total "$hd_nm1")" = "$p1"
-hd_wait "worker-2's total at the RM" 10 test "$(total "$hd_nm2")" = "$p2"
+hd_wait "worker-1's total at the RM" 10 hd_is "$p1" total "$hd_nm1"
+hd_wait "worker-2's total at the RM" 10 hd_is "$p2" total "$hd_nm2"
 sync
 assert_eq "$rc" 0 "second pass exit"
 assert_eq "$(posts)" 0 "RM writes in the second pass"
@@ -50,7 +51,7 @@ assert_eq "$(item worker-1 .result)" '"unchanged"' "second pass"
 
 # 2. two containers of 1 vCore / 1 GiB on worker-1's NodeManager
 hd_app "$(jq -r '.nms[0].host' "$hd_info")" 2 1024 1
-hd_wait "the RM counts the containers" 10 test "$(hd_node "$hd_nm1" | jq .numContainers)" = 2
+hd_wait "the RM counts the containers" 10 hd_is 2 node_field "$hd_nm1" .numContainers
 sync
 assert_eq "$(item worker-1 '.rmUsed')" '{"vCores":2,"memoryMB":2048}' "YARN's use as the RM reports it"
 assert_eq "$(entry worker-1 hadoop-yarn | jq -c .resources)" \
@@ -61,7 +62,7 @@ set_origin worker-1 3000 4294967296
 sync
 assert_eq "$(item worker-1 '[.yarnTotal, .overCommitTimeoutMs, .result]')" \
 	'[{"vCores":1,"memoryMB":2048},-1,"updated"]' "shrunk below use, no timeout"
-hd_wait "the shrunk total at the RM" 10 test "$(total "$hd_nm1")" = "[1,2048]"
+hd_wait "the shrunk total at the RM" 10 hd_is "[1,2048]" total "$hd_nm1"
 sleep 3
 assert_eq "$(jq -c '[(.running | length), .completed]' "$hd_app_report")" '[2,[]]' \
 	"overCommitTimeout -1: nothing preempted"
@@ -70,7 +71,7 @@ set_origin worker-1 2500 3221225472 # -> 0 vCores / 1024 MB
 sync oc.yaml
 assert_eq "$(item worker-1 '[.yarnTotal, .overCommitTimeoutMs, .result]')" \
 	'[{"vCores":0,"memoryMB":1024},2000,"updated"]' "shrunk below use, 2 s timeout"
-hd_wait "the RM preempts a container" 30 test "$(jq '.completed | length' "$hd_app_report")" -ge 1
+hd_wait "the RM preempts a container" 30 hd_is 1 jq '.completed | length' "$hd_app_report"
 assert_eq "$(jq -c '[.completed[0].exitStatus, .completed[0].diagnostics, (.running | length)]' \
 	"$hd_app_report")" '[-102,"Container preempted by scheduler",1]' "the preempted container"
 hd_app_stop
@@ -95,7 +96,7 @@ assert_eq "$rc" 0 "pass after the failover"
 assert_eq "$(item worker-2 .result)" '"updated"' "worker-2 after the failover"
 assert_eq "$(grep -c "^kilo-sync: POST $hd_rm2/" sync.err) $(posts)" "1 1" \
 	"the one write went to rm2: $(grep '^kilo-sync: POST' sync.err)"
-hd_wait "worker-2's total at rm2" 10 test "$(total "$hd_nm2")" = "[3,9216]"
+hd_wait "worker-2's total at rm2" 10 hd_is "[3,9216]" total "$hd_nm2"
 #    rm2 (active) stops; rm1 is forced active; the NodeManagers register
 #    again, with the totals of their own configuration: re-asserted
 hd_rm_stop rm2
@@ -104,14 +105,14 @@ _hd_active=$hd_rm1
 hd_wait "the NodeManagers at rm1" 30 _hd_running 2
 sync
 assert_eq "$rc" 0 "pass after the restart ($(grep -v '^kilo-sync: [A-Z]* http' sync.err))"
-hd_wait "worker-1's total re-asserted" 10 test "$(total "$hd_nm1")" = "$p1"
-hd_wait "worker-2's total re-asserted" 10 test "$(total "$hd_nm2")" = "[3,9216]"
+hd_wait "worker-1's total re-asserted" 10 hd_is "$p1" total "$hd_nm1"
+hd_wait "worker-2's total re-asserted" 10 hd_is "[3,9216]" total "$hd_nm2"
 assert_eq "$(grep -c "^kilo-sync: POST $hd_rm2/" sync.err)" 0 "no write to the stopped RM"
 
 # 5. worker-2's NodeManager gracefully decommissioned (its host excluded)
 jq -r '.nms[1].host' "$hd_info" >"$(jq -r .exclude "$hd_info")"
 hd_rmadmin -refreshNodes -g 5 -client >/dev/null 2>&1 || fail "rmadmin -refreshNodes -g"
-hd_wait "worker-2 DECOMMISSIONED" 30 test "$(hd_node "$hd_nm2" | jq -r .state)" = DECOMMISSIONED
+hd_wait "worker-2 DECOMMISSIONED" 30 hd_is DECOMMISSIONED node_field "$hd_nm2" .state
 set_origin worker-2 6000 12884901888
 sync
 assert_eq "$(item worker-2 '[.action, .reason]')" '["skip","RM node state DECOMMISSIONED"]' \
