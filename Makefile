@@ -62,7 +62,7 @@ UNITS := $(UNIT_SRC:test/unit/%.c=$(O)/test/%)
 TEST_TOOLS := $(patsubst test/tools/%.c,$(O)/test/tools/%,$(wildcard test/tools/*.c))
 MANS := $(foreach t,$(TOOLS),$(wildcard cmd/$(t)/$(t).1.scd))
 
-.PHONY: all check check-hadoop check-build bench install clean deps man lint need-pkgs
+.PHONY: all check check-hadoop check-build bench install clean deps deps-hadoop man lint need-pkgs
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -121,7 +121,7 @@ $(ATTACKERS): $(O)/test/tools/%: test/tools/%.c
 
 # Tests: everything is rebuilt with the sanitizers into build/check.
 CHECK_O := build/check
-check: deps
+check: deps-hadoop
 	@$(MAKE) --no-print-directory O=$(CHECK_O) BINDIR=$(CHECK_O)/bin SAN=1 check-build
 	@sh scripts/lint --objects $(CHECK_O)
 	@KILO_BIN=$(CURDIR)/$(CHECK_O)/bin KILO_UNIT_DIR=$(CURDIR)/$(CHECK_O)/test \
@@ -131,12 +131,16 @@ check-build: $(BINS) $(UNITS) $(TEST_TOOLS)
 
 # Real YARN (Hadoop's own RM and NM daemons, test/hadoop/): needs java, mvn
 # and Maven Central; HADOOP_VERSION selects the line (default 3.4.2).
-check-hadoop: deps
+check-hadoop: deps-hadoop
 	@$(MAKE) --no-print-directory O=$(CHECK_O) BINDIR=$(CHECK_O)/bin SAN=1 check-build
 	@KILO_BIN=$(CURDIR)/$(CHECK_O)/bin sh test/hadoop/run.sh
 
 deps:
 	@sh scripts/install-deps --check-or-install
+
+# make check also runs the real-YARN tests: a JDK and Maven besides
+deps-hadoop:
+	@sh scripts/install-deps --check-or-install --hadoop
 
 man: $(MANS:%.scd=$(O)/man/%)
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# run-all.sh - run every unit-test program, then the CLI tests, and print one
-# closing line "check: N passed, N failed, N skipped".
+# run-all.sh - run every unit-test program, then the CLI tests, then the
+# real-YARN tests (test/hadoop/run.sh), and print one closing line
+# "check: N passed, N failed, N skipped".
 # Environment: KILO_BIN (tools under test), KILO_UNIT_DIR (unit programs).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +44,16 @@ cskip=$(printf '%s' "$cline" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
 [ -n "$cskip" ] || cskip=0
 if [ "$cli_rc" -ne 0 ] && [ "$cfail" -eq 0 ]; then cfail=1; fi
 
+hd_out=$(sh test/hadoop/run.sh 2>&1)
+hd_rc=$?
+printf '%s\n' "$hd_out"
+hline=$(printf '%s\n' "$hd_out" | grep -E '^hadoop: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
+hpass=$(printf '%s' "$hline" | sed -n 's/^hadoop: \([0-9]*\) passed.*/\1/p')
+hfail=$(printf '%s' "$hline" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+hskip=$(printf '%s' "$hline" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
+[ -n "$hpass" ] || { hpass=0; hfail=1; hskip=0; }
+if [ "$hd_rc" -ne 0 ] && [ "$hfail" -eq 0 ]; then hfail=1; fi
+
 [ -z "$bad_progs" ] || echo "failing unit programs:$bad_progs"
-echo "check: $(( upass + cpass )) passed, $(( ufail + cfail )) failed, $cskip skipped"
-[ $(( ufail + cfail )) -eq 0 ]
+echo "check: $(( upass + cpass + hpass )) passed, $(( ufail + cfail + hfail )) failed, $(( cskip + hskip )) skipped"
+[ $(( ufail + cfail + hfail )) -eq 0 ]

@@ -25,8 +25,9 @@ void sync_options_defaults(struct sync_options *o)
 static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, json_t *warnings,
 			struct err *e)
 {
-	static const char *const known[] = { "id",  "rmUrls",  "userName", "timeoutMs",
-					     "tls", "rmadmin", NULL };
+	static const char *const known[] = {
+		"id", "rmUrls", "userName", "timeoutMs", "confirmTimeoutMs", "tls", "rmadmin", NULL
+	};
 	static const char *const tls_known[] = { "caFile", "certFile", "keyFile",
 						 "insecureSkipVerify", NULL };
 	static const char *const rmadmin_known[] = { "command", "timeoutMs", NULL };
@@ -46,6 +47,8 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, jso
 	if (config_str(c, obj, ctx, "id", NULL, &y->id, e) < 0 ||
 	    config_str(c, obj, ctx, "userName", NULL, &y->user_name, e) < 0 ||
 	    config_int(c, obj, ctx, "timeoutMs", 10000, 1, 3600000, &y->timeout_ms, e) < 0 ||
+	    config_int(c, obj, ctx, "confirmTimeoutMs", 10000, 0, 3600000, &y->confirm_timeout_ms,
+		       e) < 0 ||
 	    config_obj(c, obj, ctx, "tls", &tls, e) < 0 ||
 	    config_obj(c, obj, ctx, "rmadmin", &rmadmin, e) < 0)
 		return -1;

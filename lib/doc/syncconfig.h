@@ -6,6 +6,8 @@
  *       rmUrls: [http://rm-0:8088, http://rm-1:8088]   # absent -> "default")
  *       userName: yarn           # ?user.name= (simple auth), optional
  *       timeoutMs: 10000         # per request, default 10000
+ *       confirmTimeoutMs: 10000  # how long after a resize the RM must list
+ *                                # the new total for it to count as updated
  *       tls: {caFile: F, certFile: F, keyFile: F, insecureSkipVerify: false}
  *       rmadmin: {command: /opt/hadoop/bin/yarn, timeoutMs: 60000}
  *                                # fallback when the RM lacks the REST resize
@@ -60,6 +62,7 @@ struct sync_cluster {
 	size_t n_rm;
 	const char *user_name;      /* userName, or NULL */
 	int64_t timeout_ms;         /* timeoutMs */
+	int64_t confirm_timeout_ms; /* confirmTimeoutMs */
 	const char *ca_file;        /* tls.caFile, or NULL */
 	const char *cert_file;      /* tls.certFile, or NULL */
 	const char *key_file;       /* tls.keyFile, or NULL */

@@ -20,6 +20,7 @@
 #include "core/xalloc.h"
 
 #define RMADMIN_TIMEOUT_MS 60000
+#define RMADMIN_OUT 8192 /* the output kept for the message */
 
 extern char **environ;
 
@@ -82,6 +83,45 @@ enum yarn_resize_answer yarn_resize_classify(const struct http_response *resp, c
 	err_set(e, http_status_kind(resp->status), 0, "%s: HTTP %ld: %s", what, resp->status,
 		ex ? ex : snippet);
 	return YARN_RESIZE_FAILED;
+}
+
+/* The part of rmadmin's output (NUL-terminated, at most RMADMIN_OUT bytes)
+ * that says why, into msg: RMAdminCLI prints a failure as one line
+ * "updateNodeResource: <message>" (then, for a remote exception, its stack
+ * frames); that line when there is one, else every line that is not a
+ * stack frame ("\tat ..."), joined by "; ". */
+void yarn_rmadmin_why(const char *out, char *msg, size_t size)
+{
+	const char *p, *line = NULL;
+	size_t len = 0;
+
+	if (size == 0)
+		return;
+	msg[0] = '\0';
+	for (p = out; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		if (strncmp(p, "updateNodeResource: ", 20) == 0) {
+			line = p;
+			break;
+		}
+	}
+	for (p = line ? line : out; *p; p += *p == '\n') {
+		size_t n = strcspn(p, "\n");
+
+		if (n > 0 && p[0] != ' ' && p[0] != '\t') {
+			if (len > 0 && len + 2 < size) {
+				memcpy(msg + len, "; ", 2);
+				len += 2;
+			}
+			for (size_t i = 0; i < n && len + 1 < size; i++)
+				msg[len++] = (unsigned char)p[i] < 0x20 ? ' ' : p[i];
+			while (len > 0 && msg[len - 1] == ' ')
+				len--;
+			msg[len] = '\0';
+			if (line)
+				break;
+		}
+		p += n;
+	}
 }
 
 /* ---- I/O ---- */
@@ -263,7 +303,7 @@ static int confirm_active(struct yarn_cluster *c, struct err *e)
 static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn_resource total,
 		       int64_t timeout_ms, struct err *e)
 {
-	char mb[32], vc[32], to[32], out[512] = "";
+	char mb[32], vc[32], to[32], out[RMADMIN_OUT + 1] = "", why[512];
 	char *argv[] = { (char *)c->rmadmin,
 			 (char *)"rmadmin",
 			 (char *)"-updateNodeResource",
@@ -317,15 +357,14 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 		n = read(pipefd[0], buf, sizeof(buf));
 		if (n <= 0)
 			break;
-		for (ssize_t i = 0; i < n && len + 1 < sizeof(out); i++)
-			out[len++] = buf[i] == '\n' || buf[i] == '\r' ? ' ' : buf[i];
+		for (ssize_t i = 0; i < n && len < RMADMIN_OUT; i++)
+			out[len++] = buf[i] == '\0' ? ' ' : buf[i];
 	}
 	close(pipefd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	while (len > 0 && out[len - 1] == ' ')
-		len--;
 	out[len] = '\0';
+	yarn_rmadmin_why(out, why, sizeof(why));
 	if (timed_out)
 		return err_set(e, ERR_TEMP, 0,
 			       "%s rmadmin -updateNodeResource %s: timed out after %" PRId64 " ms",
@@ -335,7 +374,7 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 			       c->rmadmin, id,
 			       WIFEXITED(status) ? "exit status" : "killed by signal",
 			       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-			       *out ? ": " : "", out);
+			       *why ? ": " : "", why);
 	return 0;
 }
 

@@ -86,6 +86,14 @@ enum yarn_resize_answer yarn_resize_classify(const struct http_response *resp, c
 					     int *reported_known, struct yarn_resource *reported,
 					     struct err *e);
 
+/* The reason in the output of a failed `yarn rmadmin -updateNodeResource`
+ * (out: its stdout and stderr, NUL-terminated), into msg (size bytes,
+ * NUL-terminated, control characters as spaces): the line RMAdminCLI
+ * prints for a failure, "updateNodeResource: <message>", when there is one
+ * (its log lines and the stack frames of a remote exception left out),
+ * else every line that is not a stack frame, joined by "; ". */
+void yarn_rmadmin_why(const char *out, char *msg, size_t size);
+
 /* ---- I/O ---- */
 
 /* Zero c and set active to -1. */

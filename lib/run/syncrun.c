@@ -3,6 +3,7 @@
 #include "run/syncrun.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -348,9 +349,27 @@ static int check_item(const json_t *it, size_t i, const struct sync_config *sc, 
 	return 0;
 }
 
-/* The RM resize of one (checked) item.  Sets "result" and "error" on out. */
+/* A resize the RM accepted (REST 200, or rmadmin exit 0): "updated" only
+ * once the RM lists the new total (confirm_accepted). */
+struct accepted {
+	json_t *out;               /* its SyncReport item (borrowed) */
+	size_t cluster;            /* index into sync_rms.c */
+	const char *id;            /* yarnNodeId (borrowed from the plan) */
+	struct yarn_resource want; /* the total sent */
+	struct yarn_resource seen; /* the total the RM last listed */
+	int seen_known, confirmed;
+	struct err read_err; /* the last failed read of it, if any */
+};
+
+struct accepted_list {
+	struct accepted *a;
+	size_t n, cap;
+};
+
+/* The RM resize of one (checked) item.  Sets "result" and "error" on out;
+ * an accepted resize is added to acc, to be confirmed. */
 static void apply_rm(const json_t *item, json_t *out, struct sync_rms *rms, int dry_run,
-		     struct sync_stats *st)
+		     struct accepted_list *acc, struct sync_stats *st)
 {
 	struct yarn_cluster *y;
 	const char *action = item_str(item, "action");
@@ -385,7 +404,14 @@ static void apply_rm(const json_t *item, json_t *out, struct sync_rms *rms, int 
 		json_object_set_new(out, "result", json_string("updated"));
 		json_object_set_new(out, "via",
 				    json_string(res.via == YARN_VIA_REST ? "rest" : "rmadmin"));
-		st->updated++;
+		if (acc->n == acc->cap) {
+			acc->cap = acc->cap ? 2 * acc->cap : 16;
+			acc->a = xrealloc(acc->a, acc->cap * sizeof(*acc->a));
+		}
+		acc->a[acc->n++] = (struct accepted){ .out = out,
+						      .cluster = (size_t)(y - rms->c),
+						      .id = item_str(item, "yarnNodeId"),
+						      .want = want };
 		return;
 	}
 	json_object_set_new(out, "result", json_string("failed"));
@@ -461,6 +487,113 @@ static void apply_annotation(const json_t *item, json_t *out, const struct sync_
 	count_error(st, &e);
 }
 
+/* Up to this many accepted resizes of one cluster are read back one node
+ * each (GET nodes/{id}); more, with one node list per round. */
+#define CONFIRM_BY_NODE_MAX 8
+#define CONFIRM_POLL_MS 250
+
+/* One read-back round for the unconfirmed resizes of cluster ci. */
+static void confirm_round(struct accepted_list *acc, size_t ci, size_t pending,
+			  struct yarn_cluster *y)
+{
+	struct yarn_nodes nodes = { 0 };
+	struct err le = { 0 };
+	int listed = 0;
+
+	if (pending > CONFIRM_BY_NODE_MAX)
+		listed = yarn_nodes_list(y, &nodes, &le) == 0;
+	for (size_t i = 0; i < acc->n; i++) {
+		struct accepted *a = &acc->a[i];
+		struct yarn_node one = { 0 };
+		const struct yarn_node *n = NULL;
+
+		if (a->cluster != ci || a->confirmed)
+			continue;
+		if (pending > CONFIRM_BY_NODE_MAX) {
+			if (!listed) {
+				a->read_err = le;
+				continue;
+			}
+			n = yarn_nodes_find(&nodes, a->id);
+		} else if (yarn_node_get(y, a->id, &one, &a->read_err) == 0) {
+			n = &one;
+		} else {
+			continue;
+		}
+		err_clear(&a->read_err);
+		if (n && !n->bad) {
+			a->seen = n->total;
+			a->seen_known = 1;
+			a->confirmed = n->total.vcores == a->want.vcores &&
+				       n->total.memory_mb == a->want.memory_mb;
+		}
+		yarn_node_release(&one);
+	}
+	yarn_nodes_release(&nodes);
+}
+
+/* Read the RM back until it lists every accepted total, or the cluster's
+ * confirmTimeoutMs passed: a resize counts as updated only once seen (the
+ * RM applies it asynchronously, and a 200 or an rmadmin exit 0 does not
+ * prove it: an accepted resize can be lost in a failover, and an rmadmin
+ * wrapper can exit 0 having done nothing).  The rest become "failed". */
+static void confirm_accepted(struct accepted_list *acc, struct sync_rms *rms,
+			     const struct sync_config *sc, struct sync_stats *st)
+{
+	for (size_t ci = 0; ci < rms->n; ci++) {
+		int64_t start = clock_mono_ms(), limit = sc->clusters[ci].confirm_timeout_ms;
+		int64_t waited = 0;
+
+		for (;;) {
+			size_t pending = 0;
+
+			for (size_t i = 0; i < acc->n; i++)
+				pending += acc->a[i].cluster == ci && !acc->a[i].confirmed;
+			if (pending == 0)
+				break;
+			waited = clock_mono_ms() - start;
+			if (waited > limit)
+				break;
+			confirm_round(acc, ci, pending, &rms->c[ci]);
+			waited = clock_mono_ms() - start;
+			if (waited >= limit)
+				break;
+			clock_sleep_ms(limit - waited < CONFIRM_POLL_MS ? limit - waited
+									: CONFIRM_POLL_MS);
+		}
+		for (size_t i = 0; i < acc->n; i++) {
+			struct accepted *a = &acc->a[i];
+			const char *via = item_str(a->out, "via");
+			struct err e = { 0 };
+			char seen[96];
+
+			if (a->cluster != ci)
+				continue;
+			if (a->confirmed) {
+				st->updated++;
+				continue;
+			}
+			if (a->read_err.kind != ERR_NONE)
+				snprintf(seen, sizeof(seen), "could not be read back");
+			else if (a->seen_known)
+				snprintf(seen, sizeof(seen),
+					 "still lists {%" PRId64 " vCores, %" PRId64 " MB}",
+					 a->seen.vcores, a->seen.memory_mb);
+			else
+				snprintf(seen, sizeof(seen), "does not list the node");
+			err_set(&e, a->read_err.kind != ERR_NONE ? a->read_err.kind : ERR_REMOTE, 0,
+				"cluster %s: node %s: the RM accepted total {%" PRId64
+				" vCores, %" PRId64 " MB} via %s but %s after %" PRId64
+				" ms (confirmTimeoutMs)%s%s",
+				rms->c[ci].id, a->id, a->want.vcores, a->want.memory_mb, via, seen,
+				limit, a->read_err.kind != ERR_NONE ? ": " : "", a->read_err.msg);
+			json_object_set_new(a->out, "result", json_string("failed"));
+			json_object_set_new(a->out, "error", json_string(e.msg));
+			count_error(st, &e);
+		}
+	}
+}
+
 int sync_plan_check(const json_t *plan, const struct sync_config *sc, struct err *e)
 {
 	const char *kind = item_str(plan, "kind");
@@ -487,6 +620,7 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 		   struct err *e)
 {
 	json_t *report, *items_out, *it;
+	struct accepted_list acc = { 0 };
 	size_t i;
 	const char *kind = item_str(plan, "kind");
 	int shape_ok = kind && strcmp(kind, "SyncPlan") == 0 &&
@@ -513,14 +647,19 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 			count_error(st, &ie);
 			continue;
 		}
-		apply_rm(it, out, rms, dry_run, st);
+		apply_rm(it, out, rms, dry_run, &acc, st);
 		apply_annotation(it, out, sc, kc, dry_run, st);
-		if (!json_object_get(out, "error"))
-			json_object_set_new(out, "error", json_null());
-		if (json_is_object(json_object_get(out, "annotation")) &&
-		    !json_object_get(json_object_get(out, "annotation"), "error"))
-			json_object_set_new(json_object_get(out, "annotation"), "error",
-					    json_null());
+	}
+	confirm_accepted(&acc, rms, sc, st);
+	free(acc.a);
+	json_array_foreach(items_out, i, it)
+	{
+		json_t *ann = json_object_get(it, "annotation");
+
+		if (!json_object_get(it, "error"))
+			json_object_set_new(it, "error", json_null());
+		if (json_is_object(ann) && !json_object_get(ann, "error"))
+			json_object_set_new(ann, "error", json_null());
 	}
 	return report;
 }

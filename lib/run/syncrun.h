@@ -80,7 +80,10 @@ int sync_plan_check(const json_t *plan, const struct sync_config *sc, struct err
 /* Perform plan: for each item, the RM resize (action update) through
  * lib/remote/yarn, and the annotation (annotation.action annotate) as a merge-patch
  * of the Node with its resourceVersion; on 409 the Node is read again and
- * the patch re-made once.  kc may be NULL when no item annotates.  With
+ * the patch re-made once.  After the writes, each accepted resize is read
+ * back from its RM (every 250 ms, up to the cluster's confirmTimeoutMs):
+ * "updated" only once the RM lists the new total, else "failed" naming what
+ * it lists.  kc may be NULL when no item annotates.  With
  * dry_run nothing is sent and results are "planned".  Returns the
  * SyncReport (new reference): the plan's items, each with "result"
  * (updated, annotated, unchanged, skipped, failed, planned) and "error",

@@ -39,6 +39,10 @@ Control API (plain HTTP on the control port, JSON bodies):
   POST /nodes           replace the node list: [{"id","state","memoryMB","vCores",
                         "usedMemoryMB","usedVCores","containers"}]
   POST /restart         the RMs restart: every resize is forgotten
+  POST /rmadmin         {"node","memory","vCores","overCommitTimeout"}: what
+                        `yarn rmadmin -updateNodeResource` does (the admin RPC,
+                        no web endpoint): applied at once, logged as rm "rmadmin";
+                        404 {"error"} for a node the RM does not list
   POST /fault           {"rm":"rm1"|"rm2"|"any","path":PREFIX,"method":M,
                         "status":500,"retryAfter":S|"delayMs":N|"drop":true,"count":N}
                         "body":JSON answers that document (200 unless "status")
@@ -413,6 +417,16 @@ class ControlHandler(BaseHTTPRequestHandler):
                     return self.reply(400, {"error": str(e)})
             elif self.path == "/restart":
                 st.restart()
+            elif self.path == "/rmadmin":
+                n = st.nodes.get(doc.get("node")) if isinstance(doc, dict) else None
+                if n is None:
+                    return self.reply(404, {"error": "unrecognized node"})
+                st.resizes.append({"rm": "rmadmin", "node": doc["node"], "memory": doc["memory"],
+                                   "vCores": doc["vCores"],
+                                   "overCommitTimeout": doc.get("overCommitTimeout", 0),
+                                   "overCommitTimeoutSent": "overCommitTimeout" in doc,
+                                   "applied": True})
+                n["memoryMB"], n["vCores"] = doc["memory"], doc["vCores"]
             elif self.path == "/fault":
                 st.faults.append(doc)
             elif self.path == "/shutdown":

@@ -10,6 +10,8 @@
 #       $hd_info (cluster.json), $hd_rm1 $hd_rm2 (web URLs), $hd_nm1 $hd_nm2
 #       (node ids), $hd_nmurl1 $hd_nmurl2.
 #   hd_rm_start ID / hd_rm_stop ID     one RM's JVM (a restart forgets state)
+#   hd_nm_start ID / hd_nm_exited ID   NodeManager ID (nm1, nm2) started again
+#                                      after it exited / whether it has
 #   hd_rmadmin ARGS...                 Hadoop's RMAdminCLI (test/hadoop/yarn rmadmin)
 #   hd_app NODEHOST COUNT MB VCORES [CMD]
 #       an application holding COUNT containers on that NodeManager
@@ -110,7 +112,7 @@ hd_is() { # WANT COMMAND...
 	[ "$_hd_seen" = "$_want" ]
 }
 
-_hd_conf() { jq -r --arg id "$1" '(.rms + .nms)[] | select(.id == $id or (.conf | endswith("-" + $id))) | .conf' "$hd_info"; }
+_hd_conf() { jq -r --arg id "$1" '(.rms + .nms)[] | select(.id == $id) | .conf' "$hd_info"; }
 
 hd_rm_start() {
 	eval "_old=\${_hd_rm_pid_$1:-}"
@@ -128,6 +130,23 @@ hd_rm_stop() {
 	eval "_hd_rm_pid_$1="
 }
 _hd_dead() { ! alive "$1"; }
+
+_hd_nm_java() { # ID
+	_hd_java "$1" "$(_hd_conf "$1")" org.apache.hadoop.yarn.server.nodemanager.NodeManager
+	eval "_hd_nm_pid_$1=$_hd_last"
+}
+
+hd_nm_start() { # ID: start NodeManager ID again (after it exited: a
+	# decommissioned NM shuts down); same ports, so the same node id
+	eval "_old=\${_hd_nm_pid_$1:-}"
+	[ -z "$_old" ] || ! alive "$_old" || fail "hd_nm_start $1: already running"
+	_hd_nm_java "$1"
+}
+
+hd_nm_exited() { # ID: its JVM has exited
+	eval "_p=\${_hd_nm_pid_$1:?not started}"
+	! alive "$_p"
+}
 
 hd_rmadmin() {
 	HADOOP_CONF_DIR=$hd_work/conf-client sh "$KILO_TOP/test/hadoop/yarn" rmadmin "$@"
@@ -163,9 +182,9 @@ hd_start() {
 		fail "rmadmin -transitionToActive rm1"
 	_hd_active=$hd_rm1
 	_n=0
-	for _c in $(jq -r '.nms[].conf' "$hd_info"); do
+	for _id in $(jq -r '.nms[].id' "$hd_info"); do
 		_n=$((_n + 1))
-		_hd_java "nm$_n" "$_c" org.apache.hadoop.yarn.server.nodemanager.NodeManager
+		_hd_nm_java "$_id"
 	done
 	_hd_watch=$_hd_pids
 	hd_wait "$_n NodeManagers did not register" 90 _hd_running "$_n"

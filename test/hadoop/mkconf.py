@@ -131,7 +131,7 @@ for i in range(a.nms):
         "yarn.nodemanager.delete.debug-delay-sec": 0,
         "yarn.nodemanager.recovery.enabled": "false",
     })
-    info["nms"].append({"nodeId": "%s:%d" % (host, nmport), "host": host,
+    info["nms"].append({"id": n, "nodeId": "%s:%d" % (host, nmport), "host": host,
                         "url": "http://%s:%d" % (host, web), "conf": confdir(n, site),
                         "localDirs": local})
 info["client"] = confdir("client", common)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* test_yarn - RM payload parsing, the resize body and answer classification,
  * from the fixtures in test/fixtures/yarn (no socket) */
+#include <stdlib.h>
 #include <string.h>
 
 #include "remote/yarn.h"
@@ -333,6 +334,32 @@ START_TEST(test_yarn_remote_exception)
 }
 END_TEST
 
+/* What an operator reads of a failed rmadmin: the RMAdminCLI line, not its
+ * log line or stack frames (output captured from Hadoop 3.4.2). */
+START_TEST(test_yarn_rmadmin_why)
+{
+	char *path = testlib_fixture("yarn/rmadmin-unknown-node.txt");
+	char *out = testlib_read(NULL, path), msg[512], small[24];
+
+	ck_assert_ptr_nonnull(out);
+	yarn_rmadmin_why(out, msg, sizeof(msg));
+	ck_assert_str_eq(msg, "updateNodeResource: Resource update get failed on all nodes due "
+			      "to change resource on an unrecognized node: nosuch:1");
+	yarn_rmadmin_why(out, small, sizeof(small));
+	ck_assert_str_eq(small, "updateNodeResource: Res"); /* 23 of 24 bytes */
+	/* no RMAdminCLI line: the lines that are not stack frames */
+	yarn_rmadmin_why("Error: JAVA_HOME is not set\r\n\tat x\nsecond line  \n", msg,
+			 sizeof(msg));
+	ck_assert_str_eq(msg, "Error: JAVA_HOME is not set; second line");
+	yarn_rmadmin_why("", msg, sizeof(msg));
+	ck_assert_str_eq(msg, "");
+	yarn_rmadmin_why("\x1b[31mred\x1b[0m", msg, sizeof(msg));
+	ck_assert_str_eq(msg, " [31mred [0m");
+	free(out);
+	free(path);
+}
+END_TEST
+
 static Suite *yarn_suite(void)
 {
 	Suite *s = suite_create("yarn");
@@ -354,6 +381,7 @@ static Suite *yarn_suite(void)
 	tcase_add_test(tc, test_yarn_resize_body);
 	tcase_add_loop_test(tc, test_yarn_resize_classify, 0, sizeof(answers) / sizeof(answers[0]));
 	tcase_add_test(tc, test_yarn_remote_exception);
+	tcase_add_test(tc, test_yarn_rmadmin_why);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -151,14 +151,39 @@ item worker-1 .error | grep -q 'no node resource endpoint.*configure the rmadmin
 	fail "error: $(item worker-1 .error)"
 printf '#!/bin/sh\necho "$*" >>"%s/yarn.calls"\n' "$tmpdir" >"$tmpdir/yarn"
 chmod +x "$tmpdir/yarn"
-sed "s|timeoutMs: 5000|timeoutMs: 5000\n    rmadmin: {command: $tmpdir/yarn}|" "$tmpdir/kilo-sync.yaml" \
-	>"$tmpdir/rmadmin.yaml"
+#    a yarn command that exits 0 but changes nothing: never "updated"
+sed "s|timeoutMs: 5000|timeoutMs: 5000\n    confirmTimeoutMs: 600\n    rmadmin: {command: $tmpdir/yarn}|" \
+	"$tmpdir/kilo-sync.yaml" >"$tmpdir/rmadmin.yaml"
 rc=0
 kilo-sync --config "$tmpdir/rmadmin.yaml" >"$tmpdir/report.json" 2>"$tmpdir/sync.err" || rc=$?
-assert_eq "$rc" 0 "exit with the rmadmin fallback"
-assert_eq "$(item worker-1 '[.result, .via]')" '["updated","rmadmin"]' "via rmadmin"
+assert_eq "$rc" 1 "exit when rmadmin exited 0 but the RM kept its total"
 assert_eq "$(cat "$tmpdir/yarn.calls")" "rmadmin -updateNodeResource $SYNC_NM_ID 97598 30 30000" \
 	"rmadmin arguments"
+assert_eq "$(item worker-1 '[.result, .via]')" '["failed","rmadmin"]' "rmadmin without effect"
+assert_eq "$(item worker-1 .error)" \
+	"\"cluster yarn-cluster-1: node $SYNC_NM_ID: the RM accepted total {30 vCores, 97598 MB} via rmadmin but still lists {30 vCores, 30 MB} after 600 ms (confirmTimeoutMs)\"" \
+	"the unconfirmed resize"
+#    one that does what `yarn rmadmin -updateNodeResource` does: updated
+printf '#!/bin/sh\necho "$*" >>"%s/yarn.calls"\ncurl -sf -X POST -d "{\\"node\\":\\"$3\\",\\"memory\\":$4,\\"vCores\\":$5,\\"overCommitTimeout\\":$6}" %s/rmadmin >/dev/null\n' \
+	"$tmpdir" "$rmctl" >"$tmpdir/yarn"
+rc=0
+kilo-sync --config "$tmpdir/rmadmin.yaml" >"$tmpdir/report.json" 2>"$tmpdir/sync.err" || rc=$?
+assert_eq "$rc" 0 "exit with the rmadmin fallback ($(cat "$tmpdir/sync.err"))"
+assert_eq "$(item worker-1 '[.result, .via, .error]')" '["updated","rmadmin",null]' "via rmadmin"
+assert_eq "$(resizes | jq -c '.[-1]')" "[\"rmadmin\",\"$SYNC_NM_ID\",30,97598,30000,true]" \
+	"the resize the yarn command made"
+
+# 7b. a 200 for a resize the RM never applies (a failover race): failed
+rm_post /config '{"endpoint":"present","acceptWithoutApply":true}'
+rm_post /restart '{}'
+rc=0
+kilo-sync --config "$tmpdir/rmadmin.yaml" >"$tmpdir/report.json" 2>"$tmpdir/sync.err" || rc=$?
+assert_eq "$rc" 1 "exit when the RM accepted but did not apply"
+assert_eq "$(item worker-1 '[.result, .via]')" '["failed","rest"]' "accepted, not applied"
+item worker-1 .error | grep -q 'via rest but still lists {30 vCores, 30 MB} after 600 ms (confirmTimeoutMs)"$' ||
+	fail "error: $(item worker-1 .error)"
+grep -q ' 0 updated, .* 1 failed, ' "$tmpdir/sync.err" || fail "summary: $(cat "$tmpdir/sync.err")"
+rm_post /config '{"acceptWithoutApply":false}'
 
 # 8. plan, then apply the saved plan (the review-then-perform example of kilo-sync(1))
 rm_post /config '{"endpoint":"present"}'

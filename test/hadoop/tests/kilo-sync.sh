@@ -11,7 +11,11 @@
 #  4. no active RM: unreachable (75), nothing written; the active RM made
 #     standby and the other active: the next pass writes to the new active
 #     only; the active RM restarted: totals re-asserted
-#  5. a NodeManager gracefully decommissioned: skipped, never resized
+#  5. a NodeManager gracefully decommissioned: skipped, never resized; back
+#     in service (recommissioned, restarted): resized again
+#  6. an RM without the REST resize: failed naming the fallback; with
+#     clusters[].rmadmin Hadoop's own `yarn rmadmin` makes it; one that
+#     cannot reach an RM is killed after rmadmin.timeoutMs
 . "$KILO_TOP/test/lib.sh"
 . "$KILO_TOP/test/hadoop/cluster.sh"
 . "$KILO_TOP/test/hadoop/k8s.sh"
@@ -119,3 +123,65 @@ assert_eq "$(item worker-2 '[.action, .reason]')" '["skip","RM node state DECOMM
 	"a decommissioned NodeManager"
 assert_eq "$(grep -c "^kilo-sync: POST .*/$hd_nm2/" sync.err)" 0 "no resize of a decommissioned node"
 assert_eq "$(item worker-1 .result)" '"unchanged"' "worker-1 beside it"
+#    and back: the host no longer excluded and the NodeManager (it shut down
+#    when decommissioned) started again registers RUNNING with the total of
+#    its own configuration, which the next pass resizes to the plan again
+hd_wait "worker-2's NodeManager shut down" 30 hd_nm_exited nm2
+: >"$(jq -r .exclude "$hd_info")"
+hd_rmadmin -refreshNodes >/dev/null 2>&1 || fail "rmadmin -refreshNodes"
+hd_nm_start nm2
+hd_wait "worker-2 RUNNING again" 60 hd_is RUNNING node_field "$hd_nm2" .state
+sync
+assert_eq "$rc" 0 "pass after the return ($(grep -v '^kilo-sync: [A-Z]* http' sync.err))"
+assert_eq "$(item worker-2 '[.action, .result, .yarnTotal]')" \
+	'["update","updated",{"vCores":4,"memoryMB":10240}]' "worker-2 back in service"
+assert_eq "$(total "$hd_nm2")" "[4,10240]" "worker-2's total at the RM after the return"
+
+# 6. an RM without the REST resize (a Hadoop before 3.3): refuse-proxy.py
+#    sends the resize on to a path the real RM does not serve, so the answer
+#    is the RM's own 404 (text/html); without clusters[].rmadmin the resize
+#    fails naming the fallback, with it Hadoop's own `yarn rmadmin
+#    -updateNodeResource` makes it, and the RM lists the new total
+python3 "$KILO_TOP/test/hadoop/refuse-proxy.py" "$hd_rm1" "$tmpdir/proxy-url" 2>"$tmpdir/proxy.log" &
+_px_pid=$!
+at_exit "kill $_px_pid 2>/dev/null"
+wait_nonempty "refuse-proxy" "$tmpdir/proxy-url"
+px=$(cat "$tmpdir/proxy-url")
+cat >old-rm.yaml <<EOC
+clusters:
+  - id: yarn-real
+    rmUrls: [$px]
+    timeoutMs: 5000
+overCommitTimeoutMs: -1
+EOC
+sed "s|timeoutMs: 5000|timeoutMs: 5000\n    rmadmin: {command: $KILO_TOP/test/hadoop/yarn}|" old-rm.yaml >rmadmin.yaml
+set_origin worker-1 7000 15032385536
+sync old-rm.yaml
+assert_eq "$rc" 1 "no resize endpoint, no fallback"
+assert_eq "$(item worker-1 .result)" '"failed"' "worker-1 without the endpoint"
+item worker-1 .error | grep -q 'HTTP 404: the RM has no node resource endpoint (older Hadoop); configure the rmadmin fallback' ||
+	fail "error without the endpoint: $(item worker-1 .error)"
+grep -q "^POST /ws/v1/cluster/nodes/$hd_nm1/resource-absent -> 404\$" proxy.log ||
+	fail "the RM's own 404: $(cat proxy.log)"
+p1=$(kilo-sync --config old-rm.yaml plan 2>/dev/null |
+	jq -c '.items[] | select(.node == "worker-1") | [.yarnTotal.vCores, .yarnTotal.memoryMB]')
+HADOOP_CONF_DIR=$hd_work/conf-client sync rmadmin.yaml
+assert_eq "$rc" 0 "rmadmin fallback ($(grep -v '^kilo-sync: [A-Z]* http' sync.err))"
+assert_eq "$(item worker-1 '[.result, .via, .error]')" '["updated","rmadmin",null]' "worker-1 via rmadmin"
+assert_eq "$(total "$hd_nm1")" "$p1" "the total rmadmin set, as the RM lists it"
+#    rmadmin that cannot reach an RM: killed after rmadmin.timeoutMs, its
+#    JVM too; failed, and the RM total stays
+sed "s|rmadmin: {command: \([^}]*\)}|rmadmin: {command: \1, timeoutMs: 4000}|" rmadmin.yaml >rmadmin-to.yaml
+mkdir -p conf-nowhere
+sed 's|<value>127[^<]*:[0-9]*</value>|<value>127.0.0.1:9</value>|g' "$hd_work/conf-client/yarn-site.xml" \
+	>conf-nowhere/yarn-site.xml
+cp "$hd_work/conf-client/core-site.xml" "$hd_work/conf-client/log4j.properties" conf-nowhere/ 2>/dev/null
+set_origin worker-1 6500 15032385536
+HADOOP_CONF_DIR=$tmpdir/conf-nowhere sync rmadmin-to.yaml
+assert_eq "$rc" 1 "rmadmin timed out (the only action)"
+assert_eq "$(item worker-1 .result)" '"failed"' "worker-1, rmadmin timed out"
+item worker-1 .error | grep -q 'rmadmin -updateNodeResource .*: timed out after 4000 ms' ||
+	fail "timeout error: $(item worker-1 .error)"
+assert_eq "$(total "$hd_nm1")" "$p1" "the RM total after the timeout"
+assert_eq "$(pgrep -f 'RMAdminCLI -updateNodeResource' | wc -l)" 0 "no rmadmin JVM left"
+#    rmadmin refused by the RM (a node id it does not know): the RM's reason
