@@ -5,6 +5,7 @@
 #   make check      build with ASan/UBSan in build/check/, lint, then unit + CLI tests
 #   make demo       install what is missing (scripts/install-deps), build, run scripts/demo
 #   make check-hadoop  the real-YARN tests (test/hadoop/, needs java, mvn, Maven Central)
+#   make check-hadoop-all  them on each of HADOOP_VERSIONS (3.3.6 3.4.2 3.5.0)
 #   make lint       formatting, shellcheck and the layers of lib/ (scripts/lint)
 #   make bench      benchmarks under test/bench/ (not run by CI)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -62,7 +63,7 @@ UNITS := $(UNIT_SRC:test/unit/%.c=$(O)/test/%)
 TEST_TOOLS := $(patsubst test/tools/%.c,$(O)/test/tools/%,$(wildcard test/tools/*.c))
 MANS := $(foreach t,$(TOOLS),$(wildcard cmd/$(t)/$(t).1.scd))
 
-.PHONY: all check check-hadoop check-build bench install clean deps deps-hadoop man lint need-pkgs
+.PHONY: all check check-hadoop check-hadoop-all check-build bench install clean deps deps-hadoop man lint need-pkgs
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -134,6 +135,18 @@ check-build: $(BINS) $(UNITS) $(TEST_TOOLS)
 check-hadoop: deps-hadoop
 	@$(MAKE) --no-print-directory O=$(CHECK_O) BINDIR=$(CHECK_O)/bin SAN=1 check-build
 	@KILO_BIN=$(CURDIR)/$(CHECK_O)/bin sh test/hadoop/run.sh
+
+# The real-YARN tests on every Hadoop line kilo is held to (not run by CI:
+# CI runs the default); one summary line per version, then which passed.
+HADOOP_VERSIONS := 3.3.6 3.4.2 3.5.0
+check-hadoop-all: deps-hadoop
+	@$(MAKE) --no-print-directory O=$(CHECK_O) BINDIR=$(CHECK_O)/bin SAN=1 check-build
+	@passed=""; failed=""; for v in $(HADOOP_VERSIONS); do \
+		echo "== Hadoop $$v"; \
+		if HADOOP_VERSION=$$v KILO_BIN=$(CURDIR)/$(CHECK_O)/bin sh test/hadoop/run.sh; then \
+			passed="$$passed $$v"; else failed="$$failed $$v"; fi; \
+	done; echo "hadoop versions: passed:$${passed:- none}; failed:$${failed:- none}"; \
+	[ -z "$$failed" ]
 
 deps:
 	@sh scripts/install-deps --check-or-install

@@ -167,7 +167,7 @@ static int yarn_threads(const struct opts *o, struct yarn_tasks *y, struct err *
 
 		if (members_read(&y->l, y->sr, cg, MEMBERS_THREADS, &m, &ce) < 0) {
 			cli_warn("%s", ce.msg);
-			json_array_append_new(y->errors, json_string(ce.msg));
+			json_array_append_new(y->errors, jsonio_string(ce.msg));
 		}
 		if (m.ntids) {
 			y->tids = xrealloc(y->tids, (y->n + m.ntids) * sizeof(*y->tids));
@@ -296,7 +296,7 @@ static int run(const struct opts *o, const struct policy *p, const struct sysroo
 	r = resctrl_detect(sr, &f, &why, &e);
 	json_object_set_new(report, "supported", json_boolean(r == 1));
 	if (r <= 0)
-		json_object_set_new(report, "reason", json_string(r == 0 ? why : e.msg));
+		json_object_set_new(report, "reason", jsonio_string(r == 0 ? why : e.msg));
 	json_object_set_new(report, "groups", groups);
 	json_object_set_new(report, "tasks", json_null());
 	if (r < 0) {

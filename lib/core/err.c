@@ -9,6 +9,22 @@
 #include "core/cleanup.h"
 #include "core/xalloc.h"
 
+/* The length of s[0..n) without a UTF-8 sequence cut at its end (a message
+ * cut there would not be valid UTF-8, and JSON could not hold it). */
+static size_t utf8_whole(const char *s, size_t n)
+{
+	size_t k = n, need;
+	unsigned char lead;
+
+	while (k > 0 && n - k < 4 && ((unsigned char)s[k - 1] & 0xc0) == 0x80)
+		k--;
+	if (k == 0 || (unsigned char)s[k - 1] < 0xc0)
+		return n;
+	lead = (unsigned char)s[k - 1];
+	need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+	return n - (k - 1) < need ? k - 1 : n;
+}
+
 /* Copy src into dst (ERR_MSG_MAX) as one line: newline, tab and carriage
  * return become \n, \t, \r, other control bytes \xHH (values quoted from
  * files and payloads may hold them). */
@@ -26,8 +42,10 @@ static void one_line(char *dst, const char *src)
 					      : 'r');
 		else if (*p < 0x20 || *p == 0x7f)
 			snprintf(esc, sizeof(esc), "\\x%02x", *p);
-		if (o + strlen(esc) >= ERR_MSG_MAX)
+		if (o + strlen(esc) >= ERR_MSG_MAX) {
+			o = utf8_whole(dst, o);
 			break;
+		}
 		memcpy(dst + o, esc, strlen(esc));
 		o += strlen(esc);
 	}

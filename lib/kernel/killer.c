@@ -599,7 +599,7 @@ json_t *killer_report(const struct killer_item *items, size_t n, const char *nod
 				       "result", killer_result_name(it->result), "processes",
 				       (json_int_t)it->processes, "signalled", sigs, "foreign",
 				       foreign, "elapsedMs", (json_int_t)it->elapsed_ms, "error",
-				       it->result == KILLER_FAILED ? json_string(it->err.msg)
+				       it->result == KILLER_FAILED ? jsonio_string(it->err.msg)
 								   : json_null()));
 	}
 	json_object_set_new(doc, "items", arr);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/jsonio.h"
 #include "core/xalloc.h"
 #include "kernel/cgroup.h"
 
@@ -237,7 +238,7 @@ void resctrl_group_result_release(struct resctrl_group_result *r)
 static void add_error(struct resctrl_tasks_result *r, const char *msg)
 {
 	if (json_array_size(r->errors) < RESCTRL_MAX_ERRORS)
-		json_array_append_new(r->errors, json_string(msg));
+		json_array_append_new(r->errors, jsonio_string(msg));
 }
 
 static int write_id(const struct sysroot *s, int fd, const char *file, pid_t id, struct err *e)

@@ -20,7 +20,6 @@
 #include "core/xalloc.h"
 
 #define RMADMIN_TIMEOUT_MS 60000
-#define RMADMIN_OUT 8192 /* the output kept for the message */
 
 extern char **environ;
 
@@ -85,41 +84,70 @@ enum yarn_resize_answer yarn_resize_classify(const struct http_response *resp, c
 	return YARN_RESIZE_FAILED;
 }
 
-/* The part of rmadmin's output (NUL-terminated, at most RMADMIN_OUT bytes)
- * that says why, into msg: RMAdminCLI prints a failure as one line
- * "updateNodeResource: <message>" (then, for a remote exception, its stack
- * frames); that line when there is one, else every line that is not a
- * stack frame ("\tat ..."), joined by "; ". */
-void yarn_rmadmin_why(const char *out, char *msg, size_t size)
+static const char RMADMIN_REASON[] = "updateNodeResource: ";
+
+void yarn_rmadmin_feed(struct yarn_rmadmin_out *o, const char *buf, size_t n)
 {
-	const char *p, *line = NULL;
+	for (size_t i = 0; i < n; i++) {
+		char c = buf[i] == '\0' ? ' ' : buf[i];
+
+		if (o->head_len < YARN_RMADMIN_HEAD)
+			o->head[o->head_len++] = c;
+		if (c != '\n') {
+			if (o->line_len < YARN_RMADMIN_LINE)
+				o->line[o->line_len++] = c;
+			continue;
+		}
+		o->line[o->line_len] = '\0';
+		if (!o->reason[0] &&
+		    strncmp(o->line, RMADMIN_REASON, sizeof(RMADMIN_REASON) - 1) == 0)
+			memcpy(o->reason, o->line, o->line_len + 1);
+		o->line_len = 0;
+	}
+	o->head[o->head_len] = '\0';
+	o->line[o->line_len] = '\0';
+}
+
+/* Append line[0..n) to msg (len bytes used of size) as printable text,
+ * after "; " when msg is not empty; nothing for a blank line. */
+static void why_append(char *msg, size_t size, size_t *len, const char *line, size_t n)
+{
+	size_t start = *len, l;
+
+	if (*len > 0 && *len + 2 < size) {
+		memcpy(msg + *len, "; ", 2);
+		*len += 2;
+	}
+	l = *len;
+	for (size_t i = 0; i < n && l + 1 < size; i++)
+		msg[l++] = (unsigned char)line[i] < 0x20 ? ' ' : line[i];
+	while (l > *len && msg[l - 1] == ' ')
+		l--;
+	*len = l > *len ? l : start; /* a blank line adds nothing, not even "; " */
+	msg[*len] = '\0';
+}
+
+void yarn_rmadmin_why(const struct yarn_rmadmin_out *o, char *msg, size_t size)
+{
+	const char *p;
 	size_t len = 0;
 
 	if (size == 0)
 		return;
 	msg[0] = '\0';
-	for (p = out; *p; p += strcspn(p, "\n"), p += *p == '\n') {
-		if (strncmp(p, "updateNodeResource: ", 20) == 0) {
-			line = p;
-			break;
-		}
+	if (!o->reason[0] && strncmp(o->line, RMADMIN_REASON, sizeof(RMADMIN_REASON) - 1) == 0) {
+		why_append(msg, size, &len, o->line, strlen(o->line)); /* the last, unterminated */
+		return;
 	}
-	for (p = line ? line : out; *p; p += *p == '\n') {
+	if (o->reason[0]) {
+		why_append(msg, size, &len, o->reason, strlen(o->reason));
+		return;
+	}
+	for (p = o->head; *p; p += *p == '\n') {
 		size_t n = strcspn(p, "\n");
 
-		if (n > 0 && p[0] != ' ' && p[0] != '\t') {
-			if (len > 0 && len + 2 < size) {
-				memcpy(msg + len, "; ", 2);
-				len += 2;
-			}
-			for (size_t i = 0; i < n && len + 1 < size; i++)
-				msg[len++] = (unsigned char)p[i] < 0x20 ? ' ' : p[i];
-			while (len > 0 && msg[len - 1] == ' ')
-				len--;
-			msg[len] = '\0';
-			if (line)
-				break;
-		}
+		if (n > 0 && p[0] != ' ' && p[0] != '\t')
+			why_append(msg, size, &len, p, n);
 		p += n;
 	}
 }
@@ -303,7 +331,8 @@ static int confirm_active(struct yarn_cluster *c, struct err *e)
 static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn_resource total,
 		       int64_t timeout_ms, struct err *e)
 {
-	char mb[32], vc[32], to[32], out[RMADMIN_OUT + 1] = "", why[512];
+	char mb[32], vc[32], to[32], why[512];
+	cleanup_free struct yarn_rmadmin_out *out = xcalloc(1, sizeof(*out));
 	char *argv[] = { (char *)c->rmadmin,
 			 (char *)"rmadmin",
 			 (char *)"-updateNodeResource",
@@ -316,7 +345,6 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 	int64_t deadline = clock_mono_ms() + limit;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
-	size_t len = 0;
 	int pipefd[2], status = 0, rc, timed_out = 0;
 	pid_t pid;
 
@@ -357,13 +385,11 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 		n = read(pipefd[0], buf, sizeof(buf));
 		if (n <= 0)
 			break;
-		for (ssize_t i = 0; i < n && len < RMADMIN_OUT; i++)
-			out[len++] = buf[i] == '\0' ? ' ' : buf[i];
+		yarn_rmadmin_feed(out, buf, (size_t)n);
 	}
 	close(pipefd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	out[len] = '\0';
 	yarn_rmadmin_why(out, why, sizeof(why));
 	if (timed_out)
 		return err_set(e, ERR_TEMP, 0,

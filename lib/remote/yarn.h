@@ -86,13 +86,30 @@ enum yarn_resize_answer yarn_resize_classify(const struct http_response *resp, c
 					     int *reported_known, struct yarn_resource *reported,
 					     struct err *e);
 
-/* The reason in the output of a failed `yarn rmadmin -updateNodeResource`
- * (out: its stdout and stderr, NUL-terminated), into msg (size bytes,
- * NUL-terminated, control characters as spaces): the line RMAdminCLI
- * prints for a failure, "updateNodeResource: <message>", when there is one
- * (its log lines and the stack frames of a remote exception left out),
- * else every line that is not a stack frame, joined by "; ". */
-void yarn_rmadmin_why(const char *out, char *msg, size_t size);
+/* The output (stdout and stderr) of `yarn rmadmin -updateNodeResource`,
+ * fed as it streams: its first YARN_RMADMIN_HEAD bytes, and the first line
+ * RMAdminCLI prints for a failure ("updateNodeResource: <message>", each
+ * line cut at YARN_RMADMIN_LINE bytes), wherever in the output it comes
+ * (after any number of log lines).  NUL bytes count as spaces.  Zero it
+ * before the first feed. */
+#define YARN_RMADMIN_HEAD 8192
+#define YARN_RMADMIN_LINE 1024
+struct yarn_rmadmin_out {
+	char head[YARN_RMADMIN_HEAD + 1];
+	size_t head_len;
+	char line[YARN_RMADMIN_LINE + 1]; /* the line being read */
+	size_t line_len;
+	char reason[YARN_RMADMIN_LINE + 1]; /* "" until seen */
+};
+
+void yarn_rmadmin_feed(struct yarn_rmadmin_out *o, const char *buf, size_t n);
+
+/* Why the command failed, into msg (size bytes, NUL-terminated, control
+ * characters as spaces): RMAdminCLI's failure line when there was one (its
+ * log lines and the stack frames of a remote exception left out), else the
+ * lines of the head that are not stack frames ("\tat ...") nor blank,
+ * joined by "; ". */
+void yarn_rmadmin_why(const struct yarn_rmadmin_out *o, char *msg, size_t size);
 
 /* ---- I/O ---- */
 

@@ -415,7 +415,7 @@ static void apply_rm(const json_t *item, json_t *out, struct sync_rms *rms, int 
 		return;
 	}
 	json_object_set_new(out, "result", json_string("failed"));
-	json_object_set_new(out, "error", json_string(e.msg));
+	json_object_set_new(out, "error", jsonio_string(e.msg));
 	count_error(st, &e);
 }
 
@@ -483,7 +483,7 @@ static void apply_annotation(const json_t *item, json_t *out, const struct sync_
 		return;
 	}
 	json_object_set_new(oann, "result", json_string("failed"));
-	json_object_set_new(oann, "error", json_string(e.msg));
+	json_object_set_new(oann, "error", jsonio_string(e.msg));
 	count_error(st, &e);
 }
 
@@ -491,106 +491,155 @@ static void apply_annotation(const json_t *item, json_t *out, const struct sync_
  * each (GET nodes/{id}); more, with one node list per round. */
 #define CONFIRM_BY_NODE_MAX 8
 #define CONFIRM_POLL_MS 250
+/* A read-back request gets the time left before the deadline, but never
+ * less than this (confirmTimeoutMs 0 still reads once). */
+#define CONFIRM_REQUEST_MIN_MS 1000
 
-/* One read-back round for the unconfirmed resizes of cluster ci. */
+/* The request timeout for a read-back with left ms before the deadline. */
+static int64_t confirm_request_ms(int64_t timeout, int64_t left)
+{
+	if (left < CONFIRM_REQUEST_MIN_MS)
+		left = CONFIRM_REQUEST_MIN_MS;
+	return left < timeout ? left : timeout;
+}
+
+/* What the RM lists for a, from n (NULL: not listed): confirmed when its
+ * id is a's and its total the one sent. */
+static void confirm_seen(struct accepted *a, const struct yarn_node *n)
+{
+	a->seen_known = 0;
+	err_clear(&a->read_err);
+	if (!n || !n->id || strcmp(n->id, a->id) != 0)
+		return; /* a node answered for another id is not this one */
+	if (n->bad) {
+		err_set(&a->read_err, ERR_INPUT, 0, "its node entry cannot be read: %s", n->bad);
+		return;
+	}
+	a->seen = n->total;
+	a->seen_known = 1;
+	a->confirmed = n->total.vcores == a->want.vcores && n->total.memory_mb == a->want.memory_mb;
+}
+
+/* One read-back round for the unconfirmed resizes of cluster ci, each
+ * request given at most the time left before deadline; the round stops at
+ * the first read that fails to reach the RM. */
 static void confirm_round(struct accepted_list *acc, size_t ci, size_t pending,
-			  struct yarn_cluster *y)
+			  struct yarn_cluster *y, int64_t deadline, int first)
 {
 	struct yarn_nodes nodes = { 0 };
 	struct err le = { 0 };
+	int64_t timeout = y->http.timeout_ms, left = deadline - clock_mono_ms();
 	int listed = 0;
 
+	y->http.timeout_ms = confirm_request_ms(timeout, left);
 	if (pending > CONFIRM_BY_NODE_MAX)
 		listed = yarn_nodes_list(y, &nodes, &le) == 0;
 	for (size_t i = 0; i < acc->n; i++) {
 		struct accepted *a = &acc->a[i];
 		struct yarn_node one = { 0 };
-		const struct yarn_node *n = NULL;
+		struct err ge = { 0 };
 
 		if (a->cluster != ci || a->confirmed)
 			continue;
 		if (pending > CONFIRM_BY_NODE_MAX) {
-			if (!listed) {
+			if (listed)
+				confirm_seen(a, yarn_nodes_find(&nodes, a->id));
+			else
 				a->read_err = le;
-				continue;
-			}
-			n = yarn_nodes_find(&nodes, a->id);
-		} else if (yarn_node_get(y, a->id, &one, &a->read_err) == 0) {
-			n = &one;
-		} else {
 			continue;
 		}
-		err_clear(&a->read_err);
-		if (n && !n->bad) {
-			a->seen = n->total;
-			a->seen_known = 1;
-			a->confirmed = n->total.vcores == a->want.vcores &&
-				       n->total.memory_mb == a->want.memory_mb;
+		left = deadline - clock_mono_ms();
+		if (left <= 0 && !first)
+			break;
+		y->http.timeout_ms = confirm_request_ms(timeout, left);
+		if (yarn_node_get(y, a->id, &one, &ge) == 0) {
+			confirm_seen(a, &one);
+		} else if (ge.kind == ERR_NOTFOUND) {
+			confirm_seen(a, NULL);
+		} else {
+			a->read_err = ge;
+			if (ge.kind == ERR_TEMP)
+				break; /* the RM is not answering: not one timeout per node */
 		}
 		yarn_node_release(&one);
 	}
+	y->http.timeout_ms = timeout;
 	yarn_nodes_release(&nodes);
 }
 
-/* Read the RM back until it lists every accepted total, or the cluster's
- * confirmTimeoutMs passed: a resize counts as updated only once seen (the
- * RM applies it asynchronously, and a 200 or an rmadmin exit 0 does not
- * prove it: an accepted resize can be lost in a failover, and an rmadmin
- * wrapper can exit 0 having done nothing).  The rest become "failed". */
+/* The error of an accepted resize never seen applied. */
+static void confirm_failed(struct accepted *a, const struct yarn_cluster *y, int64_t limit,
+			   struct sync_stats *st)
+{
+	struct err e = { 0 };
+	char seen[96];
+
+	if (a->read_err.kind != ERR_NONE)
+		snprintf(seen, sizeof(seen), "could not be read back");
+	else if (a->seen_known)
+		snprintf(seen, sizeof(seen), "still lists {%" PRId64 " vCores, %" PRId64 " MB}",
+			 a->seen.vcores, a->seen.memory_mb);
+	else
+		snprintf(seen, sizeof(seen), "does not list the node");
+	err_set(&e, a->read_err.kind != ERR_NONE ? a->read_err.kind : ERR_REMOTE, 0,
+		"cluster %s: node %s: the RM accepted total {%" PRId64 " vCores, %" PRId64
+		" MB} via %s but %s after %" PRId64 " ms (confirmTimeoutMs)%s%s",
+		y->id, a->id, a->want.vcores, a->want.memory_mb, item_str(a->out, "via"), seen,
+		limit, a->read_err.kind != ERR_NONE ? ": " : "", a->read_err.msg);
+	json_object_set_new(a->out, "result", json_string("failed"));
+	json_object_set_new(a->out, "error", jsonio_string(e.msg));
+	count_error(st, &e);
+}
+
+/* Read the RMs back until they list every accepted total, or each
+ * cluster's confirmTimeoutMs (counted from the end of the writes) passed:
+ * a resize counts as updated only once seen (the RM applies it
+ * asynchronously, and a 200 or an rmadmin exit 0 does not prove it: an
+ * accepted resize can be lost in a failover, and an rmadmin wrapper can
+ * exit 0 having done nothing).  Seen once is enough: a total the RM later
+ * loses is the next pass's to re-assert.  The clusters are read in the same
+ * rounds, so the wait is the longest limit, not their sum.  The rest
+ * become "failed". */
 static void confirm_accepted(struct accepted_list *acc, struct sync_rms *rms,
 			     const struct sync_config *sc, struct sync_stats *st)
 {
-	for (size_t ci = 0; ci < rms->n; ci++) {
-		int64_t start = clock_mono_ms(), limit = sc->clusters[ci].confirm_timeout_ms;
-		int64_t waited = 0;
+	int64_t start = clock_mono_ms();
 
-		for (;;) {
+	for (int round = 0;; round++) {
+		int64_t now = clock_mono_ms(), next = 0;
+		int waiting = 0;
+
+		for (size_t ci = 0; ci < rms->n; ci++) {
+			int64_t deadline = start + sc->clusters[ci].confirm_timeout_ms;
 			size_t pending = 0;
 
 			for (size_t i = 0; i < acc->n; i++)
 				pending += acc->a[i].cluster == ci && !acc->a[i].confirmed;
-			if (pending == 0)
-				break;
-			waited = clock_mono_ms() - start;
-			if (waited > limit)
-				break;
-			confirm_round(acc, ci, pending, &rms->c[ci]);
-			waited = clock_mono_ms() - start;
-			if (waited >= limit)
-				break;
-			clock_sleep_ms(limit - waited < CONFIRM_POLL_MS ? limit - waited
-									: CONFIRM_POLL_MS);
-		}
-		for (size_t i = 0; i < acc->n; i++) {
-			struct accepted *a = &acc->a[i];
-			const char *via = item_str(a->out, "via");
-			struct err e = { 0 };
-			char seen[96];
-
-			if (a->cluster != ci)
+			if (pending == 0 || (round > 0 && now > deadline))
 				continue;
-			if (a->confirmed) {
-				st->updated++;
-				continue;
+			confirm_round(acc, ci, pending, &rms->c[ci], deadline, round == 0);
+			pending = 0;
+			for (size_t i = 0; i < acc->n; i++)
+				pending += acc->a[i].cluster == ci && !acc->a[i].confirmed;
+			if (pending > 0 && clock_mono_ms() < deadline) {
+				waiting = 1;
+				next = next == 0 || deadline < next ? deadline : next;
 			}
-			if (a->read_err.kind != ERR_NONE)
-				snprintf(seen, sizeof(seen), "could not be read back");
-			else if (a->seen_known)
-				snprintf(seen, sizeof(seen),
-					 "still lists {%" PRId64 " vCores, %" PRId64 " MB}",
-					 a->seen.vcores, a->seen.memory_mb);
-			else
-				snprintf(seen, sizeof(seen), "does not list the node");
-			err_set(&e, a->read_err.kind != ERR_NONE ? a->read_err.kind : ERR_REMOTE, 0,
-				"cluster %s: node %s: the RM accepted total {%" PRId64
-				" vCores, %" PRId64 " MB} via %s but %s after %" PRId64
-				" ms (confirmTimeoutMs)%s%s",
-				rms->c[ci].id, a->id, a->want.vcores, a->want.memory_mb, via, seen,
-				limit, a->read_err.kind != ERR_NONE ? ": " : "", a->read_err.msg);
-			json_object_set_new(a->out, "result", json_string("failed"));
-			json_object_set_new(a->out, "error", json_string(e.msg));
-			count_error(st, &e);
 		}
+		if (!waiting)
+			break;
+		now = clock_mono_ms();
+		clock_sleep_ms(next - now < CONFIRM_POLL_MS ? (next - now > 0 ? next - now : 0)
+							    : CONFIRM_POLL_MS);
+	}
+	for (size_t i = 0; i < acc->n; i++) {
+		struct accepted *a = &acc->a[i];
+
+		if (a->confirmed)
+			st->updated++;
+		else
+			confirm_failed(a, &rms->c[a->cluster],
+				       sc->clusters[a->cluster].confirm_timeout_ms, st);
 	}
 }
 
@@ -643,7 +692,7 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 		if (per_item && check_item(it, i, sc, &ie) < 0) {
 			/* a bad item costs that item only: nothing is sent for it */
 			json_object_set_new(out, "result", json_string("failed"));
-			json_object_set_new(out, "error", json_string(ie.msg));
+			json_object_set_new(out, "error", jsonio_string(ie.msg));
 			count_error(st, &ie);
 			continue;
 		}

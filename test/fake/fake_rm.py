@@ -45,7 +45,8 @@ Control API (plain HTTP on the control port, JSON bodies):
                         404 {"error"} for a node the RM does not list
   POST /fault           {"rm":"rm1"|"rm2"|"any","path":PREFIX,"method":M,
                         "status":500,"retryAfter":S|"delayMs":N|"drop":true,"count":N}
-                        "body":JSON answers that document (200 unless "status")
+                        "body":JSON answers that document (200 unless "status");
+                        {"clear":true} removes every fault
   POST /shutdown
 """
 import argparse
@@ -428,7 +429,10 @@ class ControlHandler(BaseHTTPRequestHandler):
                                    "applied": True})
                 n["memoryMB"], n["vCores"] = doc["memory"], doc["vCores"]
             elif self.path == "/fault":
-                st.faults.append(doc)
+                if isinstance(doc, dict) and doc.get("clear"):
+                    st.faults = []
+                else:
+                    st.faults.append(doc)
             elif self.path == "/shutdown":
                 self.reply(200, {})
                 self.server.stop.set()

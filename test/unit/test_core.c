@@ -47,6 +47,37 @@ START_TEST(test_err_wrap_truncates_safely)
 }
 END_TEST
 
+/* From a review: a message cut at ERR_MSG_MAX in the middle of a UTF-8
+ * sequence ("é" is 2 bytes) was not valid UTF-8, and the report's JSON
+ * string for it came out null.  The cut keeps whole characters only. */
+START_TEST(test_err_cut_keeps_utf8_whole)
+{
+	struct err e = { 0 };
+	char big[1200] = "xy"; /* 2 + 2k bytes: the cut at 511 would split a character */
+	json_t *s;
+
+	for (int i = 0; i < 500; i++)
+		memcpy(big + 2 + 2 * i, "\xc3\xa9", 3);
+	err_set(&e, ERR_REMOTE, 0, "%s", big);
+	ck_assert_int_eq(strlen(e.msg), ERR_MSG_MAX - 2);
+	s = json_string(e.msg);
+	ck_assert_ptr_nonnull(s);
+	json_decref(s);
+	/* a 3-byte character cut after its first or second byte */
+	for (int lead = 0; lead < 3; lead++) {
+		char m[ERR_MSG_MAX + 8];
+
+		memset(m, 'a', sizeof(m));
+		memcpy(m + ERR_MSG_MAX - 3 + lead, "\xe2\x82\xac", 3); /* the euro sign */
+		m[sizeof(m) - 1] = '\0';
+		err_set(&e, ERR_REMOTE, 0, "%s", m);
+		s = json_string(e.msg);
+		ck_assert_msg(s != NULL, "cut at offset %d is not UTF-8", lead);
+		json_decref(s);
+	}
+}
+END_TEST
+
 /* Found by fuzz_cgroup: a quoted file content with a newline made the
  * message two lines; every message stays one line. */
 START_TEST(test_err_one_line)
@@ -178,6 +209,7 @@ static Suite *core_suite(void)
 
 	tcase_add_test(tc, test_err_set_wrap_and_exit_codes);
 	tcase_add_test(tc, test_err_one_line);
+	tcase_add_test(tc, test_err_cut_keeps_utf8_whole);
 	tcase_add_test(tc, test_err_secrets);
 	tcase_add_test(tc, test_err_wrap_truncates_safely);
 	tcase_add_test(tc, test_cli_parse_and_exit_for_items);

@@ -334,27 +334,61 @@ START_TEST(test_yarn_remote_exception)
 }
 END_TEST
 
+/* why() of n bytes of output fed in chunks of chunk bytes. */
+static void whyn(const char *out, size_t n, size_t chunk, char *msg, size_t size)
+{
+	struct yarn_rmadmin_out *o = calloc(1, sizeof(*o));
+
+	ck_assert_ptr_nonnull(o);
+	for (size_t i = 0; i < n; i += chunk)
+		yarn_rmadmin_feed(o, out + i, n - i < chunk ? n - i : chunk);
+	yarn_rmadmin_why(o, msg, size);
+	free(o);
+}
+
+static void why(const char *out, size_t chunk, char *msg, size_t size)
+{
+	whyn(out, strlen(out), chunk, msg, size);
+}
+
 /* What an operator reads of a failed rmadmin: the RMAdminCLI line, not its
- * log line or stack frames (output captured from Hadoop 3.4.2). */
+ * log line or stack frames (output captured from Hadoop 3.4.2), wherever
+ * it comes in the output. */
 START_TEST(test_yarn_rmadmin_why)
 {
+	static const char reason[] = "updateNodeResource: Resource update get failed on all nodes "
+				     "due to change resource on an unrecognized node: nosuch:1";
 	char *path = testlib_fixture("yarn/rmadmin-unknown-node.txt");
-	char *out = testlib_read(NULL, path), msg[512], small[24];
+	char *out = testlib_read(NULL, path), msg[512], small[24], *logs;
+	size_t len = 0;
 
 	ck_assert_ptr_nonnull(out);
-	yarn_rmadmin_why(out, msg, sizeof(msg));
-	ck_assert_str_eq(msg, "updateNodeResource: Resource update get failed on all nodes due "
-			      "to change resource on an unrecognized node: nosuch:1");
-	yarn_rmadmin_why(out, small, sizeof(small));
+	for (size_t chunk = 1; chunk <= 4096; chunk *= 8) {
+		why(out, chunk, msg, sizeof(msg));
+		ck_assert_str_eq(msg, reason);
+	}
+	why(out, 512, small, sizeof(small));
 	ck_assert_str_eq(small, "updateNodeResource: Res"); /* 23 of 24 bytes */
-	/* no RMAdminCLI line: the lines that are not stack frames */
-	yarn_rmadmin_why("Error: JAVA_HOME is not set\r\n\tat x\nsecond line  \n", msg,
-			 sizeof(msg));
+	/* no RMAdminCLI line: the lines that are neither stack frames nor blank */
+	why("Error: JAVA_HOME is not set\r\n\tat x\n\r\n  \nsecond line  \n", 3, msg, sizeof(msg));
 	ck_assert_str_eq(msg, "Error: JAVA_HOME is not set; second line");
-	yarn_rmadmin_why("", msg, sizeof(msg));
+	why("", 1, msg, sizeof(msg));
 	ck_assert_str_eq(msg, "");
-	yarn_rmadmin_why("\x1b[31mred\x1b[0m", msg, sizeof(msg));
-	ck_assert_str_eq(msg, " [31mred [0m");
+	whyn("a\0b\x1b[31m", 8, 2, msg, sizeof(msg));
+	ck_assert_str_eq(msg, "a b [31m");
+	/* from a review: the reason after 10 kB of log lines, or without a final newline */
+	logs = calloc(1, 20000);
+	ck_assert_ptr_nonnull(logs);
+	for (int i = 0; i < 250; i++)
+		len += (size_t)snprintf(logs + len, 20000 - len, "%s",
+					"07:01:02.003 WARN Something: a log line of some length\n");
+	len += (size_t)snprintf(logs + len, 20000 - len, "%s", reason);
+	why(logs, 4096, msg, sizeof(msg));
+	ck_assert_str_eq(msg, reason);
+	snprintf(logs + len, 20000 - len, "\n\tat org.apache.hadoop.Frame(Frame.java:1)\n");
+	why(logs, 100, msg, sizeof(msg));
+	ck_assert_str_eq(msg, reason);
+	free(logs);
 	free(out);
 	free(path);
 }

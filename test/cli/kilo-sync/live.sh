@@ -183,6 +183,32 @@ assert_eq "$(item worker-1 '[.result, .via]')" '["failed","rest"]' "accepted, no
 item worker-1 .error | grep -q 'via rest but still lists {30 vCores, 30 MB} after 600 ms (confirmTimeoutMs)"$' ||
 	fail "error: $(item worker-1 .error)"
 grep -q ' 0 updated, .* 1 failed, ' "$tmpdir/sync.err" || fail "summary: $(cat "$tmpdir/sync.err")"
+#    from a review: a node answered for another id is not this one; a
+#    read-back that does not answer costs one request (and the client's one
+#    retry), not one timeout per node and round
+node_path=/ws/v1/cluster/nodes/${SYNC_NM_ID%%.*} # a prefix: before anything escaped
+rm_post /fault "{\"rm\":\"any\",\"method\":\"GET\",\"path\":\"$node_path\",\"count\":100,
+	\"body\":{\"node\":{\"id\":\"someone-else:8041\",\"state\":\"RUNNING\",\"numContainers\":0,
+	\"usedMemoryMB\":0,\"availMemoryMB\":97598,\"usedVirtualCores\":0,\"availableVirtualCores\":30,
+	\"totalResource\":{\"memory\":97598,\"vCores\":30}}}}"
+rm_post /restart '{}'
+rc=0
+kilo-sync --config "$tmpdir/rmadmin.yaml" >"$tmpdir/report.json" 2>"$tmpdir/sync.err" || rc=$?
+assert_eq "$(item worker-1 .result)" '"failed"' "the RM answered another node"
+item worker-1 .error | grep -q 'via rest but does not list the node after 600 ms (confirmTimeoutMs)"$' ||
+	fail "error for another node's answer: $(item worker-1 .error)"
+rm_post /fault '{"clear":true}'
+gets=$(rm_get /log | jq --arg p "$node_path" '[.[] | select(.method == "GET" and (.path | startswith($p)))] | length')
+rm_post /fault "{\"rm\":\"any\",\"method\":\"GET\",\"path\":\"$node_path\",\"delayMs\":3000,\"count\":100}"
+rm_post /restart '{}'
+rc=0
+kilo-sync --config "$tmpdir/rmadmin.yaml" >"$tmpdir/report.json" 2>"$tmpdir/sync.err" || rc=$?
+assert_eq "$(item worker-1 .result)" '"failed"' "a read-back that does not answer"
+item worker-1 .error | grep -q 'via rest but could not be read back after 600 ms (confirmTimeoutMs): ' ||
+	fail "error for a silent read-back: $(item worker-1 .error)"
+assert_eq "$(rm_get /log | jq --arg p "$node_path" '[.[] | select(.method == "GET" and (.path | startswith($p)))] | length')" \
+	"$((gets + 2))" "read-back requests to a silent RM (one GET, retried once by the client)"
+rm_post /fault '{"clear":true}'
 rm_post /config '{"acceptWithoutApply":false}'
 
 # 8. plan, then apply the saved plan (the review-then-perform example of kilo-sync(1))
