@@ -63,8 +63,9 @@ struct yarn_resize_result {
 	enum yarn_resize_via via;
 	int rm;                        /* index of the RM written (REST), or -1 */
 	int reported_known;            /* REST: the 200 carried resourceInfo */
-	struct yarn_resource reported; /* its total: may still be the OLD one (the
-					* RM applies asynchronously) */
+	struct yarn_resource reported; /* its total: Hadoop 3.4 echoes the total
+					* asked for, applied or not (the RM applies
+					* asynchronously): never proof */
 };
 
 /* ---- pure ---- */

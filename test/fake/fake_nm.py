@@ -96,7 +96,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, "<html><body>NodeManager starting</body></html>\n",
                              "text/html; charset=utf-8")
         if path in ("/ws/v1/node", "/ws/v1/node/info"):
-            return self.send_json(load(os.path.join(FIXTURES, "nm-info.json")))
+            # the shape of the real NodeManager's answer (test/hadoop/tests/
+            # shapes.sh captured it), the values of the documented example
+            info = load(os.path.join(FIXTURES, "hadoop-3.4.2", "nm-info.json"))
+            info["nodeInfo"].update(load(os.path.join(FIXTURES, "nm-info.json"))["nodeInfo"])
+            return self.send_json(info)
         if path == "/ws/v1/node/containers":
             return self.send_json(self.server.containers_payload())
         if path.startswith("/ws/v1/node/containers/"):

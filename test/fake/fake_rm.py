@@ -3,14 +3,16 @@
 """fake_rm - a YARN ResourceManager HA pair on 127.0.0.1, for tests.
 
 Behaves like the real RM in everything kilo's client can observe
-(yarn-interfaces.md sections 1-3, payload shapes from test/fixtures/yarn):
+(yarn-interfaces.md sections 1-3; payload shapes from test/fixtures/yarn and
+the captures of Hadoop's own RM in test/fixtures/yarn/hadoop-3.4.2, which
+test/hadoop/tests/shapes.sh holds this fake to):
 
   GET  /ws/v1/cluster/info              clusterInfo with haState (never redirected)
-  GET  /ws/v1/cluster/nodes[?states=]   {"nodes":{"node":[...]}}, {"nodes":null} when empty
+  GET  /ws/v1/cluster/nodes[?states=]   {"nodes":{"node":[...]}}, {"nodes":{}} when empty
   GET  /ws/v1/cluster/nodes/{id}        {"node":{...}}; unknown id 404 RemoteException
   POST /ws/v1/cluster/nodes/{id}/resource
        {"resource":{"memory":MB,"vCores":n},"overCommitTimeout":ms}: 200
-       {"resourceInfo":{...}} with the total as it was; the new total is
+       {"resourceInfo":{...}} with the total asked for; the new total is
        applied apply_delay_ms later (asynchronous, like RMNodeResourceUpdateEvent)
 
 A standby answers 307 to the active RM for every path but /ws/v1/cluster/info
@@ -77,6 +79,22 @@ def load(fixtures, name):
         return json.load(f)
 
 
+# The answers of Hadoop's own RM that the fake's shapes come from
+# (test/hadoop/tests/shapes.sh captures them and holds the fake to them).
+REAL = "hadoop-3.4.2"
+
+
+def set_resource(res, memory, vcores):
+    """A ResourceInfo object with these numbers, resourceInformations too."""
+    res["memory"], res["vCores"] = memory, vcores
+    for ri in (res.get("resourceInformations") or {}).get("resourceInformation") or []:
+        if ri.get("name") == "memory-mb":
+            ri["value"] = memory
+        elif ri.get("name") == "vcores":
+            ri["value"] = vcores
+    return res
+
+
 def remote_exception(exception, message, java_class):
     return {"RemoteException": {"exception": exception, "message": message,
                                 "javaClassName": java_class}}
@@ -89,7 +107,8 @@ class State:
         self.lock = threading.RLock()
         self.info = load(fixtures, "rm-cluster-info.json")["clusterInfo"]
         self.info_legacy = load(fixtures, "rm-cluster-info-legacy.json")["clusterInfo"]
-        self.node_template = load(fixtures, "rm-node.json")["node"]
+        self.node_template = load(os.path.join(fixtures, REAL), "node.json")["node"]
+        self.resize_template = load(os.path.join(fixtures, REAL), "resize.json")["resourceInfo"]
         self.config = {"active": "rm1", "noActive": "exhausted", "haState": True,
                        "totalResource": True, "endpoint": "present", "applyDelayMs": 200,
                        "requireUserName": False, "acceptWithoutApply": False,
@@ -138,7 +157,7 @@ class State:
         self.pending = keep
 
     def node_json(self, n):
-        """A NodeInfo object in the shape of the fixture, with our numbers."""
+        """A NodeInfo object in the shape of the real RM's, with our numbers."""
         out = copy.deepcopy(self.node_template)
         host = n["id"].rsplit(":", 1)[0]
         inactive = n["state"] in INACTIVE
@@ -153,10 +172,12 @@ class State:
             "usedVirtualCores": used_vc, "availableVirtualCores": total_vc - used_vc,
         })
         if self.config["totalResource"] and not inactive:
-            out["usedResource"] = {"memory": used_mb, "vCores": used_vc}
-            out["availableResource"] = {"memory": total_mb - used_mb,
-                                        "vCores": total_vc - used_vc}
-            out["totalResource"] = {"memory": total_mb, "vCores": total_vc}
+            set_resource(out["usedResource"], used_mb, used_vc)
+            set_resource(out["availableResource"], total_mb - used_mb, total_vc - used_vc)
+            set_resource(out["totalResource"], total_mb, total_vc)
+        else:
+            for k in ("usedResource", "availableResource", "totalResource"):
+                out.pop(k, None)
         return out
 
     def role(self, rm):
@@ -316,7 +337,8 @@ class RMHandler(BaseHTTPRequestHandler):
                     "java.lang.IllegalArgumentException"))
         items = [self.st.node_json(n) for n in self.st.nodes.values()
                  if wanted is None or n["state"] in wanted]
-        return self.send(200, {"nodes": {"node": items} if items else None})
+        # Hadoop 3.4: an empty list is {"nodes":{}} (not null)
+        return self.send(200, {"nodes": {"node": items} if items else {}})
 
     def unknown_node(self, node_id):
         if ":" not in node_id:
@@ -366,8 +388,9 @@ class RMHandler(BaseHTTPRequestHandler):
         if not self.st.config["acceptWithoutApply"]:
             due = time.monotonic() + self.st.config["applyDelayMs"] / 1000.0
             self.st.pending.append([due, node_id, memory, vcores])
-        # The answer is the total read straight after queueing: the old one.
-        return self.send(200, {"resourceInfo": {"memory": n["memoryMB"], "vCores": n["vCores"]}})
+        # Hadoop 3.4 answers with the total it was asked for (applied or not)
+        return self.send(200, {"resourceInfo": set_resource(copy.deepcopy(self.st.resize_template),
+                                                            memory, vcores)})
 
 
 class ControlHandler(BaseHTTPRequestHandler):

@@ -2,10 +2,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """fake_rm_check - prove fake_rm.py answers in the shapes of the real RM.
 
-Every key of each fixture in test/fixtures/yarn must be in the fake's answer
-with the same JSON type (recursively), and the fake may add only the keys
-newer RMs have (totalResource, usedResource, availableResource).  Prints one
-line per check and exits 1 on the first mismatch.
+The node list, one node and the resize answer have exactly the keys and
+JSON types (recursively) of Hadoop 3.4.2's own answers, captured by
+test/hadoop/tests/shapes.sh into test/fixtures/yarn/hadoop-3.4.2 (that test
+compares the fake with the real RM itself where Java is installed; this one
+runs everywhere).  The old node shape (config totalResource false) keeps
+every key of the documented example (rm-nodes.json) and drops the three
+newer resource objects.  Prints one line per check and exits 1 on the first
+mismatch.
 """
 import json
 import os
@@ -16,6 +20,7 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "..", "fixtures", "yarn")
+REAL = "hadoop-3.4.2"
 NEWER_NODE_KEYS = {"totalResource", "usedResource", "availableResource"}
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}),
                                      type("NoRedirect", (urllib.request.HTTPRedirectHandler,),
@@ -38,7 +43,8 @@ def kind(v):
 def same_shape(want, got, where, extra_ok=frozenset(), exact=False):
     """Every key of want is in got with the same type; got's extra keys
     must be in extra_ok (or none at all when exact)."""
-    if kind(want) != kind(got) and not (kind(want) == "number" and kind(got) == "integer"):
+    numbers = {"number", "integer"}  # JSON has one number type; 0 and 0.0 both occur
+    if kind(want) != kind(got) and not {kind(want), kind(got)} <= numbers:
         raise AssertionError("%s: type %s, fixture has %s" % (where, kind(got), kind(want)))
     if isinstance(want, dict):
         for k, v in want.items():
@@ -94,33 +100,40 @@ def main():
             config(haState=True)
 
         def nodes():
-            want = fixture("rm-nodes.json")
+            want = fixture(REAL + "/nodes.json")
             _, _, body = call(rm1, "GET", "/ws/v1/cluster/nodes")
             got = json.loads(body)
-            same_shape(want, got, "nodes", extra_ok=NEWER_NODE_KEYS)
             running = [n for n in got["nodes"]["node"] if n["state"] == "RUNNING"]
+            # the captures hold RUNNING nodes only: inactive ones are checked
+            # against the documented example below
+            same_shape(want, {"nodes": {"node": running}}, "nodes", exact=True)
             assert running and all("totalResource" in n for n in running)
             config(totalResource=False)
             _, _, body = call(rm1, "GET", "/ws/v1/cluster/nodes")
-            same_shape(want, json.loads(body), "old nodes", exact=True)
+            old = json.loads(body)
+            same_shape(fixture("rm-nodes.json"), old, "old nodes",
+                       extra_ok=set(want["nodes"]["node"][0]) - NEWER_NODE_KEYS)
+            assert not any(k in n for n in old["nodes"]["node"] for k in NEWER_NODE_KEYS)
             config(totalResource=True)
             _, _, body = call(rm1, "GET", "/ws/v1/cluster/nodes?states=lost")
             lost = json.loads(body)["nodes"]["node"]
             assert [n["state"] for n in lost] == ["LOST"] and lost[0]["nodeHTTPAddress"] == ""
             _, _, body = call(rm1, "GET", "/ws/v1/cluster/nodes?states=NEW")
-            assert json.loads(body) == {"nodes": None}
+            assert json.loads(body) == fixture(REAL + "/nodes-empty.json") == {"nodes": {}}
 
         def node():
             _, _, body = call(rm1, "GET", "/ws/v1/cluster/nodes/host1.domain.com:8041")
-            same_shape(fixture("rm-node.json"), json.loads(body), "node",
-                       extra_ok=NEWER_NODE_KEYS)
+            same_shape(fixture(REAL + "/node.json"), json.loads(body), "node", exact=True)
 
         def resize():
             st, h, body = call(rm1, "POST", "/ws/v1/cluster/nodes/host2.domain.com:8041/resource",
                                fixture("rm-node-resource-request.json"))
             assert st == 200 and h["Content-Type"] == "application/json", (st, body)
-            same_shape(fixture("rm-node-resource-response.json"), json.loads(body), "resize",
-                       exact=True)
+            got = json.loads(body)
+            same_shape(fixture(REAL + "/resize.json"), got, "resize", exact=True)
+            asked = fixture("rm-node-resource-request.json")["resource"]
+            assert [got["resourceInfo"]["memory"], got["resourceInfo"]["vCores"]] == \
+                [asked["memory"], asked["vCores"]], got  # the total asked for, as Hadoop 3.4
             st, _, _ = call(rm1, "POST", "/ws/v1/cluster/nodes/host2.domain.com:8041/resource",
                             fixture("rm-node-resource-request.json"), "text/plain")
             assert st == 415, st
