@@ -72,7 +72,10 @@ enum yarn_resize_answer yarn_resize_classify(const struct http_response *resp, c
 		err_set(e, ERR_NOTFOUND, 0, "%s: node unknown to the RM: %s", what, ex);
 		return YARN_RESIZE_UNKNOWN_NODE;
 	}
-	if ((resp->status == 404 || resp->status == 405) && !http_response_is_json(resp)) {
+	/* No RemoteException: not RMWebServices answering but the servlet
+	 * container (an HTML page from Jetty before Hadoop 3.5, a JSON one from
+	 * Jersey 2 in 3.5): the path is not served. */
+	if ((resp->status == 404 || resp->status == 405) && !ex) {
 		err_set(e, ERR_REMOTE, 0,
 			"%s: HTTP %ld: the RM has no node resource endpoint "
 			"(older Hadoop); configure the rmadmin fallback",

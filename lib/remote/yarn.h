@@ -74,7 +74,7 @@ struct yarn_resize_result {
 enum yarn_resize_answer {
 	YARN_RESIZE_ACCEPTED,     /* 200: queued; reported total in *reported when known */
 	YARN_RESIZE_UNKNOWN_NODE, /* 404 with a RemoteException: no such node id */
-	YARN_RESIZE_NO_ENDPOINT,  /* 404/405 without JSON: the RM lacks the endpoint */
+	YARN_RESIZE_NO_ENDPOINT,  /* 404/405 without a RemoteException: the RM lacks the endpoint */
 	YARN_RESIZE_NO_ACTIVE,    /* 307/308 (never followed), or 200 not JSON */
 	YARN_RESIZE_FAILED,       /* anything else: e says what */
 };
@@ -141,7 +141,8 @@ int yarn_node_get(struct yarn_cluster *c, const char *id, struct yarn_node *out,
  * overCommitTimeout (ms).  The RM is confirmed ACTIVE by /ws/v1/cluster/info
  * right before the POST; a 307/308 from it is never followed: discovery
  * runs again and the POST goes to the configured RM that says ACTIVE.
- * When the RM lacks the endpoint (404/405 non-JSON) and c->rmadmin is set,
+ * When the RM lacks the endpoint (404/405 without a RemoteException) and
+ * c->rmadmin is set,
  * runs `<rmadmin> rmadmin -updateNodeResource ID MB VCORES TIMEOUT` instead.
  * Returns 0 (accepted: confirm with a later read), or -1 with e set:
  * ERR_NOTFOUND unknown node id, ERR_REMOTE endpoint missing without

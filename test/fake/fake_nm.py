@@ -98,7 +98,7 @@ class Handler(BaseHTTPRequestHandler):
         if path in ("/ws/v1/node", "/ws/v1/node/info"):
             # the shape of the real NodeManager's answer (test/hadoop/tests/
             # shapes.sh captured it), the values of the documented example
-            info = load(os.path.join(FIXTURES, "hadoop-3.4.2", "nm-info.json"))
+            info = load(os.path.join(FIXTURES, "hadoop-" + opts.hadoop, "nm-info.json"))
             info["nodeInfo"].update(load(os.path.join(FIXTURES, "nm-info.json"))["nodeInfo"])
             return self.send_json(info)
         if path == "/ws/v1/node/containers":
@@ -174,6 +174,8 @@ def main():
     p.add_argument("--lifetime", type=float, default=60.0)
     p.add_argument("--port-file", required=True)
     p.add_argument("--log", help="append one line per request")
+    p.add_argument("--hadoop", default="3.4.2",
+                   help="/ws/v1/node/info in the shape captured from this Hadoop")
     opts = p.parse_args()
 
     srv = Server(("127.0.0.1", 0), Handler)

@@ -80,8 +80,9 @@ def load(fixtures, name):
 
 
 # The answers of Hadoop's own RM that the fake's shapes come from
-# (test/hadoop/tests/shapes.sh captures them and holds the fake to them).
-REAL = "hadoop-3.4.2"
+# (test/hadoop/tests/shapes.sh captures them and holds the fake to them):
+# fixtures/hadoop-VERSION, VERSION from --hadoop.
+REAL_DEFAULT = "3.4.2"
 
 
 def set_resource(res, memory, vcores):
@@ -103,12 +104,13 @@ def remote_exception(exception, message, java_class):
 class State:
     """Everything both RMs share (the cluster, as ZooKeeper and NMs see it)."""
 
-    def __init__(self, fixtures):
+    def __init__(self, fixtures, hadoop=REAL_DEFAULT):
         self.lock = threading.RLock()
         self.info = load(fixtures, "rm-cluster-info.json")["clusterInfo"]
         self.info_legacy = load(fixtures, "rm-cluster-info-legacy.json")["clusterInfo"]
-        self.node_template = load(os.path.join(fixtures, REAL), "node.json")["node"]
-        self.resize_template = load(os.path.join(fixtures, REAL), "resize.json")["resourceInfo"]
+        real = os.path.join(fixtures, "hadoop-" + hadoop)
+        self.node_template = load(real, "node.json")["node"]
+        self.resize_template = load(real, "resize.json")["resourceInfo"]
         self.config = {"active": "rm1", "noActive": "exhausted", "haState": True,
                        "totalResource": True, "endpoint": "present", "applyDelayMs": 200,
                        "requireUserName": False, "acceptWithoutApply": False,
@@ -474,6 +476,8 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description="fake YARN RM HA pair")
     ap.add_argument("--fixtures", default=os.path.join(here, "..", "fixtures", "yarn"))
+    ap.add_argument("--hadoop", default=REAL_DEFAULT,
+                    help="answer in the shapes captured from this Hadoop (fixtures/hadoop-V)")
     ap.add_argument("--tls-cert", help="serve the RMs over HTTPS with this PEM certificate")
     ap.add_argument("--tls-key")
     ap.add_argument("--client-ca", help="require client certificates signed by this CA")
@@ -484,7 +488,7 @@ def main():
                     help="do not exit when stdin reaches end of file")
     args = ap.parse_args()
 
-    state = State(args.fixtures)
+    state = State(args.fixtures, args.hadoop)
     if args.nodes_file:
         with open(args.nodes_file, encoding="utf-8") as f:
             state.set_nodes(json.load(f))
