@@ -173,13 +173,20 @@ class State:
             "usedMemoryMB": used_mb, "availMemoryMB": total_mb - used_mb,
             "usedVirtualCores": used_vc, "availableVirtualCores": total_vc - used_vc,
         })
-        if self.config["totalResource"] and not inactive:
+        if not self.config["totalResource"]:
+            for k in ("usedResource", "availableResource", "totalResource"):
+                out.pop(k, None)
+        elif inactive:
+            # Hadoop 3.4: an inactive node keeps its last totalResource (used
+            # and available read 0) and has no usedResource/availableResource
+            # (test/fixtures/yarn/hadoop-3.4.2/node-decommissioned.json)
+            set_resource(out["totalResource"], n["memoryMB"], n["vCores"])
+            out.pop("usedResource", None)
+            out.pop("availableResource", None)
+        else:
             set_resource(out["usedResource"], used_mb, used_vc)
             set_resource(out["availableResource"], total_mb - used_mb, total_vc - used_vc)
             set_resource(out["totalResource"], total_mb, total_vc)
-        else:
-            for k in ("usedResource", "availableResource", "totalResource"):
-                out.pop(k, None)
         return out
 
     def role(self, rm):

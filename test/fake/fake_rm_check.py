@@ -104,9 +104,10 @@ def main():
             _, _, body = call(rm1, "GET", "/ws/v1/cluster/nodes")
             got = json.loads(body)
             running = [n for n in got["nodes"]["node"] if n["state"] == "RUNNING"]
-            # the captures hold RUNNING nodes only: inactive ones are checked
-            # against the documented example below
+            inactive = [n for n in got["nodes"]["node"] if n["state"] != "RUNNING"]
             same_shape(want, {"nodes": {"node": running}}, "nodes", exact=True)
+            same_shape(fixture(REAL + "/nodes-decommissioned.json"),
+                       {"nodes": {"node": inactive}}, "inactive nodes", exact=True)
             assert running and all("totalResource" in n for n in running)
             config(totalResource=False)
             _, _, body = call(rm1, "GET", "/ws/v1/cluster/nodes")

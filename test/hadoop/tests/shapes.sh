@@ -104,6 +104,15 @@ at_exit "kill $! 2>/dev/null"
 wait_nonempty "the fake NM" nm-port2
 same nm-containers-empty GET "$hd_nmurl1$nmc" "http://127.0.0.1:$(cat nm-port2)$nmc"
 
+# a decommissioned node (its NodeManager then shuts down): the RM keeps it
+# among its inactive nodes
+jq -r '.nms[0].host' "$hd_info" >"$(jq -r .exclude "$hd_info")"
+hd_rmadmin -refreshNodes >/dev/null 2>&1 || fail "rmadmin -refreshNodes"
+hd_wait "the node DECOMMISSIONED" 30 hd_is DECOMMISSIONED eval "hd_node $hd_nm1 | jq -r .state"
+curl -sf -X POST -d "[{\"id\":\"$fake_id\",\"state\":\"DECOMMISSIONED\",\"memoryMB\":8192,\"vCores\":8}]" \
+	"$frmctl/nodes" >/dev/null || fail "fake RM nodes"
+same node-decommissioned GET "$hd_rm1$nodes/$hd_nm1" "$frm1$nodes/$fake_id"
+same nodes-decommissioned GET "$hd_rm1$nodes?states=DECOMMISSIONED" "$frm1$nodes?states=DECOMMISSIONED"
 # no active RM
 hd_rmadmin -transitionToStandby rm1 >/dev/null 2>&1 || fail "rmadmin -transitionToStandby rm1"
 curl -sf -X POST -d '{"active":null,"noActive":"retrying"}' "$frmctl/config" >/dev/null ||
