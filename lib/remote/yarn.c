@@ -329,12 +329,47 @@ static int confirm_active(struct yarn_cluster *c, struct err *e)
 	return yarn_find_active(c, e);
 }
 
+/* The process group of the rmadmin command running, 0 when none: it runs
+ * in a group of its own (a timeout kills the JVM `yarn` starts too), so a
+ * signal that ends kilo-sync meanwhile must end that group as well, or the
+ * JVM lives on, reparented to init. */
+static volatile sig_atomic_t rmadmin_group;
+static const int rmadmin_fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+static void rmadmin_on_signal(int sig)
+{
+	if (rmadmin_group > 0)
+		kill(-(pid_t)rmadmin_group, SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Catch (on) or restore (off) the signals that end kilo-sync, around the
+ * run of one rmadmin command. */
+static void rmadmin_guard(int on, struct sigaction *saved)
+{
+	for (size_t i = 0; i < sizeof(rmadmin_fatal) / sizeof(rmadmin_fatal[0]); i++) {
+		if (on) {
+			struct sigaction sa = { .sa_handler = rmadmin_on_signal };
+
+			sigemptyset(&sa.sa_mask);
+			sigaction(rmadmin_fatal[i], NULL, &saved[i]);
+			if (saved[i].sa_handler != SIG_IGN) /* nohup'd: stay so */
+				sigaction(rmadmin_fatal[i], &sa, NULL);
+		} else {
+			sigaction(rmadmin_fatal[i], &saved[i], NULL);
+		}
+	}
+}
+
 /* Run `<rmadmin> rmadmin -updateNodeResource ID MB VCORES TIMEOUT` with
  * stdin from /dev/null, collecting its output for the message. */
 static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn_resource total,
 		       int64_t timeout_ms, struct err *e)
 {
 	char mb[32], vc[32], to[32], why[512];
+	struct sigaction saved[sizeof(rmadmin_fatal) / sizeof(rmadmin_fatal[0])];
+	sigset_t fatal, none, held;
 	cleanup_free struct yarn_rmadmin_out *out = xcalloc(1, sizeof(*out));
 	char *argv[] = { (char *)c->rmadmin,
 			 (char *)"rmadmin",
@@ -362,16 +397,29 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
 	/* Its own process group, so a timeout kills the JVM `yarn` started too. */
 	posix_spawnattr_init(&attr);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
 	posix_spawnattr_setpgroup(&attr, 0);
+	/* the signals held until the group is known (the child starts with
+	 * none held) */
+	sigemptyset(&none);
+	sigemptyset(&fatal);
+	for (size_t i = 0; i < sizeof(rmadmin_fatal) / sizeof(rmadmin_fatal[0]); i++)
+		sigaddset(&fatal, rmadmin_fatal[i]);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+	sigprocmask(SIG_BLOCK, &fatal, &held);
+	rmadmin_guard(1, saved);
 	rc = posix_spawnp(&pid, c->rmadmin, &fa, &attr, argv, environ);
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pipefd[1]);
 	if (rc != 0) {
+		rmadmin_guard(0, saved);
+		sigprocmask(SIG_SETMASK, &held, NULL);
 		close(pipefd[0]);
 		return err_set(e, ERR_SYSTEM, rc, "run %s", c->rmadmin);
 	}
+	rmadmin_group = pid;
+	sigprocmask(SIG_SETMASK, &held, NULL);
 	for (;;) {
 		struct pollfd p = { .fd = pipefd[0], .events = POLLIN };
 		int64_t left = deadline - clock_mono_ms();
@@ -393,6 +441,8 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 	close(pipefd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	rmadmin_group = 0;
+	rmadmin_guard(0, saved);
 	yarn_rmadmin_why(out, why, sizeof(why));
 	if (timed_out)
 		return err_set(e, ERR_TEMP, 0,

@@ -25,9 +25,9 @@
 #                                      last value seen goes into the failure)
 #
 # Everything lives under $hd_work and is removed at exit, Ctrl-C included
-# (KILO_HADOOP_LOGS=DIR keeps the daemons' logs):
-# the JVMs get SIGTERM, then SIGKILL; container processes left behind (their
-# cwd is under $hd_work) are killed.
+# (KILO_HADOOP_LOGS=DIR keeps the daemons' logs in DIR/<test name>/):
+# the JVMs get SIGTERM, then SIGKILL; processes left behind whose cwd is in
+# the test's directory (containers, an rmadmin JVM) are killed.
 # shellcheck shell=sh
 # shellcheck disable=SC2034 # the hd_* variables are for the test that sources this
 
@@ -55,8 +55,11 @@ _hd_jvm="$_hd_jvm --add-exports=java.base/sun.net.util=ALL-UNNAMED"
 export KILO_HADOOP_JVM="$_hd_jvm" KILO_HADOOP_CP="$_hd_cp"
 
 _hd_cleanup() {
-	# KILO_HADOOP_LOGS=DIR keeps the daemons' logs there
-	[ -z "${KILO_HADOOP_LOGS:-}" ] || cp -R "$hd_work/logs/." "$KILO_HADOOP_LOGS/" 2>/dev/null
+	# KILO_HADOOP_LOGS=DIR keeps the daemons' logs in DIR/<test name>/
+	if [ -n "${KILO_HADOOP_LOGS:-}" ]; then
+		_ld=$KILO_HADOOP_LOGS/$(basename "$0" .sh)
+		mkdir -p "$_ld" && cp -R "$hd_work/logs/." "$_ld/" 2>/dev/null
+	fi
 	for _p in $_hd_pids; do kill -TERM "$_p" 2>/dev/null; done
 	_i=0
 	while [ $_i -lt 100 ]; do
@@ -68,10 +71,13 @@ _hd_cleanup() {
 	done
 	for _p in $_hd_pids; do kill -KILL "$_p" 2>/dev/null; done
 	# container processes (DefaultContainerExecutor: setsid'd shells and
-	# their children) whose working directory is under the NM local dirs
+	# their children) whose working directory is under the NM local dirs,
+	# and anything else still working in this test's directory (an rmadmin
+	# JVM of a kilo-sync that was killed), this shell aside
 	for _d in /proc/[0-9]*; do
+		[ "${_d#/proc/}" != $$ ] || continue
 		case $(readlink "$_d/cwd" 2>/dev/null) in
-		"$hd_work"/*) kill -KILL "${_d#/proc/}" 2>/dev/null ;;
+		"$tmpdir" | "$tmpdir"/*) kill -KILL "${_d#/proc/}" 2>/dev/null ;;
 		esac
 	done
 }

@@ -8,7 +8,7 @@
 # is a failure). Run by `make check` (test/run-all.sh) and `make check-hadoop`.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-: "${KILO_BIN:?}"
+: "${KILO_BIN:?set KILO_BIN to the tools under test, e.g. KILO_BIN=\$PWD/build/check/bin (make check builds them)}"
 v=${HADOOP_VERSION:-3.4.2}
 if ! sh "$top/test/hadoop/build.sh" "$v"; then
 	echo "hadoop: 0 passed, 1 failed, 0 skipped"
@@ -19,7 +19,10 @@ if [ -e "$top/build/hadoop/$v/skip" ]; then
 	exit 0
 fi
 export LC_ALL=C TZ=UTC PATH="$KILO_BIN:$PATH" KILO_TOP="$top" FIX="$top/test/fixtures"
-pass=0 fail=0 skip=0
+pass=0 fail=0 skip=0 log=""
+# interrupted: no stray log, and the counts so far (each test's own exit
+# trap stops its daemons)
+trap 'rm -f "$log"; echo "hadoop: interrupted: $pass passed, $fail failed, $skip skipped"; exit 130' INT TERM HUP
 for s in "$top"/test/hadoop/tests/*.sh; do
 	case $s in *"${1:-}"*) ;; *) continue ;; esac
 	log=$(mktemp)
