@@ -961,6 +961,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	const json_t *claimants;
 	cleanup_free char *reason = NULL, *why = NULL;
 	json_t *ann;
+	int draining;
 
 	json_object_set_new(item, "node", json_string(n->name));
 	json_object_set_new(item, "cluster", n->nm_pods ? json_string(n->nm_cluster) : json_null());
@@ -1056,8 +1057,16 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		     n->nm_node_id, (long long)y->used.vcores, (long long)y->used.memory_mb);
 #undef SKIP
 	json_object_set_new(item, "overCommitTimeoutMs", json_integer(o->over_commit_timeout_ms));
+	/* DECOMMISSIONING: the RM sets the total to the use on each heartbeat
+	 * (AbstractYarnScheduler.nodeUpdate) so nothing new lands there; a resize
+	 * to the plan would open room on a draining node until the next one. */
+	draining = strcmp(y->state, "DECOMMISSIONING") == 0;
 	if (y->inactive) {
 		reason = xasprintf("RM node state %s", y->state);
+		json_object_set_new(item, "action", json_string("skip"));
+	} else if (draining) {
+		reason = xstrdup("RM node state DECOMMISSIONING: the RM holds its total at its use "
+				 "while it drains; not resized");
 		json_object_set_new(item, "action", json_string("skip"));
 	} else if (y->total.vcores != total.vcores || y->total.memory_mb != total.memory_mb) {
 		reason = xasprintf("RM total %lld vCores/%lld MB differs",
@@ -1067,7 +1076,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		reason = xstrdup("RM total matches");
 		json_object_set_new(item, "action", json_string("none"));
 	}
-	if (!y->inactive &&
+	if (!y->inactive && !draining &&
 	    (total.vcores < y->used.vcores || total.memory_mb < y->used.memory_mb)) {
 		struct yarn_resource back = {
 			.vcores = y->used.vcores > total.vcores ? y->used.vcores - total.vcores : 0,

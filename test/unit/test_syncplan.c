@@ -640,6 +640,27 @@ END_TEST
  * Node whose allocatable cannot be read failed the whole pass; a node
  * without its NodeManager pod was zeroed while a cluster was unreachable;
  * a huge pool planned vCores the RM cannot take.  Each costs its node only. */
+/* A NodeManager being decommissioned gracefully: the RM holds its total at
+ * its use on every heartbeat (AbstractYarnScheduler.nodeUpdate), so a
+ * resize to the plan would open room on a draining node until the next
+ * heartbeat.  Never resized; YARN's use is still written back. */
+START_TEST(test_syncplan_decommissioning_not_resized)
+{
+	json_t *it;
+
+	add_text(node_doc("n1", NULL, "10k", "10Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "DECOMMISSIONING", 1, 1024, 1, 1024);
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reason"), "RM node state DECOMMISSIONING: the RM holds its "
+					      "total at its use while it drains; not resized");
+	ck_assert_ptr_null(json_object_get(it, "reclaim"));
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "annotate");
+	json_decref(it);
+}
+END_TEST
+
 START_TEST(test_syncplan_review_cases_cost_the_node_only)
 {
 	static const char *const alloc =
@@ -1529,6 +1550,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_never_zero_while_rm_says_busy);
 	tcase_add_test(tc, test_syncapply_per_item_in_a_live_pass);
 	tcase_add_test(tc, test_syncplan_review_cases_cost_the_node_only);
+	tcase_add_test(tc, test_syncplan_decommissioning_not_resized);
 	tcase_add_test(tc, test_syncplan_tenant_pod_claims_nothing);
 	tcase_add_test(tc, test_syncplan_node_id_bound_to_node_or_pod);
 	tcase_add_test(tc, test_syncplan_duplicate_claims_skip_all);

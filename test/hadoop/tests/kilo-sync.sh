@@ -11,8 +11,10 @@
 #  4. no active RM: unreachable (75), nothing written; the active RM made
 #     standby and the other active: the next pass writes to the new active
 #     only; the active RM restarted: totals re-asserted
-#  5. a NodeManager gracefully decommissioned: skipped, never resized; back
-#     in service (recommissioned, restarted): resized again
+#  5. a NodeManager gracefully decommissioned with a container running:
+#     DECOMMISSIONING (never resized, its use written back), then
+#     DECOMMISSIONED (skipped); back in service (recommissioned, restarted):
+#     resized again
 #  6. an RM without the REST resize: failed naming the fallback; with
 #     clusters[].rmadmin Hadoop's own `yarn rmadmin` makes it; one that
 #     cannot reach an RM is killed after rmadmin.timeoutMs
@@ -114,9 +116,25 @@ hd_wait "worker-2's total re-asserted" 10 hd_is "[3,9216]" total "$hd_nm2"
 assert_eq "$(grep -c "^kilo-sync: POST $hd_rm2/" sync.err)" 0 "no write to the stopped RM"
 
 # 5. worker-2's NodeManager gracefully decommissioned (its host excluded)
+#    while a container runs there: DECOMMISSIONING, the RM holding its total
+#    at its use; kilo-sync leaves the total alone (a resize would open room
+#    on a draining node) and still writes YARN's use back
+hd_app "$(jq -r '.nms[1].host' "$hd_info")" 1 1024 1
+hd_wait "the container on worker-2" 10 hd_is 1 node_field "$hd_nm2" .numContainers
 jq -r '.nms[1].host' "$hd_info" >"$(jq -r .exclude "$hd_info")"
-hd_rmadmin -refreshNodes -g 5 -client >/dev/null 2>&1 || fail "rmadmin -refreshNodes -g"
-hd_wait "worker-2 DECOMMISSIONED" 30 hd_is DECOMMISSIONED node_field "$hd_nm2" .state
+hd_rmadmin -refreshNodes -g 120 -server >rmadmin.out 2>&1 || fail "rmadmin -refreshNodes -g 120 -server: $(grep -v WARN rmadmin.out | head -n 3)"
+hd_wait "worker-2 DECOMMISSIONING" 30 hd_is DECOMMISSIONING node_field "$hd_nm2" .state
+hd_wait "the RM holding worker-2's total at its use" 10 hd_is "[1,1024]" total "$hd_nm2"
+sync
+assert_eq "$(item worker-2 '[.action, .reason]')" \
+	'["skip","RM node state DECOMMISSIONING: the RM holds its total at its use while it drains; not resized"]' \
+	"a draining NodeManager"
+assert_eq "$(grep -c "^kilo-sync: POST .*/$hd_nm2/" sync.err)" 0 "no resize of a draining node"
+assert_eq "$(entry worker-2 hadoop-yarn | jq -c .resources)" \
+	'{"kubernetes.io/batch-cpu":"1k","kubernetes.io/batch-memory":"1Gi"}' "worker-2's annotation while it drains"
+#    the container ends: DECOMMISSIONED
+hd_app_stop
+hd_wait "worker-2 DECOMMISSIONED" 60 hd_is DECOMMISSIONED node_field "$hd_nm2" .state
 set_origin worker-2 6000 12884901888
 sync
 assert_eq "$(item worker-2 '[.action, .reason]')" '["skip","RM node state DECOMMISSIONED"]' \
