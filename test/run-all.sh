@@ -33,26 +33,25 @@ for t in "$KILO_UNIT_DIR"/test_*; do
 done
 echo "unit: $upass passed, $ufail failed"
 
-cli_out=$(sh test/cli/run.sh 2>&1)
-cli_rc=$?
-printf '%s\n' "$cli_out"
-cline=$(printf '%s\n' "$cli_out" | grep -E '^cli: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
-cpass=$(printf '%s' "$cline" | sed -n 's/^cli: \([0-9]*\) passed.*/\1/p')
-cfail=$(printf '%s' "$cline" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
-cskip=$(printf '%s' "$cline" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
-[ -n "$cpass" ] || { cpass=0; cfail=1; }
-[ -n "$cskip" ] || cskip=0
-if [ "$cli_rc" -ne 0 ] && [ "$cfail" -eq 0 ]; then cfail=1; fi
-
-hd_out=$(sh test/hadoop/run.sh 2>&1)
-hd_rc=$?
-printf '%s\n' "$hd_out"
-hline=$(printf '%s\n' "$hd_out" | grep -E '^hadoop: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
-hpass=$(printf '%s' "$hline" | sed -n 's/^hadoop: \([0-9]*\) passed.*/\1/p')
-hfail=$(printf '%s' "$hline" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
-hskip=$(printf '%s' "$hline" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
-[ -n "$hpass" ] || { hpass=0; hfail=1; hskip=0; }
-if [ "$hd_rc" -ne 0 ] && [ "$hfail" -eq 0 ]; then hfail=1; fi
+# suite NAME SCRIPT: run it, show its output, and set pass fail skip from
+# its closing line "NAME: N passed, N failed[, N skipped]" (no such line, or
+# a failing exit with no failure counted: one failure)
+suite() {
+	_out=$(sh "$2" 2>&1)
+	_rc=$?
+	printf '%s\n' "$_out"
+	_line=$(printf '%s\n' "$_out" | grep -E "^$1: [0-9]+ passed, [0-9]+ failed" | tail -n 1)
+	pass=$(printf '%s' "$_line" | sed -n "s/^$1: \([0-9]*\) passed.*/\1/p")
+	fail=$(printf '%s' "$_line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+	skip=$(printf '%s' "$_line" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
+	[ -n "$pass" ] || { pass=0; fail=1; }
+	[ -n "$skip" ] || skip=0
+	if [ "$_rc" -ne 0 ] && [ "$fail" -eq 0 ]; then fail=1; fi
+}
+suite cli test/cli/run.sh
+cpass=$pass cfail=$fail cskip=$skip
+suite hadoop test/hadoop/run.sh
+hpass=$pass hfail=$fail hskip=$skip
 
 [ -z "$bad_progs" ] || echo "failing unit programs:$bad_progs"
 echo "check: $(( upass + cpass + hpass )) passed, $(( ufail + cfail + hfail )) failed, $(( cskip + hskip )) skipped"

@@ -14,6 +14,11 @@ sync() {
 		2>"$tmpdir/sync.err" || rc=$?
 	cat "$tmpdir/sync.err"
 }
+# sync_with CONFIG: one pass with that config, quietly; exit code in $rc
+sync_with() {
+	rc=0
+	kilo-sync --config "$1" >"$tmpdir/report.json" 2>"$tmpdir/sync.err" || rc=$?
+}
 item() { jq -c --arg n "$1" ".items[] | select(.node == \$n) | $2" "$tmpdir/report.json"; }
 resizes() { rm_get /state | jq -c '[.resizes[] | [.rm, .node, .vCores, .memory, .overCommitTimeout, .overCommitTimeoutSent]]'; }
 
@@ -191,23 +196,22 @@ rm_post /fault "{\"rm\":\"any\",\"method\":\"GET\",\"path\":\"$node_path\",\"cou
 	\"body\":{\"node\":{\"id\":\"someone-else:8041\",\"state\":\"RUNNING\",\"numContainers\":0,
 	\"usedMemoryMB\":0,\"availMemoryMB\":97598,\"usedVirtualCores\":0,\"availableVirtualCores\":30,
 	\"totalResource\":{\"memory\":97598,\"vCores\":30}}}}"
+# gets_of: the GETs of that node the RMs got so far
+gets_of() { rm_get /log | jq --arg p "$node_path" '[.[] | select(.method == "GET" and (.path | startswith($p)))] | length'; }
 rm_post /restart '{}'
-rc=0
-kilo-sync --config "$tmpdir/rmadmin.yaml" >"$tmpdir/report.json" 2>"$tmpdir/sync.err" || rc=$?
+sync_with "$tmpdir/rmadmin.yaml"
 assert_eq "$(item worker-1 .result)" '"failed"' "the RM answered another node"
 item worker-1 .error | grep -q 'via rest but does not list the node after 600 ms (confirmTimeoutMs)"$' ||
 	fail "error for another node's answer: $(item worker-1 .error)"
 rm_post /fault '{"clear":true}'
-gets=$(rm_get /log | jq --arg p "$node_path" '[.[] | select(.method == "GET" and (.path | startswith($p)))] | length')
+gets=$(gets_of)
 rm_post /fault "{\"rm\":\"any\",\"method\":\"GET\",\"path\":\"$node_path\",\"delayMs\":3000,\"count\":100}"
 rm_post /restart '{}'
-rc=0
-kilo-sync --config "$tmpdir/rmadmin.yaml" >"$tmpdir/report.json" 2>"$tmpdir/sync.err" || rc=$?
+sync_with "$tmpdir/rmadmin.yaml"
 assert_eq "$(item worker-1 .result)" '"failed"' "a read-back that does not answer"
 item worker-1 .error | grep -q 'via rest but could not be read back after 600 ms (confirmTimeoutMs): ' ||
 	fail "error for a silent read-back: $(item worker-1 .error)"
-assert_eq "$(rm_get /log | jq --arg p "$node_path" '[.[] | select(.method == "GET" and (.path | startswith($p)))] | length')" \
-	"$((gets + 2))" "read-back requests to a silent RM (one GET, retried once by the client)"
+assert_eq "$(gets_of)" "$((gets + 2))" "read-back requests to a silent RM (one GET, retried once by the client)"
 rm_post /fault '{"clear":true}'
 rm_post /config '{"acceptWithoutApply":false}'
 
