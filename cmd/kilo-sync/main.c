@@ -27,7 +27,7 @@ struct opts {
 	const char *config, *from, *kubeconfig, *context, *textfile_dir;
 	const char *nodes[MAX_NODES + 1];
 	size_t nnodes;
-	int dry_run, pretty, verbose, allow_no_pods;
+	int dry_run, pretty, verbose, quiet, allow_no_pods;
 };
 
 static void usage(void)
@@ -55,6 +55,8 @@ static void usage(void)
 	       "     --dry-run             compute and report; change nothing\n"
 	       "     --textfile-dir <dir>  write <dir>/kilo-sync.prom (node_exporter textfile)\n"
 	       " -p, --pretty              indented JSON\n"
+	       " -q, --quiet               no line per node skipped or failed, nor per\n"
+	       "                           unreachable cluster (the summary stays)\n"
 	       " -v, --verbose             log every HTTP exchange on stderr\n"
 	       " -h, --help                display this help\n"
 	       " -V, --version             display version\n"
@@ -92,6 +94,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "textfile-dir", required_argument, NULL, OPT_TEXTFILE },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -106,7 +109,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		argc--;
 	}
 	argv[0] = (char *)cli_prog(); /* getopt names the tool in its messages */
-	while ((c = getopt_long(argc, argv, "c:f:n:pvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:f:n:pqvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			o->config = optarg;
@@ -141,6 +144,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'v':
 			o->verbose = 1;
+			break;
+		case 'q':
+			o->quiet = 1;
 			break;
 		case 'h':
 			usage();
@@ -275,39 +281,150 @@ static void count_plan(const json_t *plan, struct sync_stats *st)
 	}
 }
 
-/* One stderr line per problem a pass met (README: logs say why): each
- * unreachable cluster, each node skipped for bad data (the first 20), and
- * one warning for NodeManager-labelled pods outside nodeManagerNamespaces
- * (NodeManagers in a namespace not configured look like this on every node). */
-static void report_problems(const json_t *doc, const struct sync_rms *rms,
-			    const struct sync_config *sc)
+/* At most this many node lines a pass; the rest are counted by state
+ * and code in one line. */
+#define NODE_LINES_MAX 100
+
+/* "c1 skipped (unknown-node-id), ..." of the nodes not shown: counts of
+ * each distinct state and code, in first-seen order, into buf. */
+static void count_rest(const json_t *items, size_t skip_first, const struct sync_rms *rms,
+		       char *buf, size_t size);
+
+/* Whether item's node was skipped only because its cluster is down (the
+ * cluster's own line says why). */
+static int cluster_down_skip(const json_t *item, const struct sync_node_state *ns,
+			     const struct sync_rms *rms)
 {
-	enum { SHOWN = 20 };
+	const char *cluster = json_string_value(json_object_get(item, "cluster"));
+
+	if (strcmp(ns->state, "skipped") != 0 || ns->part || !cluster)
+		return 0;
+	for (size_t i = 0; i < rms->n; i++)
+		if (rms->down[i].kind != ERR_NONE && strcmp(rms->c[i].id, cluster) == 0)
+			return ns->code && sync_reason_parse(ns->code) == rms->down_code[i];
+	return 0;
+}
+
+/* Whether an item's node gets a line: skipped or failed, and not for its
+ * cluster being down. */
+static int node_line_due(const json_t *item, const struct sync_rms *rms)
+{
+	struct sync_node_state ns;
+
+	sync_item_state(item, &ns);
+	return (strcmp(ns.state, "skipped") == 0 || strcmp(ns.state, "failed") == 0) &&
+	       !cluster_down_skip(item, &ns, rms);
+}
+
+static void count_rest(const json_t *items, size_t skip_first, const struct sync_rms *rms,
+		       char *buf, size_t size)
+{
+	enum { KINDS = 8 };
+	struct {
+		const char *state, *code;
+		size_t n;
+	} k[KINDS];
+	size_t nk = 0, other = 0, seen = 0, i, used = 0;
+	const json_t *it;
+
+	json_array_foreach(items, i, it)
+	{
+		struct sync_node_state ns;
+		size_t j;
+
+		if (!node_line_due(it, rms) || seen++ < skip_first)
+			continue;
+		sync_item_state(it, &ns);
+		for (j = 0; j < nk; j++)
+			if (strcmp(k[j].state, ns.state) == 0 &&
+			    strcmp(k[j].code, ns.code ? ns.code : "-") == 0)
+				break;
+		if (j < nk)
+			k[j].n++;
+		else if (nk < KINDS)
+			k[nk++] = (typeof(k[0])){ ns.state, ns.code ? ns.code : "-", 1 };
+		else
+			other++;
+	}
+	buf[0] = '\0';
+	for (size_t j = 0; j < nk && used < size; j++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%zu %s (%s)", j ? ", " : "",
+					 k[j].n, k[j].state, k[j].code);
+	if (other && used < size)
+		snprintf(buf + used, size - used, ", %zu other", other);
+}
+
+/* One stderr line per node a pass skipped or failed (README: logs say
+ * why), the first NODE_LINES_MAX of them, and one per unreachable cluster
+ * (its nodes, skipped for it, have no line of their own): "node 'N':
+ * skipped (CODE): reason".  Unless quiet.  Then one warning for
+ * NodeManager-labelled pods outside nodeManagerNamespaces (NodeManagers in
+ * a namespace not configured look like this on every node). */
+static void report_problems(const json_t *doc, const struct sync_rms *rms,
+			    const struct sync_config *sc, int quiet)
+{
 	const char *first_pod = NULL, *first_node = NULL;
-	size_t bad = 0, ignored = 0, i;
+	const json_t *items = json_object_get(doc, "items");
+	size_t lines = 0, due = 0, ignored = 0, i;
 	char list[256] = "";
 	const json_t *it;
 
-	for (i = 0; i < rms->n; i++)
-		if (rms->down[i].kind != ERR_NONE)
-			cli_error("cluster '%s' unreachable: %s", rms->c[i].id, rms->down[i].msg);
-	json_array_foreach(json_object_get(doc, "items"), i, it)
+	for (i = 0; !quiet && i < rms->n; i++) {
+		size_t nodes = 0, k;
+
+		if (rms->down[i].kind == ERR_NONE)
+			continue;
+		json_array_foreach(items, k, it)
+		{
+			struct sync_node_state ns;
+
+			sync_item_state(it, &ns);
+			nodes += cluster_down_skip(it, &ns, rms) &&
+				 strcmp(json_string_value(json_object_get(it, "cluster")),
+					rms->c[i].id) == 0;
+		}
+		cli_error("cluster '%s': unreachable (%s): %s; %zu node%s skipped for it",
+			  rms->c[i].id, sync_reason_code(rms->down_code[i]), rms->down[i].msg,
+			  nodes, nodes == 1 ? "" : "s");
+	}
+	json_array_foreach(items, i, it)
 	{
 		const char *node = json_string_value(json_object_get(it, "node"));
 		const char *pod = json_string_value(json_object_get(it, "ignoredPod"));
 
-		if (sync_item_bad(it) && bad++ < SHOWN)
-			cli_error("node %s skipped: %s", node,
-				  json_string_value(json_object_get(it, "reason")));
 		if (pod && !ignored++) {
 			first_pod = pod;
 			first_node = node;
 		}
+		if (quiet || !node_line_due(it, rms))
+			continue;
+		if (due++ < NODE_LINES_MAX) {
+			struct sync_node_state ns;
+			const json_t *cand = json_object_get(it, "candidates");
+			char more[200] = "";
+
+			sync_item_state(it, &ns);
+			if (json_array_size(cand) > 0)
+				snprintf(more, sizeof(more), " (candidates: %s%s%s%s)",
+					 json_string_value(json_array_get(cand, 0)) ?: "?",
+					 json_array_size(cand) > 1 ? ", " : "",
+					 json_array_size(cand) > 1
+						 ? json_string_value(json_array_get(cand, 1)) ?: "?"
+						 : "",
+					 json_array_size(cand) > 2 ? ", ..." : "");
+			cli_error("node '%s': %s%s (%s): %s%s", node ? node : "?", ns.state,
+				  ns.part ? " (annotation)" : "", ns.code ? ns.code : "-",
+				  ns.why ? ns.why : "(no reason given)", more);
+			lines++;
+		}
 	}
-	if (bad > SHOWN)
-		cli_error("and %zu more nodes skipped for bad data (the items with "
-			  "\"severity\":\"error\")",
-			  bad - SHOWN);
+	if (due > lines) {
+		char rest[512];
+
+		count_rest(items, lines, rms, rest, sizeof(rest));
+		cli_error("and %zu more nodes not synced: %s (the report names them)", due - lines,
+			  rest);
+	}
 	if (!ignored)
 		return;
 	for (i = 0; sc->options.nm_namespaces[i]; i++) {
@@ -322,8 +439,8 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 		 ignored, list, first_pod, first_node);
 }
 
-static int write_metrics(const struct opts *o, const json_t *report, const struct sync_stats *st,
-			 double secs)
+static int write_metrics(const struct opts *o, const json_t *report, const struct sync_rms *rms,
+			 const struct sync_stats *st, double secs)
 {
 	struct promtext *p;
 	struct err e = { 0 };
@@ -332,7 +449,7 @@ static int write_metrics(const struct opts *o, const json_t *report, const struc
 	if (!o->textfile_dir)
 		return 0;
 	p = promtext_new();
-	sync_metrics(p, report, st, secs);
+	sync_metrics(p, report, rms, st, secs);
 	ret = promtext_write_textfile(p, o->textfile_dir, "kilo-sync.prom", &e);
 	promtext_free(p);
 	if (ret < 0)
@@ -390,7 +507,7 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	}
 	if (!plan) {
 		st.errors[e->kind <= ERR_TEMP ? e->kind : ERR_SYSTEM]++;
-		write_metrics(o, NULL, &st, (double)(clock_mono_ms() - t0) / 1000);
+		write_metrics(o, NULL, rms, &st, (double)(clock_mono_ms() - t0) / 1000);
 		return -1;
 	}
 	if (o->mode == MODE_PLAN) {
@@ -411,7 +528,7 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 		json_decref(plan);
 		if (!report) {
 			st.errors[e->kind <= ERR_TEMP ? e->kind : ERR_SYSTEM]++;
-			write_metrics(o, NULL, &st, (double)(clock_mono_ms() - t0) / 1000);
+			write_metrics(o, NULL, rms, &st, (double)(clock_mono_ms() - t0) / 1000);
 			return -1;
 		}
 		out = report;
@@ -421,7 +538,7 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	sync_redact(out);
 	if (jsonio_write(stdout, out, o->pretty, e) < 0)
 		code = KILO_EXIT_FAIL;
-	report_problems(out, rms, sc);
+	report_problems(out, rms, sc, o->quiet);
 	if (st.skipped_bad + shown.skipped_bad)
 		snprintf(bad, sizeof(bad), " (%zu for bad data)",
 			 st.skipped_bad + shown.skipped_bad);
@@ -438,8 +555,8 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 		o->mode == MODE_PLAN || o->dry_run ? "to annotate" : "annotated",
 		st.skipped + shown.skipped, bad, st.failed, st.clusters_down, st.clusters,
 		(double)(clock_mono_ms() - t0) / 1000);
-	if (write_metrics(o, report ? report : out, &st, (double)(clock_mono_ms() - t0) / 1000) <
-		    0 &&
+	if (write_metrics(o, report ? report : out, rms, &st,
+			  (double)(clock_mono_ms() - t0) / 1000) < 0 &&
 	    code == KILO_EXIT_OK)
 		code = KILO_EXIT_PARTIAL;
 	json_decref(out);

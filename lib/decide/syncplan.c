@@ -39,8 +39,9 @@ struct sync_node {
 
 struct in_cluster {
 	char *id;
-	char *unreachable; /* why, or NULL */
-	int expected;      /* sync_input_cluster_expect(): unreachable unless given */
+	char *unreachable;          /* why, or NULL */
+	enum sync_reason down_code; /* its code, when unreachable */
+	int expected;               /* sync_input_cluster_expect(): unreachable unless given */
 	const struct yarn_node *unclaimed; /* sync_plan(): the first RM node that may be
 					    * busy and that no NodeManager pod claims */
 	int has_nodes;
@@ -505,9 +506,38 @@ void sync_input_cluster_expect(struct sync_input *in, const char *cluster)
 		c->expected = 1;
 }
 
-void sync_input_cluster_unreachable(struct sync_input *in, const char *cluster, const char *why)
+void sync_input_cluster_unreachable(struct sync_input *in, const char *cluster,
+				    enum sync_reason code, const char *why)
 {
-	set_str(&cluster_entry(in, cluster, 1)->unreachable, why ? why : "unreachable");
+	struct in_cluster *c = cluster_entry(in, cluster, 1);
+
+	set_str(&c->unreachable, why ? why : "unreachable");
+	c->down_code = code;
+}
+
+static const char *const reason_codes[SYNC_R_COUNT] = {
+#define SYNC_R_NAME(name, code) [SYNC_R_##name] = code,
+	SYNC_PLAN_REASONS(SYNC_R_NAME) SYNC_APPLY_REASONS(SYNC_R_NAME)
+#undef SYNC_R_NAME
+};
+
+const char *sync_reason_code(enum sync_reason r)
+{
+	return r > SYNC_R_NONE && r < SYNC_R_COUNT ? reason_codes[r] : NULL;
+}
+
+enum sync_reason sync_reason_parse(const char *s)
+{
+	for (int r = SYNC_R_NONE + 1; s && r < SYNC_R_COUNT; r++)
+		if (strcmp(reason_codes[r], s) == 0)
+			return (enum sync_reason)r;
+	return SYNC_R_NONE;
+}
+
+/* Set item's reasonCode. */
+static void set_code(json_t *item, enum sync_reason r)
+{
+	json_object_set_new(item, "reasonCode", json_string(sync_reason_code(r)));
 }
 
 static int add_items(struct sync_input *in, const json_t *items, const char *what, int list,
@@ -650,8 +680,9 @@ static json_t *annotation_part(const struct sync_options *o, const struct sync_n
 	json_t *a;
 
 	if (n->alloc_error)
-		return json_pack("{s:s,s:s+}", "action", "skip", "reason",
-				 "cannot rewrite the annotation: ", n->alloc_error);
+		return json_pack("{s:s,s:s+,s:s}", "action", "skip", "reason",
+				 "cannot rewrite the annotation: ", n->alloc_error, "reasonCode",
+				 sync_reason_code(SYNC_R_INVALID_ALLOCATION));
 	a = json_pack("{s:s,s:o}", "action",
 		      same || (!n->has_alloc && !cpu && !mem) ? "none" : "annotate", "hadoopYarn",
 		      allocation_quantities(o, cpu, mem));
@@ -871,10 +902,11 @@ static int64_t floor_div(int64_t a, int64_t b)
 	return a / b;
 }
 
-/* Make item a skip with the reason fmt gives (severity error when error). */
-static json_t *skipf(json_t *item, int error, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static json_t *skipf(json_t *item, int error, const char *fmt, ...)
+/* Make item a skip with code and the reason fmt gives (severity error
+ * when error). */
+static json_t *skipf(json_t *item, enum sync_reason code, int error, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static json_t *skipf(json_t *item, enum sync_reason code, int error, const char *fmt, ...)
 {
 	cleanup_free char *reason = NULL;
 	va_list ap;
@@ -885,6 +917,7 @@ static json_t *skipf(json_t *item, int error, const char *fmt, ...)
 	va_end(ap);
 	json_object_set_new(item, "action", json_string("skip"));
 	json_object_set_new(item, "reason", json_string(reason ? reason : "(no memory)"));
+	set_code(item, code);
 	if (error)
 		json_object_set_new(item, "severity", json_string("error"));
 	json_object_set_new(item, "annotation", json_pack("{s:s}", "action", "none"));
@@ -908,12 +941,15 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
 			       : xstrdup("");
 	if (has_share && !n->alloc_error && (why = zero_blocked(in, n, NULL)))
 		return skipf(
-			item, 0,
+			item, SYNC_R_SHARE_NOT_ZEROED, 0,
 			"no NodeManager pod seen on the node%s, but %s: its share is not zeroed",
 			note, why);
 	reason = xasprintf("no NodeManager pod on the node%s", note);
 	json_object_set_new(item, "action", json_string("skip"));
 	json_object_set_new(item, "reason", json_string(reason));
+	set_code(item, n->nm_terminating ? SYNC_R_NODEMANAGER_TERMINATING
+		       : n->nm_foreign   ? SYNC_R_NODEMANAGER_OUTSIDE_NAMESPACES
+					 : SYNC_R_NO_NODEMANAGER);
 	json_object_set_new(item, "annotation", annotation_part(&in->o, n, 0, 0));
 	if (n->alloc_error)
 		json_object_set_new(item, "severity", json_string("error"));
@@ -961,6 +997,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	const json_t *claimants;
 	cleanup_free char *reason = NULL, *why = NULL;
 	json_t *ann;
+	enum sync_reason code;
 	int draining;
 
 	json_object_set_new(item, "node", json_string(n->name));
@@ -969,26 +1006,27 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 			    n->nm_node_id ? json_string(n->nm_node_id) : json_null());
 	if (!n->nm_pods)
 		return no_nm_item(in, n, item);
-#define SKIP(error, ...) return skipf(item, error, __VA_ARGS__)
+#define SKIP(code, error, ...) return skipf(item, SYNC_R_##code, error, __VA_ARGS__)
 	if (!n->seen)
-		SKIP(0, "Node object not found (NodeManager pod %s)", n->nm_pod);
+		SKIP(NODE_NOT_FOUND, 0, "Node object not found (NodeManager pod %s)", n->nm_pod);
 	json_object_set_new(item, "origin", cpu_mem(n->origin_cpu, n->origin_mem));
 	json_object_set_new(json_object_get(item, "origin"), "source",
 			    json_string(n->origin_source));
 	json_object_set_new(item, "requested", cpu_mem(n->req_cpu, n->req_mem));
 	if (n->origin_error)
-		SKIP(1, "invalid annotation: %s", n->origin_error);
+		SKIP(INVALID_ANNOTATION, 1, "invalid annotation: %s", n->origin_error);
 	if (n->pod_error)
-		SKIP(1, "%s", n->pod_error);
+		SKIP(INVALID_POD, 1, "%s", n->pod_error);
 	if (n->nm_pods > 1)
-		SKIP(1, "%d NodeManager pods on the node", n->nm_pods);
+		SKIP(MULTIPLE_NODEMANAGERS, 1, "%d NodeManager pods on the node", n->nm_pods);
 	if (!valid_node_id(n->nm_node_id))
-		SKIP(1, "NodeManager pod %s has no valid %s annotation (host:port)", n->nm_pod,
+		SKIP(INVALID_NODE_ID, 1,
+		     "NodeManager pod %s has no valid %s annotation (host:port)", n->nm_pod,
 		     SYNC_ANN_NODE_ID);
 	/* a node id is taken only when it names this node or its pod */
 	if (!host_names_node(n->nm_node_id, id_host_len(n->nm_node_id), n) &&
 	    !host_in(n->nm_node_id, id_host_len(n->nm_node_id), n->nm_names))
-		SKIP(1,
+		SKIP(NODE_ID_MISMATCH, 1,
 		     "NodeManager pod %s names node id %s, whose host is neither node %s (its name "
 		     "or addresses) nor the pod (its name, hostname or IP)",
 		     n->nm_pod, n->nm_node_id, n->name);
@@ -1000,7 +1038,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	if (json_array_size(claimants) > 1) {
 		cleanup_free char *names = join_names(claimants);
 
-		SKIP(1,
+		SKIP(NODE_ID_CONFLICT, 1,
 		     "node id %s of cluster '%s' is claimed on %zu nodes (%s): every claimant "
 		     "is skipped",
 		     n->nm_node_id, n->nm_cluster, json_array_size(claimants), names);
@@ -1015,45 +1053,49 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		    n->origin_mem / 100 * o->reserve_percent +
 			    (n->origin_mem % 100 * o->reserve_percent + 99) / 100,
 		    &res_mem) < 0)
-		SKIP(1, "the reservation overflows on this node's origin pool");
+		SKIP(OVERFLOW, 1, "the reservation overflows on this node's origin pool");
 	json_object_set_new(item, "reserved", cpu_mem(res_cpu, res_mem));
 	if (num_sub(n->origin_cpu, n->req_cpu, &free_cpu) < 0 ||
 	    num_sub(free_cpu, res_cpu, &free_cpu) < 0 ||
 	    num_sub(n->origin_mem, n->req_mem, &free_mem) < 0 ||
 	    num_sub(free_mem, res_mem, &free_mem) < 0)
-		SKIP(1, "origin - requested - reserved overflows");
+		SKIP(OVERFLOW, 1, "origin - requested - reserved overflows");
 	total.vcores = free_cpu > 0 ? floor_div(free_cpu, 1000) : 0;
 	total.memory_mb = free_mem > 0 ? floor_div(free_mem, 1 << 20) : 0;
 	if (total.vcores > INT32_MAX)
-		SKIP(1, "%lld vCores exceed what the RM takes (2^31-1)", (long long)total.vcores);
+		SKIP(OVERFLOW, 1, "%lld vCores exceed what the RM takes (2^31-1)",
+		     (long long)total.vcores);
 	json_object_set_new(item, "yarnTotal", yarn_res(total));
 	c = cluster_entry((struct sync_input *)in, n->nm_cluster, 0);
 	if (!c) /* the same words live and offline: the plans must be equal */
-		SKIP(0,
+		SKIP(CLUSTER_NOT_CONFIGURED, 0,
 		     "no RM node list for cluster '%s' (live: not in clusters; --from: not given)",
 		     n->nm_cluster);
 	if (c->unreachable)
-		SKIP(0, "cluster '%s' unreachable: %s", n->nm_cluster, c->unreachable);
+		return skipf(item, c->down_code ? c->down_code : SYNC_R_RM_UNREACHABLE, 0,
+			     "cluster '%s' unreachable: %s", n->nm_cluster, c->unreachable);
 	if (!c->has_nodes)
-		SKIP(0, "no RM node list for cluster '%s'", n->nm_cluster);
+		SKIP(RM_NODES_NOT_GIVEN, 0, "no RM node list for cluster '%s'", n->nm_cluster);
 	y = yarn_nodes_find(&c->nodes, n->nm_node_id);
 	if (!y) {
 		json_object_set_new(item, "candidates", candidates(c, n->nm_node_id));
-		SKIP(0, "node id %s unknown to the RM of cluster '%s'", n->nm_node_id,
-		     n->nm_cluster);
+		SKIP(UNKNOWN_NODE_ID, 0, "node id %s unknown to the RM of cluster '%s'",
+		     n->nm_node_id, n->nm_cluster);
 	}
 	if (y->bad)
-		SKIP(1, "RM node %s of cluster '%s' cannot be read: %s", y->id, n->nm_cluster,
-		     y->bad);
+		SKIP(RM_NODE_INVALID, 1, "RM node %s of cluster '%s' cannot be read: %s", y->id,
+		     n->nm_cluster, y->bad);
 	for (size_t k = 0; k < c->nodes.n; k++)
 		if (&c->nodes.items[k] != y && strcmp(c->nodes.items[k].id, y->id) == 0)
-			SKIP(1, "RM of cluster '%s' lists node id %s twice", n->nm_cluster, y->id);
+			SKIP(RM_NODE_INVALID, 1, "RM of cluster '%s' lists node id %s twice",
+			     n->nm_cluster, y->id);
 	json_object_set_new(item, "rmTotal", yarn_res(y->total));
 	json_object_set_new(item, "rmUsed", yarn_res(y->used));
 	/* bad figures from the RM cost this node only (threat-model.md) */
 	if (impossible(y) || num_mul(y->used.vcores, 1000, &used_cpu) < 0 ||
 	    num_mul(y->used.memory_mb, (int64_t)1 << 20, &used_mem) < 0)
-		SKIP(1, "RM node %s reports impossible used figures (%lld vCores, %lld MB)",
+		SKIP(RM_NODE_INVALID, 1,
+		     "RM node %s reports impossible used figures (%lld vCores, %lld MB)",
 		     n->nm_node_id, (long long)y->used.vcores, (long long)y->used.memory_mb);
 #undef SKIP
 	json_object_set_new(item, "overCommitTimeoutMs", json_integer(o->over_commit_timeout_ms));
@@ -1063,17 +1105,21 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	draining = strcmp(y->state, "DECOMMISSIONING") == 0;
 	if (y->inactive) {
 		reason = xasprintf("RM node state %s", y->state);
+		code = SYNC_R_RM_NODE_INACTIVE;
 		json_object_set_new(item, "action", json_string("skip"));
 	} else if (draining) {
 		reason = xstrdup("RM node state DECOMMISSIONING: the RM holds its total at its use "
 				 "while it drains; not resized");
+		code = SYNC_R_RM_NODE_DECOMMISSIONING;
 		json_object_set_new(item, "action", json_string("skip"));
 	} else if (y->total.vcores != total.vcores || y->total.memory_mb != total.memory_mb) {
 		reason = xasprintf("RM total %lld vCores/%lld MB differs",
 				   (long long)y->total.vcores, (long long)y->total.memory_mb);
+		code = SYNC_R_TOTAL_DIFFERS;
 		json_object_set_new(item, "action", json_string("update"));
 	} else {
 		reason = xstrdup("RM total matches");
+		code = SYNC_R_TOTAL_MATCHES;
 		json_object_set_new(item, "action", json_string("none"));
 	}
 	if (!y->inactive && !draining &&
@@ -1114,6 +1160,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		reason = more;
 	}
 	json_object_set_new(item, "reason", json_string(reason));
+	set_code(item, code);
 	json_object_set_new(item, "annotation", ann);
 	if (n->alloc_error)
 		json_object_set_new(item, "severity", json_string("error"));

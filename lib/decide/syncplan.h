@@ -74,6 +74,64 @@
 #define SYNC_RM_MAX_MB ((int64_t)1 << 33)
 #define SYNC_RM_MAX_VCORES INT32_MAX
 
+/* The reasonCode of a SyncPlan or SyncReport item (and of a skipped
+ * annotation part, and the errorCode of a failed one): a closed list, one
+ * per cause the code can produce, documented in doc/SCHEMAS.md "Reason
+ * codes" (test_syncplan holds the two equal).  The log line and the
+ * metric label (kilo_sync_node_state) come from it; the human `reason`
+ * beside it says the particulars.
+ *
+ * Plan (why the action is what it is): */
+#define SYNC_PLAN_REASONS(X)                                                                       \
+	X(NO_NODEMANAGER, "no-nodemanager")                   /* no NodeManager pod on the node */ \
+	X(NODEMANAGER_TERMINATING, "nodemanager-terminating") /* only a terminating one */         \
+	X(NODEMANAGER_OUTSIDE_NAMESPACES, "nodemanager-outside-namespaces") /* label, not ns */    \
+	X(SHARE_NOT_ZEROED, "share-not-zeroed")     /* no NodeManager pod, YARN may still run */   \
+	X(NODE_NOT_FOUND, "node-not-found")         /* the NodeManager pod's Node is not listed */ \
+	X(INVALID_ANNOTATION, "invalid-annotation") /* originExtendedAllocatable unreadable */     \
+	X(INVALID_ALLOCATION, "invalid-allocation") /* thirdPartyAllocations unreadable */         \
+	X(INVALID_POD, "invalid-pod")               /* a pod's quantities cannot be read */        \
+	X(MULTIPLE_NODEMANAGERS, "multiple-nodemanagers")   /* two NodeManager pods */             \
+	X(INVALID_NODE_ID, "invalid-node-id")               /* no valid node-id annotation */      \
+	X(NODE_ID_MISMATCH, "node-id-mismatch")             /* the id's host is not this node */   \
+	X(NODE_ID_CONFLICT, "node-id-conflict")             /* one id claimed on several nodes */  \
+	X(OVERFLOW, "overflow")                             /* the figures overflow */             \
+	X(CLUSTER_NOT_CONFIGURED, "cluster-not-configured") /* not in clusters / not given */      \
+	X(RM_NODES_NOT_GIVEN, "rm-nodes-not-given") /* plan --from: its RM list is missing */      \
+	X(RM_UNREACHABLE, "rm-unreachable")         /* no RM of the cluster answered */            \
+	X(RM_REFUSED, "rm-refused")                 /* the RM refused the list (401, 403) */       \
+	X(RM_ANSWER_INVALID, "rm-answer-invalid")   /* the RM's list cannot be read */             \
+	X(UNKNOWN_NODE_ID, "unknown-node-id")       /* the RM does not know the node id */         \
+	X(RM_NODE_INVALID, "rm-node-invalid")   /* its RM entry unreadable, twice, impossible */   \
+	X(RM_NODE_INACTIVE, "rm-node-inactive") /* LOST, DECOMMISSIONED, SHUTDOWN... */            \
+	X(RM_NODE_DECOMMISSIONING, "rm-node-decommissioning") /* draining: not resized */          \
+	X(TOTAL_DIFFERS, "total-differs")                     /* update: the RM's total differs */ \
+	X(TOTAL_MATCHES, "total-matches") /* none: the RM's total is the plan's */
+/* Report (why an action failed; errorCode): */
+#define SYNC_APPLY_REASONS(X)                                                                      \
+	X(INVALID_PLAN_ITEM, "invalid-plan-item")   /* the item breaks SyncPlan's rules */         \
+	X(RESIZE_UNSUPPORTED, "resize-unsupported") /* no resize endpoint, no rmadmin */           \
+	X(RESIZE_REFUSED, "resize-refused")         /* the RM answered the resize with an error */ \
+	X(RMADMIN_FAILED, "rmadmin-failed")         /* the rmadmin fallback failed */              \
+	X(RESIZE_NOT_CONFIRMED, "resize-not-confirmed")     /* accepted, never listed */           \
+	X(ANNOTATION_CONFLICT, "annotation-conflict")       /* 409 again after a re-read */        \
+	X(ANNOTATION_REFUSED, "annotation-refused")         /* the API server refused the patch */ \
+	X(KUBERNETES_UNREACHABLE, "kubernetes-unreachable") /* 5xx, 429, timeout, connection */
+
+enum sync_reason {
+	SYNC_R_NONE = 0,
+#define SYNC_R_ENUM(name, code) SYNC_R_##name,
+	SYNC_PLAN_REASONS(SYNC_R_ENUM) SYNC_APPLY_REASONS(SYNC_R_ENUM)
+#undef SYNC_R_ENUM
+		SYNC_R_COUNT
+};
+
+/* The code of r ("unknown-node-id"), NULL for SYNC_R_NONE or out of range. */
+const char *sync_reason_code(enum sync_reason r);
+
+/* The reason whose code is s, SYNC_R_NONE when s is NULL or not a code. */
+enum sync_reason sync_reason_parse(const char *s);
+
 struct sync_input;
 
 /* A new, empty input set.  o is copied (its strings must outlive the set). */
@@ -113,9 +171,12 @@ int sync_input_add_rm_nodes(struct sync_input *in, const char *cluster,
  * ("its RM node list was not given"), so no share is zeroed on its absence. */
 void sync_input_cluster_expect(struct sync_input *in, const char *cluster);
 
-/* Mark a cluster unreachable (every RM failed): its nodes are skipped with
- * reason, no RM writes and no annotation changes for them. */
-void sync_input_cluster_unreachable(struct sync_input *in, const char *cluster, const char *why);
+/* Mark a cluster unreachable (every RM failed, or its list could not be
+ * read): its nodes are skipped with code (SYNC_R_RM_UNREACHABLE,
+ * SYNC_R_RM_REFUSED or SYNC_R_RM_ANSWER_INVALID) and reason why, no RM
+ * writes and no annotation changes for them. */
+void sync_input_cluster_unreachable(struct sync_input *in, const char *cluster,
+				    enum sync_reason code, const char *why);
 
 /* Forget every pod reduced so far (request sums and NodeManager pods): a
  * listing that restarted hands its pages again from the start. */

@@ -466,6 +466,7 @@ int yarn_node_resize(struct yarn_cluster *c, const char *id, struct yarn_resourc
 
 	memset(res, 0, sizeof(*res));
 	res->rm = -1;
+	res->answer = YARN_RESIZE_NO_ACTIVE;
 	for (int attempt = 0; attempt < 2; attempt++) {
 		struct http_response resp = { 0 };
 		struct http_request req;
@@ -485,6 +486,7 @@ int yarn_node_resize(struct yarn_cluster *c, const char *id, struct yarn_resourc
 		}
 		snprintf(what, sizeof(what), "cluster %s: POST %s", c->id ? c->id : "?", path);
 		answer = yarn_resize_classify(&resp, what, &res->reported_known, &res->reported, e);
+		res->answer = answer;
 		res->rm = rm; /* no redirect is followed: the RM asked answered */
 		http_response_release(&resp);
 		switch (answer) {

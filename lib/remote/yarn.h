@@ -59,17 +59,6 @@ enum yarn_resize_via {
 	YARN_VIA_RMADMIN, /* `yarn rmadmin -updateNodeResource` exited 0 */
 };
 
-struct yarn_resize_result {
-	enum yarn_resize_via via;
-	int rm;                        /* index of the RM written (REST), or -1 */
-	int reported_known;            /* REST: the 200 carried resourceInfo */
-	struct yarn_resource reported; /* its total: Hadoop 3.4 echoes the total
-					* asked for, applied or not (the RM applies
-					* asynchronously): never proof */
-};
-
-/* ---- pure ---- */
-
 /* Outcome of POST .../resource, from the status and body alone. */
 enum yarn_resize_answer {
 	YARN_RESIZE_ACCEPTED,     /* 200: queued; reported total in *reported when known */
@@ -78,6 +67,19 @@ enum yarn_resize_answer {
 	YARN_RESIZE_NO_ACTIVE,    /* 307/308 (never followed), or 200 not JSON */
 	YARN_RESIZE_FAILED,       /* anything else: e says what */
 };
+
+struct yarn_resize_result {
+	enum yarn_resize_via via;
+	enum yarn_resize_answer answer; /* the RM's last answer (YARN_RESIZE_NO_ACTIVE
+					 * also when no RM was reached) */
+	int rm;                         /* index of the RM written (REST), or -1 */
+	int reported_known;             /* REST: the 200 carried resourceInfo */
+	struct yarn_resource reported;  /* its total: Hadoop 3.4 echoes the total
+					* asked for, applied or not (the RM applies
+					* asynchronously): never proof */
+};
+
+/* ---- pure ---- */
 
 /* Classify a resize answer.  For ACCEPTED sets *reported_known and
  * *reported; for every other outcome sets e (UNKNOWN_NODE ERR_NOTFOUND,

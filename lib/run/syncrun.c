@@ -94,6 +94,7 @@ void sync_rms_init(struct sync_rms *r, const struct sync_config *sc, http_trace_
 	r->n = sc->nclusters;
 	r->c = xcalloc(r->n + 1, sizeof(*r->c));
 	r->down = xcalloc(r->n + 1, sizeof(*r->down));
+	r->down_code = xcalloc(r->n + 1, sizeof(*r->down_code));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct sync_cluster *s = &sc->clusters[i];
 		struct yarn_cluster *y = &r->c[i];
@@ -120,6 +121,8 @@ void sync_rms_release(struct sync_rms *r)
 {
 	free(r->c);
 	free(r->down);
+	free(r->down_code);
+	r->down_code = NULL;
 	r->c = NULL;
 	r->down = NULL;
 	r->n = 0;
@@ -143,14 +146,19 @@ static void gather_rm(struct sync_input *in, struct sync_rms *rms, struct sync_s
 
 		st->clusters++;
 		err_clear(&rms->down[i]);
+		rms->down_code[i] = SYNC_R_NONE;
 		if (yarn_nodes_list(c, &nodes, &e) < 0) {
 			st->clusters_down++;
-			sync_input_cluster_unreachable(in, c->id, e.msg);
+			rms->down_code[i] = e.kind == ERR_TEMP     ? SYNC_R_RM_UNREACHABLE
+					    : e.kind == ERR_REMOTE ? SYNC_R_RM_REFUSED
+								   : SYNC_R_RM_ANSWER_INVALID;
+			sync_input_cluster_unreachable(in, c->id, rms->down_code[i], e.msg);
 			rms->down[i] = e;
 			continue;
 		}
 		if (sync_input_add_rm_nodes(in, c->id, &nodes, &e) < 0) {
-			sync_input_cluster_unreachable(in, c->id, e.msg);
+			rms->down_code[i] = SYNC_R_RM_ANSWER_INVALID;
+			sync_input_cluster_unreachable(in, c->id, rms->down_code[i], e.msg);
 			rms->down[i] = e;
 		}
 		yarn_nodes_release(&nodes);
@@ -232,6 +240,33 @@ static void count_error(struct sync_stats *st, const struct err *e)
 		st->errors[e->kind]++;
 }
 
+/* Mark out (a report item or its annotation part) failed with e and code. */
+static void set_failed(json_t *out, const struct err *e, enum sync_reason code,
+		       struct sync_stats *st)
+{
+	json_object_set_new(out, "result", json_string("failed"));
+	json_object_set_new(out, "error", jsonio_string(e->msg));
+	json_object_set_new(out, "errorCode", json_string(sync_reason_code(code)));
+	count_error(st, e);
+}
+
+/* The errorCode of a resize that failed with e (res: how far it got). */
+static enum sync_reason resize_code(const struct yarn_resize_result *res, const struct err *e)
+{
+	if (res->via == YARN_VIA_RMADMIN)
+		return SYNC_R_RMADMIN_FAILED;
+	switch (res->answer) {
+	case YARN_RESIZE_UNKNOWN_NODE:
+		return SYNC_R_UNKNOWN_NODE_ID;
+	case YARN_RESIZE_NO_ENDPOINT:
+		return SYNC_R_RESIZE_UNSUPPORTED;
+	case YARN_RESIZE_FAILED:
+		return e->kind == ERR_TEMP ? SYNC_R_RM_UNREACHABLE : SYNC_R_RESIZE_REFUSED;
+	default: /* no RM reached, or none active */
+		return SYNC_R_RM_UNREACHABLE;
+	}
+}
+
 static const char *item_str(const json_t *item, const char *key)
 {
 	return json_string_value(json_object_get(item, key));
@@ -285,6 +320,16 @@ static int one_of(const char *s, const char *const *set)
 
 /* Check one SyncPlan item before anything is sent: a plan with a bad item
  * is refused as a whole (ERR_INPUT naming the field and the value). */
+/* obj.key, when present, is one of the closed list of codes. */
+static int check_code(const json_t *obj, const char *ctx, const char *key, struct err *e)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	if (!v || sync_reason_parse(json_string_value(v)) != SYNC_R_NONE)
+		return 0;
+	return jsonio_bad_value(e, ctx, key, "a reason code of doc/SCHEMAS.md", v);
+}
+
 static int check_item(const json_t *it, size_t i, const struct sync_config *sc, struct err *e)
 {
 	static const char *const actions[] = { "update", "none", "skip", NULL };
@@ -336,9 +381,13 @@ static int check_item(const json_t *it, size_t i, const struct sync_config *sc, 
 			return jsonio_bad_value(e, ctx, "cluster", "a cluster of the configuration",
 						json_object_get(it, "cluster"));
 	}
+	if (check_code(it, ctx, "reasonCode", e) < 0)
+		return -1;
 	if (jsonio_get_obj(it, ctx, "annotation", &ann, e) < 0)
 		return -1;
 	snprintf(sub, sizeof(sub), "%s.annotation", ctx);
+	if (ann && check_code(ann, sub, "reasonCode", e) < 0)
+		return -1;
 	if (ann && (jsonio_get_str(ann, sub, "action", &aa, e) < 0 || !one_of(aa, ann_actions)))
 		return e->kind != ERR_NONE
 			       ? -1
@@ -395,12 +444,15 @@ static void apply_rm(const json_t *item, json_t *out, struct sync_rms *rms, int 
 	}
 	want.vcores = json_integer_value(json_object_get(total, "vCores"));
 	want.memory_mb = json_integer_value(json_object_get(total, "memoryMB"));
-	if (!(y = rms_find(rms, item_str(item, "cluster"))))
+	if (!(y = rms_find(rms, item_str(item, "cluster")))) {
 		err_set(&e, ERR_USAGE, 0, "cluster %s: no RM client for it",
 			item_str(item, "cluster"));
-	else if (yarn_node_resize(y, item_str(item, "yarnNodeId"), want,
-				  json_integer_value(json_object_get(item, "overCommitTimeoutMs")),
-				  &res, &e) == 0) {
+		set_failed(out, &e, SYNC_R_CLUSTER_NOT_CONFIGURED, st);
+		return;
+	}
+	if (yarn_node_resize(y, item_str(item, "yarnNodeId"), want,
+			     json_integer_value(json_object_get(item, "overCommitTimeoutMs")), &res,
+			     &e) == 0) {
 		json_object_set_new(out, "result", json_string("updated"));
 		json_object_set_new(out, "via",
 				    json_string(res.via == YARN_VIA_REST ? "rest" : "rmadmin"));
@@ -414,9 +466,7 @@ static void apply_rm(const json_t *item, json_t *out, struct sync_rms *rms, int 
 						      .want = want };
 		return;
 	}
-	json_object_set_new(out, "result", json_string("failed"));
-	json_object_set_new(out, "error", jsonio_string(e.msg));
-	count_error(st, &e);
+	set_failed(out, &e, resize_code(&res, &e), st);
 }
 
 /* Write the hadoop-yarn entry on the fresh Node; 1 when written, 0 when it
@@ -454,7 +504,7 @@ static void apply_annotation(const json_t *item, json_t *out, const struct sync_
 	json_t *oann = json_object_get(out, "annotation");
 	struct err e = { 0 };
 	int64_t cpu = 0, mem = 0;
-	int ret = -1;
+	int ret = -1, conflict = 0;
 
 	if (!json_is_object(oann))
 		return;
@@ -474,6 +524,7 @@ static void apply_annotation(const json_t *item, json_t *out, const struct sync_
 		if (ret < 0 && kc->last_status == 409) { /* re-read and re-plan once */
 			st->conflicts++;
 			ret = annotate_once(kc, node, &sc->options, cpu, mem, &e);
+			conflict = ret < 0 && kc->last_status == 409;
 		}
 	}
 	if (ret >= 0) {
@@ -482,9 +533,13 @@ static void apply_annotation(const json_t *item, json_t *out, const struct sync_
 			st->annotated++;
 		return;
 	}
-	json_object_set_new(oann, "result", json_string("failed"));
-	json_object_set_new(oann, "error", jsonio_string(e.msg));
-	count_error(st, &e);
+	set_failed(oann, &e,
+		   conflict                    ? SYNC_R_ANNOTATION_CONFLICT
+		   : e.kind == ERR_NOTFOUND    ? SYNC_R_NODE_NOT_FOUND
+		   : e.kind == ERR_INPUT       ? SYNC_R_INVALID_ALLOCATION
+		   : e.kind == ERR_TEMP || !kc ? SYNC_R_KUBERNETES_UNREACHABLE
+					       : SYNC_R_ANNOTATION_REFUSED,
+		   st);
 }
 
 /* Up to this many accepted resizes of one cluster are read back one node
@@ -586,9 +641,7 @@ static void confirm_failed(struct accepted *a, const struct yarn_cluster *y, int
 		" MB} via %s but %s after %" PRId64 " ms (confirmTimeoutMs)%s%s",
 		y->id, a->id, a->want.vcores, a->want.memory_mb, item_str(a->out, "via"), seen,
 		limit, a->read_err.kind != ERR_NONE ? ": " : "", a->read_err.msg);
-	json_object_set_new(a->out, "result", json_string("failed"));
-	json_object_set_new(a->out, "error", jsonio_string(e.msg));
-	count_error(st, &e);
+	set_failed(a->out, &e, SYNC_R_RESIZE_NOT_CONFIRMED, st);
 }
 
 /* Read the RMs back until they list every accepted total, or each
@@ -691,9 +744,7 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 		json_array_append_new(items_out, out);
 		if (per_item && check_item(it, i, sc, &ie) < 0) {
 			/* a bad item costs that item only: nothing is sent for it */
-			json_object_set_new(out, "result", json_string("failed"));
-			json_object_set_new(out, "error", jsonio_string(ie.msg));
-			count_error(st, &ie);
+			set_failed(out, &ie, SYNC_R_INVALID_PLAN_ITEM, st);
 			continue;
 		}
 		apply_rm(it, out, rms, dry_run, &acc, st);
@@ -713,10 +764,47 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 	return report;
 }
 
+void sync_item_state(const json_t *item, struct sync_node_state *out)
+{
+	const json_t *ann = json_object_get(item, "annotation");
+	const char *result = item_str(item, "result"), *ares = item_str(ann, "result");
+	const char *action = item_str(item, "action"), *aact = item_str(ann, "action");
+	int failed = result && strcmp(result, "failed") == 0;
+	int afailed = ares && strcmp(ares, "failed") == 0;
+
+	memset(out, 0, sizeof(*out));
+	if (failed || afailed) {
+		const json_t *f = failed ? item : ann;
+
+		out->state = "failed";
+		out->code = item_str(f, "errorCode");
+		out->why = item_str(f, "error");
+		out->part = failed ? NULL : "annotation";
+	} else if ((action && strcmp(action, "skip") == 0) || (aact && strcmp(aact, "skip") == 0)) {
+		const json_t *f = action && strcmp(action, "skip") == 0 ? item : ann;
+
+		out->state = "skipped";
+		out->code = item_str(f, "reasonCode");
+		out->why = item_str(f, "reason");
+		out->part = f == item ? NULL : "annotation";
+	} else {
+		int wrote = (result && strcmp(result, "updated") == 0) ||
+			    (ares && strcmp(ares, "annotated") == 0);
+		int would = (!result && action && strcmp(action, "update") == 0) ||
+			    (!ares && aact && strcmp(aact, "annotate") == 0) ||
+			    (result && strcmp(result, "planned") == 0) ||
+			    (ares && strcmp(ares, "planned") == 0);
+
+		out->state = wrote ? "updated" : would ? "planned" : "unchanged";
+		out->code = item_str(item, "reasonCode");
+		out->why = item_str(item, "reason");
+	}
+}
+
 /* ---- metrics ---- */
 
-void sync_metrics(struct promtext *p, const json_t *report, const struct sync_stats *st,
-		  double duration_s)
+void sync_metrics(struct promtext *p, const json_t *report, const struct sync_rms *rms,
+		  const struct sync_stats *st, double duration_s)
 {
 	static const struct {
 		const char *name, *help, *obj, *key;
@@ -756,6 +844,35 @@ void sync_metrics(struct promtext *p, const json_t *report, const struct sync_st
 				promtext_sample_i64(p, per_node[m].name, labels,
 						    json_integer_value(v) * per_node[m].mul);
 		}
+	}
+	promtext_family(p, "kilo_sync_node_state", "gauge",
+			"1 per node of the last pass, labelled with what became of it (updated, "
+			"planned, unchanged, skipped, failed) and why (the reasonCode, or for "
+			"failed the errorCode: doc/SCHEMAS.md)");
+	json_array_foreach(json_object_get(report, "items"), i, it)
+	{
+		struct sync_node_state ns;
+		const char *labels[] = { "node",    item_str(it, "node"),
+					 "cluster", NULL,
+					 "state",   NULL,
+					 "reason",  NULL,
+					 NULL };
+
+		sync_item_state(it, &ns);
+		labels[3] = item_str(it, "cluster") ? item_str(it, "cluster") : "";
+		labels[5] = ns.state;
+		labels[7] = ns.code ? ns.code : "";
+		if (labels[1])
+			promtext_sample_i64(p, "kilo_sync_node_state", labels, 1);
+	}
+	promtext_family(p, "kilo_sync_cluster_reachable", "gauge",
+			"1 when the RM node list of the YARN cluster was read in the last pass, 0 "
+			"when its RMs all failed or answered what cannot be read");
+	for (i = 0; rms && i < rms->n && i < st->clusters; i++) {
+		const char *labels[] = { "cluster", rms->c[i].id, NULL };
+
+		promtext_sample_i64(p, "kilo_sync_cluster_reachable", labels,
+				    rms->down[i].kind == ERR_NONE);
 	}
 	promtext_family(p, "kilo_sync_items", "gauge", "Actions of the last pass by result");
 	{

@@ -31,7 +31,8 @@ struct sync_stats {
  * apply, in one pass). */
 struct sync_rms {
 	struct yarn_cluster *c;
-	struct err *down; /* per cluster: why its RM list was not read this pass */
+	struct err *down;            /* per cluster: why its RM list was not read this pass */
+	enum sync_reason *down_code; /* per cluster: its reasonCode (SYNC_R_NONE: read) */
 	size_t n;
 };
 
@@ -98,12 +99,32 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 		   struct k8s_client *kc, int dry_run, int per_item, struct sync_stats *st,
 		   struct err *e);
 
+/* What became of a SyncReport item's node (or, for a SyncPlan item, what
+ * would), for its log line and kilo_sync_node_state (pointers borrowed from
+ * the item; code NULL when the item has none, e.g. a hand-made plan):
+ *   failed     its resize or its annotation failed: code the errorCode and
+ *              why the error of the part that failed (part "annotation"
+ *              when only the annotation did, else NULL)
+ *   skipped    the item, or its annotation part, is a skip: their reasonCode
+ *              and reason
+ *   updated    its RM total or its annotation was written (and confirmed)
+ *   planned    a write is planned but not performed (plan, --dry-run)
+ *   unchanged  nothing to write: the item's reasonCode and reason */
+struct sync_node_state {
+	const char *state, *code, *why, *part;
+};
+void sync_item_state(const json_t *item, struct sync_node_state *out);
+
 /* The Prometheus metrics of a pass: per node and cluster the planned YARN
- * total (nodes not skipped) and YARN used (vcores, bytes), counts by
- * result, errors by kind, 409 conflicts, listing restarts, unreachable
- * clusters, nodes, the pass duration and success.  report is the
- * SyncReport (or the SyncPlan of `plan`), NULL for a failed pass. */
-void sync_metrics(struct promtext *p, const json_t *report, const struct sync_stats *st,
-		  double duration_s);
+ * total (nodes not skipped) and YARN used (vcores, bytes); per node
+ * kilo_sync_node_state{node,cluster,state,reason} 1 (sync_item_state();
+ * cluster "" for a node without a NodeManager pod); per cluster whose RMs
+ * this pass asked (rms, may be NULL) kilo_sync_cluster_reachable{cluster}
+ * 1 or 0; counts by result, errors by kind, 409 conflicts, listing
+ * restarts, unreachable clusters, nodes, the pass duration and success.
+ * report is the SyncReport (or the SyncPlan of `plan`), NULL for a failed
+ * pass. */
+void sync_metrics(struct promtext *p, const json_t *report, const struct sync_rms *rms,
+		  const struct sync_stats *st, double duration_s);
 
 #endif

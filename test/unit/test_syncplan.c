@@ -322,7 +322,8 @@ START_TEST(test_syncplan_two_clusters_one_down)
 	add_text(pod_doc("nma", "a", "Running", "a:8041", "c1", "\"containers\":[]"));
 	add_text(pod_doc("nmb", "b", "Running", "b:8041", "c2", "\"containers\":[]"));
 	add_rm("c1", "a:8041", "RUNNING", 10, 10240, 0, 0);
-	sync_input_cluster_unreachable(in, "c2", "every RM refused the connection");
+	sync_input_cluster_unreachable(in, "c2", SYNC_R_RM_UNREACHABLE,
+				       "every RM refused the connection");
 	it = plan_of("a");
 	ck_assert_str_eq(gets_(it, "action"), "none");
 	json_decref(it);
@@ -676,7 +677,7 @@ START_TEST(test_syncplan_review_cases_cost_the_node_only)
 	add_text(node_doc("odd", NULL, "10E", "1Gi", NULL)); /* beyond int64 milli-cores */
 	add_text(node_doc("lost", NULL, "10k", "10Gi", alloc));
 	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 0, 0, 0, 0);
-	sync_input_cluster_unreachable(in, "c2", "down");
+	sync_input_cluster_unreachable(in, "c2", SYNC_R_RM_UNREACHABLE, "down");
 	it = plan_of("n1");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
 	ck_assert_str_eq(gets_(it, "reason"),
@@ -1527,6 +1528,131 @@ START_TEST(test_syncplan_filtered_reading_same_plan)
 }
 END_TEST
 
+/* The reason codes are a closed list, and doc/SCHEMAS.md lists exactly
+ * them, in the same order. */
+START_TEST(test_syncplan_reason_codes_documented)
+{
+	char *path = testlib_fixture("../../doc/SCHEMAS.md");
+	char *text = testlib_read(NULL, path);
+	const char *p, *stop;
+	int r = SYNC_R_NONE + 1;
+
+	ck_assert_ptr_nonnull(text);
+	p = strstr(text, "### Reason codes");
+	ck_assert_ptr_nonnull(p);
+	stop = strstr(p + 1, "\n#"); /* the section's end */
+	ck_assert_ptr_nonnull(stop);
+	while ((p = strstr(p, "\n| `")) && p < stop) {
+		const char *code = p + 4, *end = strchr(code, '`');
+		char buf[64];
+
+		ck_assert_ptr_nonnull(end);
+		ck_assert_uint_lt((size_t)(end - code), sizeof(buf));
+		memcpy(buf, code, (size_t)(end - code));
+		buf[end - code] = '\0';
+		ck_assert_msg(r < SYNC_R_COUNT, "SCHEMAS.md lists %s beyond the code's list", buf);
+		ck_assert_str_eq(buf, sync_reason_code((enum sync_reason)r));
+		ck_assert_int_eq(sync_reason_parse(buf), r);
+		r++;
+		p = end;
+	}
+	ck_assert_int_eq(r, SYNC_R_COUNT);
+	ck_assert_ptr_null(sync_reason_code(SYNC_R_NONE));
+	ck_assert_ptr_null(sync_reason_code(SYNC_R_COUNT));
+	ck_assert_int_eq(sync_reason_parse("Unknown-Node-Id"), SYNC_R_NONE);
+	ck_assert_int_eq(sync_reason_parse(NULL), SYNC_R_NONE);
+	free(text);
+	free(path);
+}
+END_TEST
+
+/* Every item says why in a code: one node per cause (fixture). */
+START_TEST(test_syncplan_reason_code_per_cause)
+{
+	static const char *const want[][3] = {
+		{ "worker-a", "skip", "unknown-node-id" },
+		{ "worker-b", "skip", "invalid-node-id" },
+		{ "worker-c", "skip", "no-nodemanager" },
+		{ "worker-d", "update", "total-differs" },
+		{ "worker-e", "skip", "rm-node-decommissioning" },
+		{ "worker-f", "skip", "invalid-annotation" },
+	};
+	char *path = testlib_fixture("k8s/reasons.jsonl");
+	char *text = testlib_read(NULL, path);
+	json_auto_t *plan = NULL;
+	const json_t *items;
+	char *line, *save = NULL;
+
+	ck_assert_ptr_nonnull(text);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		add_text(line);
+	plan = sync_plan(in, 0, NULL);
+	items = json_object_get(plan, "items");
+	ck_assert_uint_eq(json_array_size(items), 6);
+	for (size_t i = 0; i < 6; i++) {
+		const json_t *it = json_array_get(items, i);
+		struct sync_node_state ns;
+
+		ck_assert_str_eq(json_string_value(json_object_get(it, "node")), want[i][0]);
+		ck_assert_str_eq(json_string_value(json_object_get(it, "action")), want[i][1]);
+		ck_assert_str_eq(json_string_value(json_object_get(it, "reasonCode")), want[i][2]);
+		sync_item_state(it, &ns);
+		ck_assert_str_eq(ns.state, strcmp(want[i][1], "skip") == 0 ? "skipped" : "planned");
+		ck_assert_str_eq(ns.code, want[i][2]);
+	}
+	free(text);
+	free(path);
+}
+END_TEST
+
+/* What became of a report item's node: failures first, then skips. */
+START_TEST(test_sync_item_state_of_report_items)
+{
+	static const struct {
+		const char *item, *state, *code, *part;
+	} cases[] = {
+		{ "{\"action\":\"update\",\"reasonCode\":\"total-differs\",\"result\":\"failed\","
+		  "\"errorCode\":\"resize-not-confirmed\",\"error\":\"e\",\"annotation\":{"
+		  "\"action\":\"annotate\",\"result\":\"failed\",\"errorCode\":\"annotation-refused\"}}",
+		  "failed", "resize-not-confirmed", NULL },
+		{ "{\"action\":\"none\",\"reasonCode\":\"total-matches\",\"result\":\"unchanged\","
+		  "\"annotation\":{\"action\":\"annotate\",\"result\":\"failed\","
+		  "\"errorCode\":\"annotation-conflict\",\"error\":\"409\"}}",
+		  "failed", "annotation-conflict", "annotation" },
+		{ "{\"action\":\"update\",\"reasonCode\":\"total-differs\",\"result\":\"updated\","
+		  "\"annotation\":{\"action\":\"skip\",\"reasonCode\":\"invalid-allocation\","
+		  "\"result\":\"unchanged\"}}",
+		  "skipped", "invalid-allocation", "annotation" },
+		{ "{\"action\":\"none\",\"reasonCode\":\"total-matches\",\"result\":\"unchanged\","
+		  "\"annotation\":{\"action\":\"annotate\",\"result\":\"annotated\"}}",
+		  "updated", "total-matches", NULL },
+		{ "{\"action\":\"update\",\"reasonCode\":\"total-differs\",\"result\":\"planned\","
+		  "\"annotation\":{\"action\":\"none\",\"result\":\"unchanged\"}}",
+		  "planned", "total-differs", NULL },
+		{ "{\"action\":\"none\",\"result\":\"unchanged\",\"annotation\":{\"action\":\"none\"}}",
+		  "unchanged", NULL, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct err e = { 0 };
+		json_auto_t *item = jsonio_parse(cases[i].item, "case", &e);
+		struct sync_node_state ns;
+
+		ck_assert_msg(item != NULL, "%s", e.msg);
+		sync_item_state(item, &ns);
+		ck_assert_str_eq(ns.state, cases[i].state);
+		if (cases[i].code)
+			ck_assert_str_eq(ns.code, cases[i].code);
+		else
+			ck_assert_ptr_null(ns.code);
+		if (cases[i].part)
+			ck_assert_str_eq(ns.part, cases[i].part);
+		else
+			ck_assert_ptr_null(ns.part);
+	}
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -1571,6 +1697,9 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_bad_input_names_field);
 	tcase_add_test(tc, test_syncplan_kubectl_list_and_only_nodes);
 	tcase_add_test(tc, test_syncplan_filtered_reading_same_plan);
+	tcase_add_test(tc, test_syncplan_reason_codes_documented);
+	tcase_add_test(tc, test_syncplan_reason_code_per_cause);
+	tcase_add_test(tc, test_sync_item_state_of_report_items);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -59,6 +59,16 @@ grep -q "^kilo_sync_yarn_used_memory_bytes{node=\"worker-1\",cluster=\"yarn-clus
 	"$tmpdir/kilo-sync.prom" || fail "used metric"
 grep -q '^kilo_sync_items{result="updated"} 1$' "$tmpdir/kilo-sync.prom" || fail "items metric"
 grep -q '^kilo_sync_pass_success 1$' "$tmpdir/kilo-sync.prom" || fail "success metric"
+#    what became of each node, and why, in the metrics and the log
+assert_eq "$(grep '^kilo_sync_node_state{' "$tmpdir/kilo-sync.prom")" \
+	'kilo_sync_node_state{node="worker-1",cluster="yarn-cluster-1",state="updated",reason="total-differs"} 1
+kilo_sync_node_state{node="worker-2",cluster="c2",state="skipped",reason="cluster-not-configured"} 1
+kilo_sync_node_state{node="worker-3",cluster="",state="skipped",reason="no-nodemanager"} 1' "node state metric"
+assert_eq "$(grep '^kilo_sync_cluster_reachable' "$tmpdir/kilo-sync.prom")" \
+	'kilo_sync_cluster_reachable{cluster="yarn-cluster-1"} 1' "cluster reachable metric"
+assert_eq "$(grep "^kilo-sync: node " "$tmpdir/sync.err")" \
+	"kilo-sync: node 'worker-2': skipped (cluster-not-configured): no RM node list for cluster 'c2' (live: not in clusters; --from: not given)
+kilo-sync: node 'worker-3': skipped (no-nodemanager): no NodeManager pod on the node" "node lines"
 
 # 2. nothing changed: the second pass reads and sends nothing
 posts=$(count_rm_posts) patches=$(count_api PATCH /)
@@ -131,6 +141,11 @@ assert_eq "$(item worker-2 '[.action, .annotation.action]')" '["skip","none"]' "
 item worker-2 .reason | grep -q "^\"cluster 'c2' unreachable: " || fail "worker-2 reason: $(item worker-2 .reason)"
 assert_eq "$(item worker-1 .result)" '"updated"' "worker-1 still synced"
 grep -q '1 of 2 clusters unreachable' "$tmpdir/sync.err" || fail "summary: $(cat "$tmpdir/sync.err")"
+#    one line for the cluster, none for the node skipped for it
+grep -q "^kilo-sync: cluster 'c2': unreachable (rm-unreachable): .*; 1 node skipped for it\$" \
+	"$tmpdir/sync.err" || fail "cluster line: $(cat "$tmpdir/sync.err")"
+assert_eq "$(item worker-2 .reasonCode)" '"rm-unreachable"' "worker-2 reasonCode"
+grep -q "^kilo-sync: node 'worker-2'" "$tmpdir/sync.err" && fail "a line for worker-2: $(cat "$tmpdir/sync.err")"
 posts=$(count_rm_posts) patches=$(count_api PATCH /)
 rc=0
 kilo-sync --config "$tmpdir/only-c2.yaml" --textfile-dir "$tmpdir" >"$tmpdir/report.json" \
@@ -140,6 +155,8 @@ assert_eq "$(count_rm_posts)" "$posts" "RM writes with every cluster down"
 assert_eq "$(count_api PATCH /api/v1/nodes/worker-2)" 0 "worker-2 never patched"
 assert_eq "$(node_ann worker-2)" "$ann2" "worker-2 annotation at the end"
 grep -q '^kilo_sync_clusters_unreachable 1$' "$tmpdir/kilo-sync.prom" || fail "unreachable metric"
+assert_eq "$(grep '^kilo_sync_cluster_reachable' "$tmpdir/kilo-sync.prom")" \
+	'kilo_sync_cluster_reachable{cluster="c2"} 0' "cluster unreachable metric"
 promtool check metrics <"$tmpdir/kilo-sync.prom" >"$tmpdir/promtool.out" 2>&1 ||
 	fail "promtool: $(cat "$tmpdir/promtool.out")"
 rc=0
@@ -154,6 +171,10 @@ sync
 assert_eq "$rc" 1 "exit when the only action failed"
 item worker-1 .error | grep -q 'no node resource endpoint.*configure the rmadmin fallback' ||
 	fail "error: $(item worker-1 .error)"
+assert_eq "$(item worker-1 '[.reasonCode, .errorCode]')" '["total-differs","resize-unsupported"]' \
+	"codes of a resize the RM cannot take"
+grep -q "^kilo-sync: node 'worker-1': failed (resize-unsupported): cluster yarn-cluster-1: .*no node resource endpoint" \
+	"$tmpdir/sync.err" || fail "failed line: $(cat "$tmpdir/sync.err")"
 printf '#!/bin/sh\necho "$*" >>"%s/yarn.calls"\n' "$tmpdir" >"$tmpdir/yarn"
 chmod +x "$tmpdir/yarn"
 #    a yarn command that exits 0 but changes nothing: never "updated"
@@ -164,7 +185,8 @@ kilo-sync --config "$tmpdir/rmadmin.yaml" >"$tmpdir/report.json" 2>"$tmpdir/sync
 assert_eq "$rc" 1 "exit when rmadmin exited 0 but the RM kept its total"
 assert_eq "$(cat "$tmpdir/yarn.calls")" "rmadmin -updateNodeResource $SYNC_NM_ID 97598 30 30000" \
 	"rmadmin arguments"
-assert_eq "$(item worker-1 '[.result, .via]')" '["failed","rmadmin"]' "rmadmin without effect"
+assert_eq "$(item worker-1 '[.result, .via, .errorCode]')" '["failed","rmadmin","resize-not-confirmed"]' \
+	"rmadmin without effect"
 assert_eq "$(item worker-1 .error)" \
 	"\"cluster yarn-cluster-1: node $SYNC_NM_ID: the RM accepted total {30 vCores, 97598 MB} via rmadmin but still lists {30 vCores, 30 MB} after 600 ms (confirmTimeoutMs)\"" \
 	"the unconfirmed resize"

@@ -90,7 +90,7 @@ hd_rmadmin -transitionToStandby rm1 >/dev/null 2>&1 || fail "rmadmin -transition
 sync
 assert_eq "$rc" 75 "no active RM"
 assert_eq "$(posts)" 0 "RM writes with no active RM"
-grep -q "^kilo-sync: cluster 'yarn-real' unreachable: .*no active RM" sync.err ||
+grep -q "^kilo-sync: cluster 'yarn-real': unreachable (rm-unreachable): .*no active RM" sync.err ||
 	fail "unreachable line: $(grep -v '^kilo-sync: [A-Z]* http' sync.err)"
 #    rm2 active: the NodeManagers move to it; shrink worker-2 so a write is due
 hd_rmadmin -transitionToActive rm2 >/dev/null 2>&1 || fail "rmadmin -transitionToActive rm2"
@@ -126,9 +126,11 @@ hd_rmadmin -refreshNodes -g 120 -server >rmadmin.out 2>&1 || fail "rmadmin -refr
 hd_wait "worker-2 DECOMMISSIONING" 30 hd_is DECOMMISSIONING node_field "$hd_nm2" .state
 hd_wait "the RM holding worker-2's total at its use" 10 hd_is "[1,1024]" total "$hd_nm2"
 sync
-assert_eq "$(item worker-2 '[.action, .reason]')" \
-	'["skip","RM node state DECOMMISSIONING: the RM holds its total at its use while it drains; not resized"]' \
+assert_eq "$(item worker-2 '[.action, .reasonCode, .reason]')" \
+	'["skip","rm-node-decommissioning","RM node state DECOMMISSIONING: the RM holds its total at its use while it drains; not resized"]' \
 	"a draining NodeManager"
+grep -q "^kilo-sync: node 'worker-2': skipped (rm-node-decommissioning): RM node state DECOMMISSIONING" sync.err ||
+	fail "the line of a draining node: $(grep -v '^kilo-sync: [A-Z]* http' sync.err)"
 assert_eq "$(grep -c "^kilo-sync: POST .*/$hd_nm2/" sync.err)" 0 "no resize of a draining node"
 assert_eq "$(entry worker-2 hadoop-yarn | jq -c .resources)" \
 	'{"kubernetes.io/batch-cpu":"1k","kubernetes.io/batch-memory":"1Gi"}' "worker-2's annotation while it drains"
@@ -137,8 +139,8 @@ hd_app_stop
 hd_wait "worker-2 DECOMMISSIONED" 60 hd_is DECOMMISSIONED node_field "$hd_nm2" .state
 set_origin worker-2 6000 12884901888
 sync
-assert_eq "$(item worker-2 '[.action, .reason]')" '["skip","RM node state DECOMMISSIONED"]' \
-	"a decommissioned NodeManager"
+assert_eq "$(item worker-2 '[.action, .reasonCode, .reason]')" \
+	'["skip","rm-node-inactive","RM node state DECOMMISSIONED"]' "a decommissioned NodeManager"
 assert_eq "$(grep -c "^kilo-sync: POST .*/$hd_nm2/" sync.err)" 0 "no resize of a decommissioned node"
 assert_eq "$(item worker-1 .result)" '"unchanged"' "worker-1 beside it"
 #    and back: the host no longer excluded and the NodeManager (it shut down
