@@ -902,6 +902,38 @@ static int64_t floor_div(int64_t a, int64_t b)
 	return a / b;
 }
 
+/* One dimension of sync_damp(). */
+static int64_t damp1(int64_t cur, int64_t target, int64_t max_fixed, int64_t pct, int64_t deadband)
+{
+	int64_t rise, step;
+
+	cur = cur > 0 ? cur : 0;
+	target = target > 0 ? target : 0;
+	if (target <= cur)
+		return target; /* a decrease: at once, in full */
+	rise = target - cur;
+	if (rise <= deadband)
+		return cur;
+	/* floor(cur x pct / 100) without the product: cur < 2^53, pct <= 1000 */
+	step = cur / 100 * pct + cur % 100 * pct / 100;
+	if (step < max_fixed)
+		step = max_fixed;
+	return rise <= step ? target : cur + step;
+}
+
+struct yarn_resource sync_damp(const struct sync_damping *d, struct yarn_resource current,
+			       struct yarn_resource target)
+{
+	if (!d || !d->enabled)
+		return target;
+	return (struct yarn_resource){
+		.vcores = damp1(current.vcores, target.vcores, d->max_increase_vcores,
+				d->max_increase_percent, d->deadband_vcores),
+		.memory_mb = damp1(current.memory_mb, target.memory_mb, d->max_increase_memory_mb,
+				   d->max_increase_percent, d->deadband_memory_mb),
+	};
+}
+
 /* Make item a skip with code and the reason fmt gives (severity error
  * when error). */
 static json_t *skipf(json_t *item, enum sync_reason code, int error, const char *fmt, ...)
@@ -993,7 +1025,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	const struct in_cluster *c;
 	const struct yarn_node *y;
 	int64_t res_cpu, res_mem, free_cpu, free_mem, used_cpu, used_mem;
-	struct yarn_resource total;
+	struct yarn_resource total, send;
 	const json_t *claimants;
 	cleanup_free char *reason = NULL, *why = NULL;
 	json_t *ann;
@@ -1089,8 +1121,13 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		if (&c->nodes.items[k] != y && strcmp(c->nodes.items[k].id, y->id) == 0)
 			SKIP(RM_NODE_INVALID, 1, "RM of cluster '%s' lists node id %s twice",
 			     n->nm_cluster, y->id);
+	json_object_set_new(item, "rmState", json_string(y->state));
 	json_object_set_new(item, "rmTotal", yarn_res(y->total));
 	json_object_set_new(item, "rmUsed", yarn_res(y->used));
+	if (!yarn_node_state_known(y->state))
+		SKIP(RM_NODE_STATE_UNKNOWN, 1,
+		     "RM node %s reports state '%s', not one of YARN's NodeStates: not resized",
+		     n->nm_node_id, y->state);
 	/* bad figures from the RM cost this node only (threat-model.md) */
 	if (impossible(y) || num_mul(y->used.vcores, 1000, &used_cpu) < 0 ||
 	    num_mul(y->used.memory_mb, (int64_t)1 << 20, &used_mem) < 0)
@@ -1103,6 +1140,12 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	 * (AbstractYarnScheduler.nodeUpdate) so nothing new lands there; a resize
 	 * to the plan would open room on a draining node until the next one. */
 	draining = strcmp(y->state, "DECOMMISSIONING") == 0;
+	send = sync_damp(&o->damping, y->total, total);
+	if (!y->inactive && !draining &&
+	    (send.vcores != total.vcores || send.memory_mb != total.memory_mb)) {
+		json_object_set_new(item, "yarnTotal", yarn_res(send));
+		json_object_set_new(item, "yarnTarget", yarn_res(total));
+	}
 	if (y->inactive) {
 		reason = xasprintf("RM node state %s", y->state);
 		code = SYNC_R_RM_NODE_INACTIVE;
@@ -1112,22 +1155,48 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 				 "while it drains; not resized");
 		code = SYNC_R_RM_NODE_DECOMMISSIONING;
 		json_object_set_new(item, "action", json_string("skip"));
-	} else if (y->total.vcores != total.vcores || y->total.memory_mb != total.memory_mb) {
-		reason = xasprintf("RM total %lld vCores/%lld MB differs",
-				   (long long)y->total.vcores, (long long)y->total.memory_mb);
-		code = SYNC_R_TOTAL_DIFFERS;
+	} else if (y->total.vcores != send.vcores || y->total.memory_mb != send.memory_mb) {
+		int damped = send.vcores != total.vcores || send.memory_mb != total.memory_mb;
+
+		reason = damped ? xasprintf("RM total %lld vCores/%lld MB differs; damped: %lld "
+					    "vCores/%lld MB this pass, toward %lld vCores/%lld MB "
+					    "(damping.maxIncrease)",
+					    (long long)y->total.vcores,
+					    (long long)y->total.memory_mb, (long long)send.vcores,
+					    (long long)send.memory_mb, (long long)total.vcores,
+					    (long long)total.memory_mb)
+				: xasprintf("RM total %lld vCores/%lld MB differs",
+					    (long long)y->total.vcores,
+					    (long long)y->total.memory_mb);
+		code = damped ? SYNC_R_TOTAL_DAMPED : SYNC_R_TOTAL_DIFFERS;
 		json_object_set_new(item, "action", json_string("update"));
+	} else if (send.vcores != total.vcores || send.memory_mb != total.memory_mb) {
+		reason =
+			xasprintf("RM total %lld vCores/%lld MB kept: the rise to %lld vCores/%lld "
+				  "MB is within damping.deadband",
+				  (long long)y->total.vcores, (long long)y->total.memory_mb,
+				  (long long)total.vcores, (long long)total.memory_mb);
+		code = SYNC_R_TOTAL_WITHIN_DEADBAND;
+		json_object_set_new(item, "action", json_string("none"));
 	} else {
 		reason = xstrdup("RM total matches");
 		code = SYNC_R_TOTAL_MATCHES;
 		json_object_set_new(item, "action", json_string("none"));
 	}
+	if (strcmp(y->state, "UNHEALTHY") == 0) {
+		char *more = xasprintf("%s; RM node state UNHEALTHY: resized all the same (the RM "
+				       "places no container there while it is unhealthy)",
+				       reason);
+
+		free(reason);
+		reason = more;
+	}
 	if (!y->inactive && !draining &&
-	    (total.vcores < y->used.vcores || total.memory_mb < y->used.memory_mb)) {
+	    (send.vcores < y->used.vcores || send.memory_mb < y->used.memory_mb)) {
 		struct yarn_resource back = {
-			.vcores = y->used.vcores > total.vcores ? y->used.vcores - total.vcores : 0,
-			.memory_mb = y->used.memory_mb > total.memory_mb
-					     ? y->used.memory_mb - total.memory_mb
+			.vcores = y->used.vcores > send.vcores ? y->used.vcores - send.vcores : 0,
+			.memory_mb = y->used.memory_mb > send.memory_mb
+					     ? y->used.memory_mb - send.memory_mb
 					     : 0,
 		};
 		char *more = xasprintf(

@@ -31,8 +31,18 @@
  *                      (extended resources).
  *  YARN total          max(0, origin - requested - reserved), vCores =
  *                      floor(milli / 1000), memoryMB = floor(bytes / 2^20).
+ *  RM node state       (rmState on the item; YARN's NodeState) RUNNING, NEW
+ *                      and UNHEALTHY nodes are resized (an unhealthy one is
+ *                      said so: the RM places nothing there meanwhile);
+ *                      DECOMMISSIONING never (the RM sets its total to its
+ *                      use on every heartbeat: AbstractYarnScheduler
+ *                      .nodeUpdate), nor DECOMMISSIONED, LOST, SHUTDOWN,
+ *                      REBOOTED (gone); any other state is skipped.
  *  action              update when the RM's total differs, else none; skip
  *                      with a reason otherwise.
+ *  damping             (when enabled) the total sent is sync_damp() of the
+ *                      RM's and the plan's: yarnTotal what is sent,
+ *                      yarnTarget the plan's own when they differ.
  *  annotation          YARN used (vCores x 1000 milli, MB x 2^20 bytes) as
  *                      the hadoop-yarn entry (priority koord-batch) of
  *                      node.koordinator.sh/thirdPartyAllocations, other
@@ -106,7 +116,10 @@
 	X(RM_NODE_INACTIVE, "rm-node-inactive") /* LOST, DECOMMISSIONED, SHUTDOWN... */            \
 	X(RM_NODE_DECOMMISSIONING, "rm-node-decommissioning") /* draining: not resized */          \
 	X(TOTAL_DIFFERS, "total-differs")                     /* update: the RM's total differs */ \
-	X(TOTAL_MATCHES, "total-matches") /* none: the RM's total is the plan's */
+	X(TOTAL_MATCHES, "total-matches") /* none: the RM's total is the plan's */                 \
+	X(TOTAL_DAMPED, "total-damped")   /* update: a rise ramped by damping.maxIncrease */       \
+	X(TOTAL_WITHIN_DEADBAND, "total-within-deadband") /* none: a rise within deadband */       \
+	X(RM_NODE_STATE_UNKNOWN, "rm-node-state-unknown") /* not one of YARN's NodeStates */
 /* Report (why an action failed; errorCode): */
 #define SYNC_APPLY_REASONS(X)                                                                      \
 	X(INVALID_PLAN_ITEM, "invalid-plan-item")   /* the item breaks SyncPlan's rules */         \
@@ -191,6 +204,16 @@ size_t sync_input_pods(const struct sync_input *in);
  * name; only_nodes (NULL-terminated, may be NULL) restricts it to those
  * names.  Never fails: per-node problems are `skip` items with a reason. */
 json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const *only_nodes);
+
+/* The total to send when the RM lists current and the plan asks for
+ * target, under d (issue "NodeManager lifecycle", slice a).  Per
+ * dimension: a decrease is sent at once and in full; a rise of at most
+ * the deadband is not sent (the current figure stays); a larger one is
+ * sent up to max(maxIncrease, maxIncrease.percent of current, rounded
+ * down) above current.  Disabled: target.  Negative figures count as 0.
+ * Pure; no overflow (figures up to 2^53). */
+struct yarn_resource sync_damp(const struct sync_damping *d, struct yarn_resource current,
+			       struct yarn_resource target);
 
 /* The new value of the thirdPartyAllocations annotation: current (the
  * annotation's string, NULL when absent) with its hadoop-yarn entry replaced

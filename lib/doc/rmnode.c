@@ -19,6 +19,19 @@ int yarn_node_state_inactive(const char *state)
 	return 0;
 }
 
+int yarn_node_state_known(const char *state)
+{
+	static const char *const states[] = {
+		"NEW",  "RUNNING",  "UNHEALTHY",       "DECOMMISSIONED",
+		"LOST", "REBOOTED", "DECOMMISSIONING", "SHUTDOWN"
+	};
+
+	for (size_t i = 0; state && i < sizeof(states) / sizeof(states[0]); i++)
+		if (strcmp(state, states[i]) == 0)
+			return 1;
+	return 0;
+}
+
 void yarn_node_release(struct yarn_node *n)
 {
 	free(n->id);

@@ -55,6 +55,11 @@ enum yarn_ha_state {
  * (those RMWebServices.getNodes takes from getInactiveRMNodes). */
 int yarn_node_state_inactive(const char *state);
 
+/* 1 when state is one of YARN's NodeStates (hadoop-yarn-api
+ * records/NodeState: NEW, RUNNING, UNHEALTHY, DECOMMISSIONED, LOST,
+ * REBOOTED, DECOMMISSIONING, SHUTDOWN), else 0 (NULL too). */
+int yarn_node_state_known(const char *state);
+
 /* Parse one NodeInfo object (RMWebServices dao/NodeInfo, yarn-interfaces.md
  * section 1).  ctx names it in messages ("nodes.node[3]").  Needs id and
  * state (strings) and either totalResource {memory, vCores} or

@@ -37,6 +37,17 @@
 #include "core/config.h"
 #include "core/err.h"
 
+/* damping: increases of a node's total ramp (decide/syncplan.h); off
+ * unless enabled.  Decreases always apply at once, in full. */
+struct sync_damping {
+	int enabled;
+	int64_t max_increase_vcores;    /* maxIncrease.vCores: a rise per pass of at most */
+	int64_t max_increase_memory_mb; /* maxIncrease.memoryMB */
+	int64_t max_increase_percent;   /* maxIncrease.percent of the current total, if larger */
+	int64_t deadband_vcores;        /* deadband.vCores: a rise of at most this is not sent */
+	int64_t deadband_memory_mb;     /* deadband.memoryMB */
+};
+
 /* The planner's options (decide/syncplan.h reads them). */
 struct sync_options {
 	const char *batch_cpu;    /* resource name, default kubernetes.io/batch-cpu (milli-cores) */
@@ -48,6 +59,7 @@ struct sync_options {
 	int64_t reserve_cpu_milli;        /* fixed reservation off the pool, default 0 */
 	int64_t reserve_memory_bytes;     /* default 0 */
 	int reserve_percent;              /* percent of the origin pool, 0..100, default 0 */
+	struct sync_damping damping;      /* default off */
 };
 
 /* Fill *o with the defaults above. */

@@ -865,6 +865,37 @@ void sync_metrics(struct promtext *p, const json_t *report, const struct sync_rm
 		if (labels[1])
 			promtext_sample_i64(p, "kilo_sync_node_state", labels, 1);
 	}
+	promtext_family(p, "kilo_sync_yarn_nodes", "gauge",
+			"Nodes of the last pass by YARN cluster and the RM's NodeState of their "
+			"NodeManager (unknown: none of YARN's states)");
+	{
+		json_auto_t *counts = json_object();
+		const char *key;
+		json_t *v;
+
+		json_array_foreach(json_object_get(report, "items"), i, it)
+		{
+			const char *st_ = item_str(it, "rmState"), *cl = item_str(it, "cluster");
+			char *k;
+
+			if (!st_ || !cl)
+				continue;
+			k = xasprintf("%s\n%s", yarn_node_state_known(st_) ? st_ : "unknown", cl);
+			json_object_set_new(
+				counts, k,
+				json_integer(json_integer_value(json_object_get(counts, k)) + 1));
+			free(k);
+		}
+		json_object_foreach(counts, key, v)
+		{
+			const char *nl = strchr(key, '\n');
+			cleanup_free char *state = xasprintf("%.*s", (int)(nl - key), key);
+			const char *labels[] = { "cluster", nl + 1, "state", state, NULL };
+
+			promtext_sample_i64(p, "kilo_sync_yarn_nodes", labels,
+					    json_integer_value(v));
+		}
+	}
 	promtext_family(p, "kilo_sync_cluster_reachable", "gauge",
 			"1 when the RM node list of the YARN cluster was read in the last pass, 0 "
 			"when its RMs all failed or answered what cannot be read");

@@ -1653,6 +1653,140 @@ START_TEST(test_sync_item_state_of_report_items)
 }
 END_TEST
 
+/* sync_damp: rises ramp and the deadband holds, decreases at once
+ * (issue "NodeManager lifecycle" slice a), per dimension. */
+START_TEST(test_sync_damp_table)
+{
+	static const struct sync_damping rec = { 1, 4, 8192, 25, 1, 1024 };
+	static const struct {
+		int64_t cv, cm, tv, tm, wv, wm;
+	} cases[] = {
+		{ 0, 0, 10, 10240, 4, 8192 },              /* from 0: the fixed step */
+		{ 4, 8192, 10, 10240, 8, 10240 },          /* the rest of memory in one step */
+		{ 8, 10240, 10, 10240, 10, 10240 },        /* a rise of 2 > deadband 1 */
+		{ 10, 10240, 11, 11264, 10, 10240 },       /* both within the deadband */
+		{ 100, 409600, 200, 819200, 125, 512000 }, /* 25% beats the fixed step */
+		{ 100, 409600, 3, 1000, 3, 1000 },         /* decreases in full */
+		{ 10, 1000, 2, 5000, 2, 5000 },            /* one down at once, one up in a step */
+		{ -5, -5, 10, 10240, 4, 8192 },            /* a negative current counts as 0 */
+		{ 7, 7, 7, 7, 7, 7 },                      /* equal */
+		{ 0, (int64_t)1 << 40, 0, ((int64_t)1 << 41), 0,
+		  ((int64_t)1 << 40) + ((int64_t)1 << 38) },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct yarn_resource got = sync_damp(
+			&rec,
+			(struct yarn_resource){ .vcores = cases[i].cv, .memory_mb = cases[i].cm },
+			(struct yarn_resource){ .vcores = cases[i].tv, .memory_mb = cases[i].tm });
+
+		ck_assert_msg(got.vcores == cases[i].wv && got.memory_mb == cases[i].wm,
+			      "case %zu: got %lld/%lld, want %lld/%lld", i, (long long)got.vcores,
+			      (long long)got.memory_mb, (long long)cases[i].wv,
+			      (long long)cases[i].wm);
+	}
+	{
+		struct sync_damping off = rec;
+		struct yarn_resource got;
+
+		off.enabled = 0;
+		got = sync_damp(&off, (struct yarn_resource){ 0, 0 },
+				(struct yarn_resource){ .vcores = 10, .memory_mb = 10240 });
+		ck_assert_int_eq(got.vcores, 10);
+		ck_assert_int_eq(got.memory_mb, 10240);
+		got = sync_damp(NULL, (struct yarn_resource){ 0, 0 },
+				(struct yarn_resource){ .vcores = 3, .memory_mb = 3 });
+		ck_assert_int_eq(got.vcores, 3);
+	}
+}
+END_TEST
+
+/* Damping in the plan: yarnTotal is the step, yarnTarget the plan's. */
+START_TEST(test_syncplan_damping_ramps_and_holds)
+{
+	json_t *it;
+
+	opts.damping = (struct sync_damping){ 1, 4, 8192, 25, 1, 1024 };
+	sync_input_free(in);
+	in = sync_input_new(&opts);
+	add_text(node_doc("n1", NULL, "10k", "10Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_text(node_doc("n2", NULL, "10k", "10Gi", NULL));
+	add_text(pod_doc("nm2", "n2", "Running", "n2:8041", NULL, "\"containers\":[]"));
+	add_text(node_doc("n3", NULL, "10k", "10Gi", NULL));
+	add_text(pod_doc("nm3", "n3", "Running", "n3:8041", NULL, "\"containers\":[]"));
+	add_text("{\"nodes\":{\"node\":["
+		 "{\"id\":\"n1:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"vCores\":0,"
+		 "\"memory\":0},\"usedResource\":{\"vCores\":0,\"memory\":0}},"
+		 "{\"id\":\"n2:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"vCores\":10,"
+		 "\"memory\":9728},\"usedResource\":{\"vCores\":0,\"memory\":0}},"
+		 "{\"id\":\"n3:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"vCores\":64,"
+		 "\"memory\":262144},\"usedResource\":{\"vCores\":0,\"memory\":0}}]}}");
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "update");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "total-damped");
+	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 4);
+	ck_assert_int_eq(geti(it, "yarnTotal", "memoryMB"), 8192);
+	ck_assert_int_eq(geti(it, "yarnTarget", "vCores"), 10);
+	ck_assert_int_eq(geti(it, "yarnTarget", "memoryMB"), 10240);
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "RM total 0 vCores/0 MB differs; damped: 4 vCores/8192 MB this pass, "
+			 "toward 10 vCores/10240 MB (damping.maxIncrease)");
+	json_decref(it);
+	it = plan_of("n2"); /* 512 MB more: within the deadband, not sent */
+	ck_assert_str_eq(gets_(it, "action"), "none");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "total-within-deadband");
+	ck_assert_int_eq(geti(it, "yarnTotal", "memoryMB"), 9728);
+	ck_assert_int_eq(geti(it, "yarnTarget", "memoryMB"), 10240);
+	json_decref(it);
+	it = plan_of("n3"); /* a decrease: at once, in full, no yarnTarget */
+	ck_assert_str_eq(gets_(it, "action"), "update");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "total-differs");
+	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 10);
+	ck_assert_int_eq(geti(it, "yarnTotal", "memoryMB"), 10240);
+	ck_assert_ptr_null(json_object_get(it, "yarnTarget"));
+	json_decref(it);
+}
+END_TEST
+
+/* YARN's NodeStates: NEW and UNHEALTHY are resized (the latter said so),
+ * a state YARN does not have is skipped as bad data. */
+START_TEST(test_syncplan_rm_states)
+{
+	json_t *it;
+
+	add_text(node_doc("n1", NULL, "10k", "10Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_text(node_doc("n2", NULL, "10k", "10Gi", NULL));
+	add_text(pod_doc("nm2", "n2", "Running", "n2:8041", NULL, "\"containers\":[]"));
+	add_text(node_doc("n3", NULL, "10k", "10Gi", NULL));
+	add_text(pod_doc("nm3", "n3", "Running", "n3:8041", NULL, "\"containers\":[]"));
+	add_text("{\"nodes\":{\"node\":["
+		 "{\"id\":\"n1:8041\",\"state\":\"UNHEALTHY\",\"totalResource\":{\"vCores\":1,"
+		 "\"memory\":1},\"usedResource\":{\"vCores\":0,\"memory\":0}},"
+		 "{\"id\":\"n2:8041\",\"state\":\"NEW\",\"totalResource\":{\"vCores\":1,"
+		 "\"memory\":1},\"usedResource\":{\"vCores\":0,\"memory\":0}},"
+		 "{\"id\":\"n3:8041\",\"state\":\"FROZEN\",\"totalResource\":{\"vCores\":1,"
+		 "\"memory\":1},\"usedResource\":{\"vCores\":0,\"memory\":0}}]}}");
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "update");
+	ck_assert_str_eq(gets_(it, "rmState"), "UNHEALTHY");
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "RM total 1 vCores/1 MB differs; RM node state UNHEALTHY: resized all the "
+			 "same (the RM places no container there while it is unhealthy)");
+	json_decref(it);
+	it = plan_of("n2");
+	ck_assert_str_eq(gets_(it, "action"), "update");
+	ck_assert_str_eq(gets_(it, "rmState"), "NEW");
+	json_decref(it);
+	it = plan_of("n3");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "rm-node-state-unknown");
+	ck_assert_str_eq(gets_(it, "severity"), "error");
+	json_decref(it);
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -1700,6 +1834,9 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_reason_codes_documented);
 	tcase_add_test(tc, test_syncplan_reason_code_per_cause);
 	tcase_add_test(tc, test_sync_item_state_of_report_items);
+	tcase_add_test(tc, test_sync_damp_table);
+	tcase_add_test(tc, test_syncplan_damping_ramps_and_holds);
+	tcase_add_test(tc, test_syncplan_rm_states);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -66,6 +66,8 @@ kilo_sync_node_state{node="worker-2",cluster="c2",state="skipped",reason="cluste
 kilo_sync_node_state{node="worker-3",cluster="",state="skipped",reason="no-nodemanager"} 1' "node state metric"
 assert_eq "$(grep '^kilo_sync_cluster_reachable' "$tmpdir/kilo-sync.prom")" \
 	'kilo_sync_cluster_reachable{cluster="yarn-cluster-1"} 1' "cluster reachable metric"
+assert_eq "$(grep '^kilo_sync_yarn_nodes{' "$tmpdir/kilo-sync.prom")" \
+	'kilo_sync_yarn_nodes{cluster="yarn-cluster-1",state="RUNNING"} 1' "nodes by RM state metric"
 assert_eq "$(grep "^kilo-sync: node " "$tmpdir/sync.err")" \
 	"kilo-sync: node 'worker-2': skipped (cluster-not-configured): no RM node list for cluster 'c2' (live: not in clusters; --from: not given)
 kilo-sync: node 'worker-3': skipped (no-nodemanager): no NodeManager pod on the node" "node lines"
