@@ -148,6 +148,47 @@ static int load_nm_namespaces(struct sync_config *sc, struct err *e)
 	return 0;
 }
 
+/* damping: {enabled, maxIncrease: {vCores, memoryMB, percent}, deadband:
+ * {vCores, memoryMB}}; present means on (unless enabled: false), every
+ * figure defaulting to the recommended one (issue "NodeManager
+ * lifecycle": 4 vCores / 8 GiB or 25%, deadband 1 vCore / 1 GiB). */
+static int load_damping(struct sync_config *sc, json_t *warnings, struct err *e)
+{
+	static const char *const known[] = { "enabled", "maxIncrease", "deadband", NULL };
+	static const char *const inc_known[] = { "vCores", "memoryMB", "percent", NULL };
+	static const char *const band_known[] = { "vCores", "memoryMB", NULL };
+	const struct config *c = &sc->file;
+	struct sync_damping *d = &sc->options.damping;
+	json_t *damp = NULL, *inc = NULL, *band = NULL;
+	int on = 0;
+
+	if (config_obj(c, c->root, "", "damping", &damp, e) < 0)
+		return -1;
+	if (!damp)
+		return 0;
+	if (config_bool(c, damp, "damping", "enabled", 1, &on, e) < 0 ||
+	    config_obj(c, damp, "damping", "maxIncrease", &inc, e) < 0 ||
+	    config_obj(c, damp, "damping", "deadband", &band, e) < 0 ||
+	    config_int(c, inc, "damping.maxIncrease", "vCores", 4, 1, INT32_MAX,
+		       &d->max_increase_vcores, e) < 0 ||
+	    config_int(c, inc, "damping.maxIncrease", "memoryMB", 8192, 1, INT64_C(1) << 40,
+		       &d->max_increase_memory_mb, e) < 0 ||
+	    config_int(c, inc, "damping.maxIncrease", "percent", 25, 0, 1000,
+		       &d->max_increase_percent, e) < 0 ||
+	    config_int(c, band, "damping.deadband", "vCores", 1, 0, INT32_MAX, &d->deadband_vcores,
+		       e) < 0 ||
+	    config_int(c, band, "damping.deadband", "memoryMB", 1024, 0, INT64_C(1) << 40,
+		       &d->deadband_memory_mb, e) < 0)
+		return -1;
+	d->enabled = on;
+	if (warnings) {
+		config_unknown(damp, "damping", known, NULL, warnings);
+		config_unknown(inc, "damping.maxIncrease", inc_known, NULL, warnings);
+		config_unknown(band, "damping.deadband", band_known, NULL, warnings);
+	}
+	return 0;
+}
+
 int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings, struct err *e)
 {
 	static const char *const known[] = { "clusters",
@@ -159,6 +200,7 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 					     "kubernetes",
 					     "passTimeoutMs",
 					     "nodeManagerNamespaces",
+					     "damping",
 					     NULL };
 	static const char *const res_known[] = { "cpu", "memory", NULL };
 	static const char *const rsv_known[] = { "cpuMilli", "memoryBytes", "percent", NULL };
@@ -237,7 +279,7 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 		o->nm_label_key = sc->nm_selector;
 		o->nm_label_value = sc->nm_selector + (eq - sel) + 1;
 	}
-	if (load_nm_namespaces(sc, e) < 0)
+	if (load_nm_namespaces(sc, e) < 0 || load_damping(sc, warnings, e) < 0)
 		return -1;
 	clusters = json_object_get(c->root, "clusters");
 	if (clusters && !json_is_array(clusters))

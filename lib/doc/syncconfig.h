@@ -22,6 +22,11 @@
  *   kubernetes: {kubeconfig: "", context: "", pageSize: 500, timeoutMs: 30000,
  *                maxPages: 2000}  # a listing with more pages is not complete
  *   passTimeoutMs: 120000        # gathering past this writes nothing (exit 75)
+ *   damping:                     # off when absent; present: on (enabled: true)
+ *     maxIncrease: {vCores: 4, memoryMB: 8192, percent: 25}
+ *                                # a rise per pass of at most the larger of
+ *                                # these (percent of the RM's current total)
+ *     deadband: {vCores: 1, memoryMB: 1024}   # a rise of at most this: not sent
  *
  * Every field is optional; the defaults are shown.  Unknown fields are
  * returned as warnings.
