@@ -86,7 +86,9 @@ printf 'echo "stub suite ran"\n' >"$clone/test/run-all.sh"
 first_run() {
 	rm -rf "${clone:?}/build" "${clone:?}/bin" "$marker"
 	: >"$log"
-	(cd "$clone" && PATH="$shims:$PATH" make -j2 --no-print-directory "$@") \
+	# the clone's make is a first make: nothing of a make that runs this test
+	(cd "$clone" && unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES &&
+		PATH="$shims:$PATH" make -j2 --no-print-directory "$@") \
 		>"$tmpdir/$1.out" 2>&1
 	rc=$?
 	if [ "$rc" != 0 ]; then
