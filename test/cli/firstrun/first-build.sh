@@ -9,7 +9,8 @@
 #               the marker, anything else the real answer
 #   apt-get     installs nothing: `install` creates the marker (the packages
 #               are really installed on this machine already)
-#   id          -u is 0 (install-deps installs only as root)
+#   id          -u is 0 (install-deps installs only as root), or the
+#               uid in $tmpdir/uid for the not-root case
 # A Makefile that reads pkg-config while it parses, before `deps` ran (the
 # bug: hundreds of undefined references, a second `make demo` worked) fails
 # here.  What runs after the build is replaced in the clone: scripts/demo by
@@ -68,10 +69,11 @@ exit 0
 EOF
 cat >"$shims/id" <<EOF
 #!/bin/sh
-[ "\$*" = -u ] && { echo 0; exit 0; }
+[ "\$*" = -u ] && { cat '$tmpdir/uid'; exit 0; }
 exec '$real_id' "\$@"
 EOF
 chmod +x "$shims"/*
+echo 0 >"$tmpdir/uid"
 
 # after the build: the stub demo runs every tool built, no lint, no suite
 cat >"$clone/scripts/demo" <<'EOF'
@@ -112,4 +114,16 @@ first_run check TOOLS=kilo-sync UNITS= TEST_TOOLS=
 grep -qx 'stub suite ran' "$tmpdir/check.out" || fail "make check did not reach the tests"
 v=$("$clone/build/check/bin/kilo-sync" --version) || fail "make check's kilo-sync does not run"
 case $v in "kilo-sync 0.1.0 "*) ;; *) fail "make check's kilo-sync --version: $v" ;; esac
+
+# not root (README: "they print the apt-get command to run as root and stop")
+echo 1000 >"$tmpdir/uid"
+rm -rf "${clone:?}/build" "${clone:?}/bin" "$marker"
+: >"$log"
+(cd "$clone" && unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES &&
+	PATH="$shims:$PATH" make --no-print-directory demo) >"$tmpdir/user.out" 2>&1
+assert_eq "$?" 2 "make demo as a user, packages missing: exit"
+grep -q "^install-deps: run as root: apt-get update && apt-get install -y --no-install-recommends .*libjansson-dev" \
+	"$tmpdir/user.out" || fail "make demo as a user does not print the apt-get command: $(head -n 3 "$tmpdir/user.out")"
+! grep -q "^apt-get" "$log" || fail "make demo as a user ran: $(grep "^apt-get" "$log")"
+[ ! -e "$clone/bin" ] && [ ! -e "$clone/build" ] || fail "make demo as a user built something"
 exit 0
