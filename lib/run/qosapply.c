@@ -193,6 +193,7 @@ const struct jsonio_filter qosapply_input_fields[] = {
 	{ "kind" },
 	{ "apiVersion" },
 	{ "metadata", node_field },
+	{ "windowMs" },
 	{ "capacity" },
 	{ "system" },
 	{ "qos" },
