@@ -28,10 +28,14 @@ log() {
 # prefix, so `grep 'kilo-sync-loop: kilo-sync: node '` finds a tool's lines
 # too); a last line without a newline is logged too.  One awk for all lines
 # when it has strftime (mawk, gawk, busybox; 5000 lines in 0.1 s), each line
-# flushed as it comes; else one date(1) a line (1 ms each).
+# logged as it comes (mawk reads a pipe by blocks unless -W interactive);
+# else one date(1) a line (1 ms each).
 log_lines() {
 	if TZ=UTC0 awk 'BEGIN { exit strftime("%Y") == "" }' </dev/null 2>/dev/null; then
-		TZ=UTC0 awk -v p="$prog" '{
+		_la=""
+		case $(awk -W version 2>/dev/null </dev/null) in mawk*) _la="-W interactive" ;; esac
+		# shellcheck disable=SC2086 # _la: no option or one of two words
+		TZ=UTC0 awk $_la -v p="$prog" '{
 			printf "%s %s: %s\n", strftime("%Y-%m-%dT%H:%M:%SZ"), p, $0
 			fflush()
 		}' >&2

@@ -19,6 +19,17 @@ rc=$(sed -n "${n}p" "$STUB_DIR/codes")
 case ${STUB_OUT:-report} in
 report) printf '{"kind":"SyncReport","pass":%d,"exit":%d}\n' "$n" "$rc" ;;
 big) head -c 104857600 /dev/zero ;;
+wait) # a line, then on until the test says go (at most 10 s)
+	echo "kilo-sync: node 'worker-9': failed (rm-refused): early" >&2
+	i=0
+	while [ ! -e "$STUB_DIR/go" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	;;
+int) # Ctrl-C: a cleanup that takes a while, then exit 130
+	trap 'echo "kilo-sync: interrupted" >&2; sleep 0.3; echo "kilo-sync: cleaned up" >&2; exit 130' INT
+	: >"$STUB_DIR/started"
+	sleep 5 &
+	wait
+	;;
 esac
 echo "kilo-sync: node 'worker-3': skipped (unknown-node-id): node id nm-0:8041 unknown to the RM of cluster 'default'" >&2
 printf "kilo-sync: cluster 'b': unreachable (rm-unreachable): pass %d" "$n" >&2
@@ -135,6 +146,44 @@ if [ "$(id -u)" = 0 ] && mkdir "$tmpdir/full" && mount -t tmpfs -o size=64k,mode
 		"report after a full disk"
 	assert_eq "$(ls -A "$tmpdir/full" | tr '\n' ' ')" "last-report.json " "files after a full disk"
 fi
+
+# kilo-sync's lines are logged as they come, not at the end of the pass
+: >"$tmpdir/log4"
+rm -f "$tmpdir/go"
+one_pass STUB_OUT=wait &
+w=0
+until grep -q "kilo-sync-loop: kilo-sync: node 'worker-9': failed (rm-refused): early" "$tmpdir/log4"; do
+	w=$((w + 1))
+	[ "$w" -lt 50 ] || fail "a line not logged while kilo-sync runs: $(cat "$tmpdir/log4")"
+	sleep 0.1
+done
+: >"$tmpdir/go"
+wait $! || fail "the pass of the early line"
+# Ctrl-C (SIGINT to the process group): kilo-sync's cleanup lines are
+# logged, its exit code is the pass's, the loop stops with 0
+: >"$tmpdir/log4"
+rm -f "$tmpdir/started"
+python3 - "$loop" "$tmpdir" <<'PY'
+import os, signal, subprocess, sys, time
+loop, tmp = sys.argv[1:]
+env = dict(os.environ, INTERVAL="30", KILO_SYNC=tmp + "/stub", LOCK_FILE=tmp + "/lock",
+           HEARTBEAT="", STATE_DIR=tmp + "/st", STUB_OUT="int")
+def child():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.setsid()
+with open(tmp + "/log4", "w") as log:
+    p = subprocess.Popen(["sh", loop], env=env, stderr=log, preexec_fn=child)
+    for _ in range(100):
+        if os.path.exists(tmp + "/started"):
+            break
+        time.sleep(0.05)
+    os.killpg(p.pid, signal.SIGINT)
+    sys.exit(p.wait(timeout=20))
+PY
+assert_eq "$?" 0 "the loop's exit after a Ctrl-C"
+grep -q 'kilo-sync-loop: kilo-sync: cleaned up$' "$tmpdir/log4" || fail "cleanup line: $(cat "$tmpdir/log4")"
+grep -q 'pass 1: exit 130 (failed)' "$tmpdir/log4" || fail "Ctrl-C exit code: $(cat "$tmpdir/log4")"
+grep -q 'stopping after 1 pass(es)' "$tmpdir/log4" || fail "Ctrl-C: $(cat "$tmpdir/log4")"
 
 # STATE_DIR others may write: refused before anything is written, unless it
 # is empty and this user's (a Kubernetes emptyDir, 0777): then made 0755
