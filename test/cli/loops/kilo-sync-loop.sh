@@ -218,5 +218,9 @@ if [ "$(id -u)" = 0 ]; then
 	grep -q "STATE_DIR '$tmpdir/pub/state': '$tmpdir/pub/state' is a symlink another user could point elsewhere" \
 		"$tmpdir/log4" || fail "symlink message: $(cat "$tmpdir/log4")"
 	[ -z "$(ls -A "$tmpdir/ours")" ] || fail "written through another user's symlink"
+	# a STATE_DIR to be made inside another user's dir: refused before
+	# anything is made there
+	one_pass STATE_DIR="$tmpdir/theirs/new/state" && fail "a STATE_DIR made in another user's dir"
+	[ ! -e "$tmpdir/theirs/new" ] || fail "made dirs in another user's dir before refusing"
 fi
 echo "ok"
