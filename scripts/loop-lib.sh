@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # loop-lib.sh - shared by kilo-sync-loop and node-qos-loop (sourced).
 #
-# Gives: log MSG (one timestamped line on stderr), loop_lock FILE (flock, or
+# Gives: log MSG (one timestamped line on stderr), log_lines (each line of
+# stdin as log does: a tool's stderr in the loop's log), loop_lock FILE (flock, or
 # exit 1 when another loop holds it), loop_sleep SECONDS (interruptible by
 # SIGTERM/SIGINT), jittered SECONDS PERCENT, heartbeat FILE, need_uint NAME
 # MIN MAX (exit 2 unless $NAME is an integer in MIN..MAX), dir_problem and
-# trusted_dir (no other user can swap a dir: 1 or exit 2), own_dir NAME DIR
-# (make DIR; exit 2 unless it is the caller's alone), and the variable stop
+# trusted_dir (no other user can swap a dir: 1 or exit 2), tighten_empty
+# (an empty emptyDir of the caller's made 0755), own_dir NAME DIR (make DIR;
+# exit 2 unless it is the caller's alone), and the variable stop
 # (set to 1 by SIGTERM/SIGINT: finish the pass, then exit 0).
 #
 # Files the loops write themselves: the lock is opened without truncating
@@ -20,6 +22,28 @@ trap 'stop=1; [ -z "${sleeper:-}" ] || kill "$sleeper" 2>/dev/null' TERM INT
 
 log() {
 	printf '%s %s: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$prog" "$*" >&2
+}
+
+# log_lines: each line of stdin logged as by log, on stderr (the loop's
+# prefix, so `grep 'kilo-sync-loop: kilo-sync: node '` finds a tool's lines
+# too); a last line without a newline is logged too.  One awk for all lines
+# when it has strftime (mawk, gawk, busybox; 5000 lines in 0.1 s), each line
+# logged as it comes (mawk reads a pipe by blocks unless -W interactive);
+# else one date(1) a line (1 ms each).
+log_lines() {
+	if TZ=UTC0 awk 'BEGIN { exit strftime("%Y") == "" }' </dev/null 2>/dev/null; then
+		_la=""
+		case $(awk -W version 2>/dev/null </dev/null) in mawk*) _la="-W interactive" ;; esac
+		# shellcheck disable=SC2086 # _la: no option or one of two words
+		TZ=UTC0 awk $_la -v p="$prog" '{
+			printf "%s %s: %s\n", strftime("%Y-%m-%dT%H:%M:%SZ"), p, $0
+			fflush()
+		}' >&2
+		return
+	fi
+	while IFS= read -r _ll || [ -n "$_ll" ]; do
+		log "$_ll"
+	done
 }
 
 loop_lock() {
@@ -129,6 +153,22 @@ dir_problem() {
 # trusted_dir NAME VALUE DIR LEAF: dir_problem, or exit 2.
 trusted_dir() {
 	dir_problem "$@" || exit 2
+}
+
+# tighten_empty NAME VALUE DIR: DIR empty, the caller's, not a symlink, not
+# sticky, and writable by its group or others (a Kubernetes emptyDir is made
+# 0777, whatever the pod says) is made writable by the caller alone (chmod
+# go-w), for the checks above to pass; an entry in it after the chmod was
+# made by someone else before it: one line and exit 2.  Any other DIR is
+# left as it is (a loop calls this only for the dirs its manifest mounts).
+tighten_empty() {
+	[ -d "$3" ] && [ ! -L "$3" ] && [ "$(stat -c %u "$3")" = "$(id -u)" ] || return 0
+	_tm=$((0$(stat -c %a "$3")))
+	[ $((_tm & 18)) != 0 ] && [ $((_tm & 512)) = 0 ] && [ -z "$(ls -A "$3")" ] || return 0
+	chmod go-w "$3" || return 0
+	[ -n "$(ls -A "$3")" ] || return 0
+	echo "$prog: $1 '$2': '$3' got entries of another user's while it was writable by others: remove them, or use a dir of root's that no one else may write (such as /run/kilo, mode 0755)" >&2
+	exit 2
 }
 
 # own_dir NAME DIR: make DIR (and its parents: only below a dir that passes

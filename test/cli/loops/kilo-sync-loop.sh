@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # kilo-sync-loop: backoff on 75 capped, bad config retried at the interval,
-# heartbeat, flock against a second loop, SIGTERM finishes the pass.
+# heartbeat, flock against a second loop, SIGTERM finishes the pass; the
+# last report and the last failed one kept in STATE_DIR, kilo-sync's stderr
+# lines in the loop's log.
 . "$KILO_TOP/test/lib.sh"
 loop=$KILO_TOP/scripts/kilo-sync-loop
 
@@ -13,12 +15,31 @@ echo "$n" >"$STUB_DIR/n"
 echo "args: $*" >>"$STUB_DIR/calls"
 [ -n "${STUB_SLEEP:-}" ] && sleep "$STUB_SLEEP"
 echo "done $n" >>"$STUB_DIR/calls"
+rc=$(sed -n "${n}p" "$STUB_DIR/codes")
+case ${STUB_OUT:-report} in
+report) printf '{"kind":"SyncReport","pass":%d,"exit":%d}\n' "$n" "$rc" ;;
+big) head -c 104857600 /dev/zero ;;
+wait) # a line, then on until the test says go (at most 10 s)
+	echo "kilo-sync: node 'worker-9': failed (rm-refused): early" >&2
+	i=0
+	while [ ! -e "$STUB_DIR/go" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	;;
+int) # Ctrl-C: a cleanup that takes a while, then exit 130
+	trap 'echo "kilo-sync: interrupted" >&2; sleep 0.3; echo "kilo-sync: cleaned up" >&2; exit 130' INT
+	: >"$STUB_DIR/started"
+	sleep 5 &
+	wait
+	;;
+esac
+echo "kilo-sync: node 'worker-3': skipped (unknown-node-id): node id nm-0:8041 unknown to the RM of cluster 'default'" >&2
+printf "kilo-sync: cluster 'b': unreachable (rm-unreachable): pass %d" "$n" >&2
 exit "$(sed -n "${n}p" "$STUB_DIR/codes")"
 STUB
 chmod +x "$tmpdir/stub"
 export STUB_DIR=$tmpdir
 printf '75\n75\n75\n2\n0\n' >"$tmpdir/codes"
 
+export STATE_DIR=$tmpdir/state
 INTERVAL=1 MAX_BACKOFF=2 PASSES=5 KILO_SYNC=$tmpdir/stub KILO_SYNC_ARGS="--config x.yaml" \
 	LOCK_FILE=$tmpdir/lock HEARTBEAT=$tmpdir/hb sh "$loop" 2>"$tmpdir/log" ||
 	fail "loop exited $?"
@@ -59,4 +80,147 @@ wait "$pid"
 assert_eq "$?" 0 "loop exit after SIGTERM during a pass"
 grep -q 'done 1' "$tmpdir/calls" || fail "pass was cut short"
 grep -q 'stopping after 1 pass(es)' "$tmpdir/log3" || fail "stop message"
+
+# STATE_DIR: the last report, and the last failed one (exit 3 here) that a
+# later exit 0 does not replace; kilo-sync's stderr lines with the loop's
+# prefix, the last one without a newline too
+st=$tmpdir/st
+one_pass() {
+	INTERVAL=1 PASSES=1 KILO_SYNC=$tmpdir/stub LOCK_FILE=$tmpdir/lock HEARTBEAT='' \
+		STATE_DIR=$st env "$@" sh "$loop" 2>>"$tmpdir/log4"
+}
+rm -f "$tmpdir/n" "$tmpdir/calls" "$tmpdir/log4"
+{ printf '0\n3\n0\n2\n'; yes 0 | head -n 40; } >"$tmpdir/codes"
+one_pass || fail "pass 1: $(cat "$tmpdir/log4")"
+assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":1,"exit":0}' "report after an exit 0"
+[ ! -e "$st/last-failed-report.json" ] || fail "a failed report after an exit 0"
+one_pass || fail "pass 2"
+assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":2,"exit":3}' "report after an exit 3"
+assert_eq "$(cat "$st/last-failed-report.json")" '{"kind":"SyncReport","pass":2,"exit":3}' "failed report after an exit 3"
+grep -q "pass 1: exit 3 (partial) in [0-9]*s; next in [0-9.]*s; report in $st/last-failed-report.json\$" \
+	"$tmpdir/log4" || fail "the pass line names the failed report: $(cat "$tmpdir/log4")"
+one_pass || fail "pass 3"
+assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":3,"exit":0}' "report after a later exit 0"
+assert_eq "$(cat "$st/last-failed-report.json")" '{"kind":"SyncReport","pass":2,"exit":3}' \
+	"failed report after a later exit 0"
+assert_eq "$(ls -A "$st" | tr '\n' ' ')" "last-failed-report.json last-report.json " "files in STATE_DIR"
+assert_eq "$(grep -cE "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z kilo-sync-loop: kilo-sync: node 'worker-3': skipped \(unknown-node-id\): node id nm-0:8041 unknown to the RM of cluster 'default'\$" "$tmpdir/log4")" \
+	3 "per-node lines in the log"
+for n in 1 2 3; do
+	grep -qE "^[0-9T:Z-]+ kilo-sync-loop: kilo-sync: cluster 'b': unreachable \(rm-unreachable\): pass $n\$" \
+		"$tmpdir/log4" || fail "the last line of pass $n (no newline): $(cat "$tmpdir/log4")"
+done
+# exit 2 (no report printed here: an empty one) is a failed pass too
+: >"$tmpdir/log4"
+one_pass STUB_OUT=none || fail "pass 4"
+[ -f "$st/last-failed-report.json" ] && [ ! -s "$st/last-failed-report.json" ] ||
+	fail "exit 2 with nothing printed: $(cat "$st/last-failed-report.json")"
+grep -q 'pass 1: exit 2 (bad config or input: retried at the interval) .*; report in ' "$tmpdir/log4" ||
+	fail "exit 2 line: $(cat "$tmpdir/log4")"
+one_pass || fail "pass 5"
+# a runaway report (100 MiB) is not kept: logged, the old file stays, no
+# temporary file left, the exit code still read
+: >"$tmpdir/log4"
+one_pass STUB_OUT=big || fail "pass 6"
+grep -q 'pass 1: report not kept: over 67108864 bytes' "$tmpdir/log4" || fail "big report: $(cat "$tmpdir/log4")"
+grep -q 'pass 1: exit 0 (ok)' "$tmpdir/log4" || fail "big report: exit code: $(cat "$tmpdir/log4")"
+assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":5,"exit":0}' "report after a runaway one"
+assert_eq "$(ls -A "$st" | tr '\n' ' ')" "last-failed-report.json last-report.json " "files after a runaway report"
+# STATE_DIR set but empty: nothing kept, the lines still logged
+: >"$tmpdir/log4"
+one_pass STATE_DIR='' || fail "no STATE_DIR"
+grep -q "pass 1: exit 0 (ok)" "$tmpdir/log4" || fail "no STATE_DIR: $(cat "$tmpdir/log4")"
+grep -q "kilo-sync-loop: kilo-sync: node 'worker-3'" "$tmpdir/log4" || fail "no STATE_DIR: no node line"
+assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":5,"exit":0}' "STATE_DIR='' kept a report"
+# a full disk (a 64 KiB tmpfs as STATE_DIR, a 100 KiB report): logged, the
+# old report stays whole, no temporary file left, the loop goes on
+if [ "$(id -u)" = 0 ] && mkdir "$tmpdir/full" && mount -t tmpfs -o size=64k,mode=0755 tmpfs "$tmpdir/full" 2>/dev/null; then
+	at_exit "umount '$tmpdir/full'"
+	: >"$tmpdir/log4"
+	one_pass STATE_DIR="$tmpdir/full" || fail "a small pass on the tmpfs"
+	one_pass STATE_DIR="$tmpdir/full" STUB_OUT=big PASSES=2 || fail "a full STATE_DIR stopped the loop"
+	grep -q 'pass 1: report not kept: head: error writing .*No space left on device' "$tmpdir/log4" ||
+		fail "disk full: $(cat "$tmpdir/log4")"
+	grep -q 'pass 2: exit 0 (ok)' "$tmpdir/log4" || fail "disk full: no second pass: $(cat "$tmpdir/log4")"
+	assert_eq "$(cat "$tmpdir/full/last-report.json")" '{"kind":"SyncReport","pass":8,"exit":0}' \
+		"report after a full disk"
+	assert_eq "$(ls -A "$tmpdir/full" | tr '\n' ' ')" "last-report.json " "files after a full disk"
+fi
+
+# kilo-sync's lines are logged as they come, not at the end of the pass
+: >"$tmpdir/log4"
+rm -f "$tmpdir/go"
+one_pass STUB_OUT=wait &
+w=0
+until grep -q "kilo-sync-loop: kilo-sync: node 'worker-9': failed (rm-refused): early" "$tmpdir/log4"; do
+	w=$((w + 1))
+	[ "$w" -lt 50 ] || fail "a line not logged while kilo-sync runs: $(cat "$tmpdir/log4")"
+	sleep 0.1
+done
+: >"$tmpdir/go"
+wait $! || fail "the pass of the early line"
+# Ctrl-C (SIGINT to the process group): kilo-sync's cleanup lines are
+# logged, its exit code is the pass's, the loop stops with 0
+: >"$tmpdir/log4"
+rm -f "$tmpdir/started"
+python3 - "$loop" "$tmpdir" <<'PY'
+import os, signal, subprocess, sys, time
+loop, tmp = sys.argv[1:]
+env = dict(os.environ, INTERVAL="30", KILO_SYNC=tmp + "/stub", LOCK_FILE=tmp + "/lock",
+           HEARTBEAT="", STATE_DIR=tmp + "/st", STUB_OUT="int")
+def child():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.setsid()
+with open(tmp + "/log4", "w") as log:
+    p = subprocess.Popen(["sh", loop], env=env, stderr=log, preexec_fn=child)
+    for _ in range(100):
+        if os.path.exists(tmp + "/started"):
+            break
+        time.sleep(0.05)
+    os.killpg(p.pid, signal.SIGINT)
+    sys.exit(p.wait(timeout=20))
+PY
+assert_eq "$?" 0 "the loop's exit after a Ctrl-C"
+grep -q 'kilo-sync-loop: kilo-sync: cleaned up$' "$tmpdir/log4" || fail "cleanup line: $(cat "$tmpdir/log4")"
+grep -q 'pass 1: exit 130 (failed)' "$tmpdir/log4" || fail "Ctrl-C exit code: $(cat "$tmpdir/log4")"
+grep -q 'stopping after 1 pass(es)' "$tmpdir/log4" || fail "Ctrl-C: $(cat "$tmpdir/log4")"
+
+# STATE_DIR others may write: refused before anything is written, unless it
+# is empty and this user's (a Kubernetes emptyDir, 0777): then made 0755
+mkdir -m 0777 "$tmpdir/open" && touch "$tmpdir/open/planted"
+assert_eq "$(one_pass STATE_DIR="$tmpdir/open" 2>&1; echo "exit $?"; grep -v "^[0-9T:Z-]* kilo-sync-loop: \(pass\|starting\|stopping\|kilo-sync:\)" "$tmpdir/log4" | tail -n 1)" \
+	"exit 2
+kilo-sync-loop: STATE_DIR '$tmpdir/open': '$tmpdir/open' is writable by its group or others: another user could swap what is written there; use a dir of root's that no one else may write (such as /run/kilo, mode 0755)" \
+	"a world-writable STATE_DIR with a file in it"
+assert_eq "$(ls -A "$tmpdir/open")" planted "written into a refused STATE_DIR"
+mkdir -m 0777 "$tmpdir/empty"
+one_pass STATE_DIR="$tmpdir/empty" || fail "an empty 0777 STATE_DIR of this user's: $(tail -n 3 "$tmpdir/log4")"
+assert_eq "$(stat -c %a "$tmpdir/empty")" 755 "an empty 0777 STATE_DIR, after a pass"
+[ -s "$tmpdir/empty/last-report.json" ] || fail "no report in the tightened STATE_DIR"
+# the same for the lock's dir (the Deployment's /run/kilo emptyDir)
+mkdir -m 0777 "$tmpdir/run"
+one_pass LOCK_FILE="$tmpdir/run/kilo-sync.lock" || fail "an empty 0777 lock dir: $(tail -n 3 "$tmpdir/log4")"
+assert_eq "$(stat -c %a "$tmpdir/run")" 755 "an empty 0777 lock dir, after a pass"
+mkdir -m 1777 "$tmpdir/sticky"
+one_pass STATE_DIR="$tmpdir/sticky" 2>/dev/null && fail "a sticky shared STATE_DIR accepted"
+assert_eq "$(stat -c %a "$tmpdir/sticky")" 1777 "a sticky dir is never tightened"
+if [ "$(id -u)" = 0 ]; then
+	chmod 755 "$tmpdir"
+	# another user's empty 0777 dir is not made ours
+	mkdir -m 0777 "$tmpdir/theirs" && chown nobody "$tmpdir/theirs"
+	one_pass STATE_DIR="$tmpdir/theirs" && fail "another user's STATE_DIR accepted"
+	assert_eq "$(stat -c '%U %a' "$tmpdir/theirs") $(ls -A "$tmpdir/theirs")" "nobody 777 " "another user's dir"
+	# a symlink of nobody's in a sticky dir, to a dir of ours
+	mkdir -m 1777 "$tmpdir/pub" && mkdir "$tmpdir/ours"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$tmpdir/ours" "$tmpdir/pub/state"
+	: >"$tmpdir/log4"
+	one_pass STATE_DIR="$tmpdir/pub/state" && fail "a STATE_DIR through another user's symlink accepted"
+	grep -q "STATE_DIR '$tmpdir/pub/state': '$tmpdir/pub/state' is a symlink another user could point elsewhere" \
+		"$tmpdir/log4" || fail "symlink message: $(cat "$tmpdir/log4")"
+	[ -z "$(ls -A "$tmpdir/ours")" ] || fail "written through another user's symlink"
+	# a STATE_DIR to be made inside another user's dir: refused before
+	# anything is made there
+	one_pass STATE_DIR="$tmpdir/theirs/new/state" && fail "a STATE_DIR made in another user's dir"
+	[ ! -e "$tmpdir/theirs/new" ] || fail "made dirs in another user's dir before refusing"
+fi
 echo "ok"

@@ -24,49 +24,66 @@ qos-cgset --sysroot "$FIX/sysroot/v1-separate" --dry-run <"$FIX/qos/input.json" 
 	jq '.summary.written = 4 | .summary.failed = 1' >"$st/last/static.json" || fail "qos-cgset"
 echo 'not json' >"$st/last/suppress.json"
 
+export NODE_NAME=worker-1
 sh "$metrics" "$st" "$tf" usage=0 list=0 evict=0 kill=0 suppress=1 static=3 resctrl=0 ||
 	fail "kilo-node-metrics"
 sh "$metrics" "$st" "$tf" usage=0 list=0 evict=0 kill=0 ||
 	fail "kilo-node-metrics, second pass"
-grep -v '^kilo_node_last_pass_timestamp_seconds ' "$tf/kilo-node.prom" >"$tmpdir/got"
+grep -v '^kilo_node_last_pass_timestamp_seconds{' "$tf/kilo-node.prom" >"$tmpdir/got"
 cat >"$tmpdir/want" <<EOF
 # HELP kilo_node_passes_total Passes of the node loop
 # TYPE kilo_node_passes_total counter
-kilo_node_passes_total 2
+kilo_node_passes_total{node="worker-1"} 2
 # HELP kilo_node_step_failures_total Steps of the node loop that exited non-zero
 # TYPE kilo_node_step_failures_total counter
-kilo_node_step_failures_total{step="static"} 1
-kilo_node_step_failures_total{step="suppress"} 1
+kilo_node_step_failures_total{node="worker-1",step="static"} 1
+kilo_node_step_failures_total{node="worker-1",step="suppress"} 1
 # HELP kilo_node_evictions_total YARN containers evictor chose as victims, by reason
 # TYPE kilo_node_evictions_total counter
-kilo_node_evictions_total{reason="cpu"} 0
-kilo_node_evictions_total{reason="memory"} 4
+kilo_node_evictions_total{node="worker-1",reason="cpu"} 0
+kilo_node_evictions_total{node="worker-1",reason="memory"} 4
 # HELP kilo_node_kills_total YARN containers yarn-copilot kill handled, by result
 # TYPE kilo_node_kills_total counter
-kilo_node_kills_total{result="failed"} 0
-kilo_node_kills_total{result="gone"} 0
-kilo_node_kills_total{result="killed"} 2
-kilo_node_kills_total{result="terminated"} 2
+kilo_node_kills_total{node="worker-1",result="failed"} 0
+kilo_node_kills_total{node="worker-1",result="gone"} 0
+kilo_node_kills_total{node="worker-1",result="killed"} 2
+kilo_node_kills_total{node="worker-1",result="terminated"} 2
 # HELP kilo_node_cgroup_writes_total qos-cgset items by part and result
 # TYPE kilo_node_cgroup_writes_total counter
-kilo_node_cgroup_writes_total{part="static",result="deferred"} 0
-kilo_node_cgroup_writes_total{part="static",result="failed"} 1
-kilo_node_cgroup_writes_total{part="static",result="skipped"} 0
-kilo_node_cgroup_writes_total{part="static",result="written"} 4
+kilo_node_cgroup_writes_total{node="worker-1",part="static",result="deferred"} 0
+kilo_node_cgroup_writes_total{node="worker-1",part="static",result="failed"} 1
+kilo_node_cgroup_writes_total{node="worker-1",part="static",result="skipped"} 0
+kilo_node_cgroup_writes_total{node="worker-1",part="static",result="written"} 4
 # HELP kilo_node_resctrl_tasks_total Task ids resctrl-assign moved into the BE group, or failed to
 # TYPE kilo_node_resctrl_tasks_total counter
-kilo_node_resctrl_tasks_total{result="failed"} 0
-kilo_node_resctrl_tasks_total{result="moved"} $moved
+kilo_node_resctrl_tasks_total{node="worker-1",result="failed"} 0
+kilo_node_resctrl_tasks_total{node="worker-1",result="moved"} $moved
 # HELP kilo_node_last_pass_timestamp_seconds End of the last pass of the node loop
 # TYPE kilo_node_last_pass_timestamp_seconds gauge
 EOF
 diff -u "$tmpdir/want" "$tmpdir/got" || fail "kilo-node.prom"
-grep -Eq '^kilo_node_last_pass_timestamp_seconds [0-9]{10}$' "$tf/kilo-node.prom" ||
+grep -Eq '^kilo_node_last_pass_timestamp_seconds\{node="worker-1"\} [0-9]{10}$' "$tf/kilo-node.prom" ||
 	fail "timestamp line"
 [ -z "$(find "$tf" "$st" -name '.*.[0-9]*' -o -name '.node-metrics.*')" ] || fail "temporary files left"
 if command -v promtool >/dev/null 2>&1; then
 	promtool check metrics <"$tf/kilo-node.prom" || fail "promtool check metrics"
 fi
+# a node name with a quote, a backslash and a newline: escaped (\", \\, \n),
+# one line a series; without NODE_NAME, uname -n
+mkdir -p "$tmpdir/st3/last" "$tmpdir/tf3"
+NODE_NAME='we"ird\na
+me' sh "$metrics" "$tmpdir/st3" "$tmpdir/tf3" usage=1 || fail "kilo-node-metrics, an odd node name"
+grep -qx 'kilo_node_passes_total{node="we\\"ird\\\\na\\nme"} 1' "$tmpdir/tf3/kilo-node.prom" ||
+	fail "odd node name: $(cat "$tmpdir/tf3/kilo-node.prom")"
+grep -qx 'kilo_node_step_failures_total{node="we\\"ird\\\\na\\nme",step="usage"} 1' "$tmpdir/tf3/kilo-node.prom" ||
+	fail "odd node name, step: $(cat "$tmpdir/tf3/kilo-node.prom")"
+assert_eq "$(grep -vc '^#' "$tmpdir/tf3/kilo-node.prom")" 9 "series with an odd node name"
+if command -v promtool >/dev/null 2>&1; then
+	promtool check metrics <"$tmpdir/tf3/kilo-node.prom" || fail "promtool check metrics, an odd node name"
+fi
+NODE_NAME='' sh "$metrics" "$tmpdir/st3" "$tmpdir/tf3" usage=0 || fail "kilo-node-metrics without NODE_NAME"
+grep -qx "kilo_node_passes_total{node=\"$(uname -n)\"} 2" "$tmpdir/tf3/kilo-node.prom" ||
+	fail "without NODE_NAME: $(grep passes "$tmpdir/tf3/kilo-node.prom")"
 sh "$metrics" "$st" 2>"$tmpdir/err" && fail "one argument accepted"
 grep -q 'expected STATE_DIR TEXTFILE_DIR' "$tmpdir/err" || fail "usage message"
 
@@ -96,12 +113,12 @@ PASSES=1 STATE_DIR="$st" TEXTFILE_DIR="$tf" KILO_BIN="$bin" LOCK_FILE="$tmpdir/l
 	fail "node-qos-loop: $(cat "$tmpdir/log")"
 grep -q 'kilo-node-metrics failed' "$tmpdir/log" && fail "$(cat "$tmpdir/log")"
 # one more pass: two more memory victims and kills, 4 + 4 static and suppress writes
-grep -qx 'kilo_node_passes_total 3' "$tf/kilo-node.prom" || fail "passes: $(cat "$tf/kilo-node.prom")"
-grep -qx 'kilo_node_evictions_total{reason="memory"} 6' "$tf/kilo-node.prom" || fail "evictions"
-grep -qx 'kilo_node_kills_total{result="killed"} 3' "$tf/kilo-node.prom" || fail "kills"
-grep -qx 'kilo_node_cgroup_writes_total{part="suppress",result="written"} 4' "$tf/kilo-node.prom" ||
+grep -qx 'kilo_node_passes_total{node="worker-1"} 3' "$tf/kilo-node.prom" || fail "passes: $(cat "$tf/kilo-node.prom")"
+grep -qx 'kilo_node_evictions_total{node="worker-1",reason="memory"} 6' "$tf/kilo-node.prom" || fail "evictions"
+grep -qx 'kilo_node_kills_total{node="worker-1",result="killed"} 3' "$tf/kilo-node.prom" || fail "kills"
+grep -qx 'kilo_node_cgroup_writes_total{node="worker-1",part="suppress",result="written"} 4' "$tf/kilo-node.prom" ||
 	fail "suppress writes"
-grep -qx 'kilo_node_cgroup_writes_total{part="static",result="written"} 8' "$tf/kilo-node.prom" ||
+grep -qx 'kilo_node_cgroup_writes_total{node="worker-1",part="static",result="written"} 8' "$tf/kilo-node.prom" ||
 	fail "static writes"
 # a failed step's log line says why: the last stderr line that is no
 # warning (the first line, a warning, was logged instead)

@@ -126,6 +126,51 @@ grep -q 'step usage failed with exit 3' "$tmpdir/log4" || fail "usage exit 3 not
 grep -q '"kind":"KillPlan"' "$tmpdir/state/last/evict.json" || fail "no plan after a partial NodeUsage"
 [ -e "$tmpdir/hb" ] || fail "no heartbeat after a pass whose evictor ran"
 
+# each step's document replaced whole: stub tools that print their pass
+# number; the evictor of the second pass stops halfway, and a reader then
+# sees the first pass's plan, whole, never half of the second; no
+# temporary file is left
+bin=$tmpdir/bin
+mkdir -p "$bin"
+for t in node-usage yarn-copilot evictor qos-cgset resctrl-assign; do
+	cat >"$bin/$t" <<EOF
+#!/bin/sh
+case $t in evictor | qos-cgset) cat >/dev/null ;; yarn-copilot) [ "\$#" = 1 ] || cat >/dev/null ;; esac
+n=\$(cat "$tmpdir/pass")
+printf '{"tool":"%s",' "$t"
+if [ "$t" = evictor ] && [ "\$n" = 2 ]; then : >"$tmpdir/halfway"; sleep 1; fi
+printf '"pass":%d}\n' "\$n"
+EOF
+	chmod +x "$bin/$t"
+done
+stub_pass() {
+	echo "$1" >"$tmpdir/pass"
+	INTERVAL=1 STATIC_EVERY=60 PASSES=1 STATE_DIR="$tmpdir/st" KILO_BIN="$bin" \
+		LOCK_FILE="$tmpdir/lock" HEARTBEAT="" sh "$loop" 2>>"$tmpdir/log6"
+}
+stub_pass 1 || fail "stub pass 1: $(cat "$tmpdir/log6")"
+for s in usage:node-usage list:yarn-copilot evict:evictor kill:yarn-copilot suppress:qos-cgset \
+	static:qos-cgset resctrl:resctrl-assign; do
+	assert_eq "$(cat "$tmpdir/st/last/${s%%:*}.json")" "{\"tool\":\"${s#*:}\",\"pass\":1}" \
+		"step ${s%%:*}'s document"
+done
+rm -f "$tmpdir/halfway"
+stub_pass 2 &
+p2=$!
+at_exit "kill $p2 2>/dev/null"
+w=0
+while [ ! -e "$tmpdir/halfway" ]; do
+	w=$((w + 1))
+	[ "$w" -lt 200 ] || fail "the evictor of pass 2 did not start"
+	sleep 0.05
+done
+assert_eq "$(cat "$tmpdir/st/last/evict.json")" '{"tool":"evictor","pass":1}' \
+	"the evictor's document while the next one is written"
+wait "$p2" || fail "stub pass 2: $(cat "$tmpdir/log6")"
+assert_eq "$(cat "$tmpdir/st/last/evict.json")" '{"tool":"evictor","pass":2}' "evict after pass 2"
+assert_eq "$(cat "$tmpdir/st/last/kill.json")" '{"tool":"yarn-copilot","pass":2}' "kill after pass 2"
+assert_eq "$(find "$tmpdir/st" -name '.*' | wc -l)" 0 "temporary files left"
+
 # SIGTERM while sleeping: exit 0
 INTERVAL=1 STATE_DIR="$tmpdir/state" NODE_ARGS="--sysroot $tmpdir/t" COPILOT_ARGS="--no-nm" \
 	LOCK_FILE="$tmpdir/lock" HEARTBEAT="$tmpdir/hb" sh "$loop" 2>"$tmpdir/log3" &

@@ -51,7 +51,7 @@ pass() {
 	assert_eq "$(jq -r '[.nodeManager.reachable, (.items | length)] | @text' \
 		"$d/state/last/list.json")" "[true,3]" "$1: yarn-copilot list"
 	[ -s "$d/tf/yarn-copilot.prom" ] || fail "$1: no yarn-copilot.prom"
-	grep -qx 'kilo_node_passes_total 1' "$d/tf/kilo-node.prom" || fail "$1: kilo-node.prom"
+	grep -qx 'kilo_node_passes_total{node="worker-1"} 1' "$d/tf/kilo-node.prom" || fail "$1: kilo-node.prom"
 }
 node_args="" hy=/kubepods.slice/kubepods-besteffort.slice/hadoop-yarn
 pass systemd v2

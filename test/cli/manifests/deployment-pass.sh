@@ -46,13 +46,18 @@ for kv in $(jq -r '.[] | select(.kind == "Deployment" and .metadata.name == "kil
 	kv=$(printf '%s' "$kv" | tr '\001' ' ' |
 		sed -e "s|/etc/kilo/sync.yaml|$tmpdir/sync.yaml|" \
 			-e "s|/var/lib/kilo/textfile|$tmpdir/textfile|" \
-			-e "s|^LOCK_FILE=.*|LOCK_FILE=$tmpdir/lock|" -e "s|^HEARTBEAT=.*|HEARTBEAT=$tmpdir/hb|")
+			-e "s|^LOCK_FILE=.*|LOCK_FILE=$tmpdir/lock|" -e "s|^HEARTBEAT=.*|HEARTBEAT=$tmpdir/hb|" \
+			-e "s|^STATE_DIR=.*|STATE_DIR=$tmpdir/state|")
 	set -- "$@" "$kv"
 done
 env "$@" KUBECONFIG="$tmpdir/kubeconfig" PASSES=1 sh "$KILO_TOP/scripts/kilo-sync-loop" \
 	2>"$tmpdir/log" || fail "loop exit $?: $(cat "$tmpdir/log")"
 grep -q 'pass 1: exit 0 (ok)' "$tmpdir/log" || fail "pass: $(cat "$tmpdir/log")"
 [ -f "$tmpdir/hb" ] || fail "no heartbeat"
+# the Deployment sets STATE_DIR: the pass's SyncReport is kept, no failed one
+jq -e '.kind == "SyncReport" and (.items | length) == 1' "$tmpdir/state/last-report.json" >/dev/null ||
+	fail "kept report: $(cat "$tmpdir/state/last-report.json")"
+[ ! -e "$tmpdir/state/last-failed-report.json" ] || fail "a failed report after an exit 0"
 
 # the RM got the new total, the Node the allocation, the textfile the figures
 curl -sS "$(jq -r .control "$tmpdir/rm.urls")/state" >"$tmpdir/rm-state.json" || fail "RM state"
