@@ -49,12 +49,8 @@ sort -u "$tmpdir/names" >"$tmpdir/metrics"
 [ "$(wc -l <"$tmpdir/metrics")" -ge 15 ] || fail "few metrics: $(cat "$tmpdir/metrics")"
 # node_exporter's textfile collector (k8s-conventions.md 6.4)
 exporter="node_textfile_mtime_seconds node_textfile_scrape_error"
-# kilo-sync's per-node and per-cluster gauges (#20 item 4), written by
-# kilo-sync's side of that item: taken as exported until lib/ has them
-pending="kilo_sync_node_state kilo_sync_cluster_reachable"
 while read -r name; do
 	case " $exporter " in *" $name "*) continue ;; esac
-	case " $pending " in *" $name "*) grep -rqF "\"$name\"" "$KILO_TOP/lib" || continue ;; esac
 	grep -rqF "\"$name\"" "$KILO_TOP/lib" "$KILO_TOP/cmd" "$KILO_TOP/scripts/kilo-node-metrics" ||
 		fail "$name is queried but no tool exports it"
 done <"$tmpdir/metrics"
