@@ -756,20 +756,3 @@ int config_fields(const struct config *c, const json_t *obj, const char *ctx,
 	}
 	return 0;
 }
-
-void config_unknown(const json_t *obj, const char *ctx, const char *const *known,
-		    const char *const *ignored, json_t *warnings)
-{
-	const char *key;
-	json_t *v;
-
-	if (!json_is_object(obj))
-		return;
-	json_object_foreach((json_t *)obj, key, v)
-	{
-		if (listed(key, known) || listed(key, ignored))
-			continue;
-		json_array_append_new(warnings, json_sprintf("%s%s%s", ctx ? ctx : "",
-							     ctx && *ctx ? "." : "", key));
-	}
-}

@@ -123,10 +123,4 @@ int config_fields(const struct config *c, const json_t *obj, const char *ctx,
 		  const char *const *known, const char *const *ignored, enum config_strictness mode,
 		  json_t *warnings, struct err *e);
 
-/* Append to warnings (a JSON array of strings) "<ctx>.<key>" for every key
- * of obj that is in neither known[] nor ignored[] (both NULL-terminated;
- * ignored may be NULL).  The caller prints them as warnings: unknown fields
- * are not errors, so a config written for a newer kilo still loads. */
-void config_unknown(const json_t *obj, const char *ctx, const char *const *known,
-		    const char *const *ignored, json_t *warnings);
 #endif
