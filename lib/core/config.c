@@ -632,12 +632,17 @@ static unsigned char lower(unsigned char ch)
 	return ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch - 'A' + 'a') : ch;
 }
 
-int config_distance(const char *a, const char *b)
+/* config_distance(), or max + 1 as soon as it is sure to exceed max: each
+ * cell comes from the row above, the row two above plus one, or its own row
+ * (itself from those), so two rows whose every cell is over max mean every
+ * later cell is too. */
+static int distance_upto(const char *a, const char *b, int max)
 {
 	/* rows i-2, i-1 and i of the optimal-string-alignment table, row r at
 	 * rows[r % 3]; the lengths are bounded, so is the work */
 	int rows[3][CONFIG_DISTANCE_MAX + 1];
 	size_t na = strnlen(a, CONFIG_DISTANCE_MAX + 1), nb = strnlen(b, CONFIG_DISTANCE_MAX + 1);
+	int up_min = 0;
 
 	if (na > CONFIG_DISTANCE_MAX || nb > CONFIG_DISTANCE_MAX)
 		return -1;
@@ -646,8 +651,10 @@ int config_distance(const char *a, const char *b)
 	for (size_t i = 1; i <= na; i++) {
 		int *cur = rows[i % 3], *up = rows[(i + 2) % 3], *two = rows[(i + 1) % 3];
 		unsigned char ai = lower((unsigned char)a[i - 1]);
+		int cur_min;
 
 		cur[0] = (int)i;
+		cur_min = cur[0];
 		for (size_t j = 1; j <= nb; j++) {
 			unsigned char bj = lower((unsigned char)b[j - 1]);
 			int best = up[j - 1] + (ai != bj);
@@ -660,9 +667,19 @@ int config_distance(const char *a, const char *b)
 			    lower((unsigned char)a[i - 2]) == bj && two[j - 2] + 1 < best)
 				best = two[j - 2] + 1;
 			cur[j] = best;
+			if (best < cur_min)
+				cur_min = best;
 		}
+		if (cur_min > max && up_min > max)
+			return max + 1;
+		up_min = cur_min;
 	}
-	return rows[na % 3][nb];
+	return rows[na % 3][nb] > max ? max + 1 : rows[na % 3][nb];
+}
+
+int config_distance(const char *a, const char *b)
+{
+	return distance_upto(a, b, 2 * CONFIG_DISTANCE_MAX);
 }
 
 /* The name of known[] or ignored[] closest to key (config_fields() says
@@ -676,9 +693,14 @@ static const char *suggest(const char *key, const char *const *known, const char
 
 	for (int l = 0; l < 2; l++) {
 		for (size_t i = 0; lists[l] && lists[l][i]; i++) {
-			int d = config_distance(key, lists[l][i]);
 			size_t n = strlen(lists[l][i]);
+			int d;
 
+			/* lengths 3 apart are 3 edits apart: not computed (a mapping
+			 * of many unknown keys stays cheap) */
+			if (n > nkey + 2 || nkey > n + 2)
+				continue;
+			d = distance_upto(key, lists[l][i], 2);
 			/* d < the shorter length: "id" is not a typo of "ab" */
 			if (d >= 0 && d < best_d && (size_t)d < (n < nkey ? n : nkey)) {
 				best = lists[l][i];

@@ -264,6 +264,15 @@ START_TEST(test_config_fields)
 	ck_assert_str_eq(e.msg, "p.yaml:4:3: Enable: unknown field (did you mean enable?)");
 	ck_assert_int_eq(json_array_size(w), 3);
 	config_release(&c);
+
+	/* two edits away is near, three is not (the bounded search stops early) */
+	ck_assert_int_eq(config_load_string(&c, "xnablx: 1\nxxxble: 2\n", "p.yaml", &e), 0);
+	ck_assert_int_eq(config_fields(&c, c.root, "", known, NULL, CONFIG_LENIENT, w, &e), -1);
+	ck_assert_str_eq(e.msg, "p.yaml:1:1: xnablx: unknown field (did you mean enable?)");
+	json_object_del(c.root, "xnablx");
+	ck_assert_int_eq(config_fields(&c, c.root, "", known, NULL, CONFIG_LENIENT, w, &e), 0);
+	ck_assert_str_eq(json_string_value(json_array_get(w, 3)), "xxxble");
+	config_release(&c);
 	json_decref(w);
 }
 END_TEST
