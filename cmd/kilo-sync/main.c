@@ -570,23 +570,16 @@ int main(int argc, char **argv)
 	struct sync_rms rms;
 	struct k8s_client kc = { 0 };
 	struct err e = { 0 };
-	json_t *warnings, *w;
-	size_t i;
 	int code;
 
 	cli_init("kilo-sync");
 	if (parse_args(argc, argv, &o) < 0) /* --help and --version exit in there */
 		return KILO_EXIT_USAGE;
-	warnings = json_array();
-	if (sync_config_load(&sc, o.config, warnings, &e) < 0) {
+	if (sync_config_load(&sc, o.config, &e) < 0) {
 		cli_print_err(&e);
 		sync_config_release(&sc);
-		json_decref(warnings);
 		return cli_finish(KILO_EXIT_USAGE); /* a config that cannot be used */
 	}
-	json_array_foreach(warnings, i, w)
-		cli_warn("unknown config field '%s'", json_string_value(w));
-	json_decref(warnings);
 	if (http_global_init(&e) < 0) {
 		cli_print_err(&e);
 		sync_config_release(&sc);

@@ -14,8 +14,10 @@
 #include "core/jsonio.h"
 #include "core/xalloc.h"
 
+/* Where a value begins, or (key set, owned) where the key of obj v is. */
 struct config_pos {
 	const json_t *v;
+	char *key;
 	long line, col;
 };
 
@@ -42,13 +44,15 @@ struct loader {
 	char path[256]; /* field path of the value being read ("a.b[2]") */
 };
 
-static void remember(struct config *c, const json_t *v, yaml_mark_t m)
+/* Remember where value v begins, or with key where obj v's key is. */
+static void remember(struct config *c, const json_t *v, const char *key, yaml_mark_t m)
 {
 	if (c->npos == c->cappos) {
 		c->cappos = c->cappos ? c->cappos * 2 : 64;
 		c->pos = xrealloc(c->pos, c->cappos * sizeof(*c->pos));
 	}
 	c->pos[c->npos].v = v;
+	c->pos[c->npos].key = key ? xstrdup(key) : NULL;
 	c->pos[c->npos].line = (long)m.line + 1;
 	c->pos[c->npos].col = (long)m.column + 1;
 	c->npos++;
@@ -295,6 +299,7 @@ static json_t *mapping(struct loader *l)
 		if (!v)
 			break;
 		json_object_set_new(obj, key, v);
+		remember(l->c, obj, key, km);
 	}
 	json_decref(obj);
 	return NULL;
@@ -348,7 +353,7 @@ static json_t *node(struct loader *l, yaml_event_t *ev)
 	}
 	if (!v)
 		return NULL;
-	remember(l->c, v, ev->start_mark);
+	remember(l->c, v, NULL, ev->start_mark);
 	if (anchor) {
 		l->anchors = xrealloc(l->anchors, (l->nanchors + 1) * sizeof(*l->anchors));
 		l->anchors[l->nanchors].name = xstrdup(anchor);
@@ -466,6 +471,8 @@ void config_release(struct config *c)
 {
 	free(c->name);
 	json_decref(c->root);
+	for (size_t i = 0; i < c->npos; i++)
+		free(c->pos[i].key);
 	free(c->pos);
 	memset(c, 0, sizeof(*c));
 }
@@ -473,7 +480,7 @@ void config_release(struct config *c)
 int config_where(const struct config *c, const json_t *v, long *line, long *col)
 {
 	for (size_t i = 0; c && i < c->npos; i++) {
-		if (c->pos[i].v == v) {
+		if (c->pos[i].v == v && !c->pos[i].key) {
 			*line = c->pos[i].line;
 			*col = c->pos[i].col;
 			return 0;
@@ -607,19 +614,167 @@ static int listed(const char *key, const char *const *list)
 	return 0;
 }
 
-void config_unknown(const json_t *obj, const char *ctx, const char *const *known,
-		    const char *const *ignored, json_t *warnings)
+int config_where_key(const struct config *c, const json_t *obj, const char *key, long *line,
+		     long *col)
 {
-	const char *key;
+	for (size_t i = 0; c && i < c->npos; i++) {
+		if (c->pos[i].v == obj && c->pos[i].key && strcmp(c->pos[i].key, key) == 0) {
+			*line = c->pos[i].line;
+			*col = c->pos[i].col;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static unsigned char lower(unsigned char ch)
+{
+	return ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch - 'A' + 'a') : ch;
+}
+
+/* config_distance(), or max + 1 as soon as it is sure to exceed max: each
+ * cell comes from the row above, the row two above plus one, or its own row
+ * (itself from those), so two rows whose every cell is over max mean every
+ * later cell is too. */
+static int distance_upto(const char *a, const char *b, int max)
+{
+	/* rows i-2, i-1 and i of the optimal-string-alignment table, row r at
+	 * rows[r % 3]; the lengths are bounded, so is the work */
+	int rows[3][CONFIG_DISTANCE_MAX + 1];
+	size_t na = strnlen(a, CONFIG_DISTANCE_MAX + 1), nb = strnlen(b, CONFIG_DISTANCE_MAX + 1);
+	int up_min = 0;
+
+	if (na > CONFIG_DISTANCE_MAX || nb > CONFIG_DISTANCE_MAX)
+		return -1;
+	for (size_t j = 0; j <= nb; j++)
+		rows[0][j] = (int)j;
+	for (size_t i = 1; i <= na; i++) {
+		int *cur = rows[i % 3], *up = rows[(i + 2) % 3], *two = rows[(i + 1) % 3];
+		unsigned char ai = lower((unsigned char)a[i - 1]);
+		int cur_min;
+
+		cur[0] = (int)i;
+		cur_min = cur[0];
+		for (size_t j = 1; j <= nb; j++) {
+			unsigned char bj = lower((unsigned char)b[j - 1]);
+			int best = up[j - 1] + (ai != bj);
+
+			if (up[j] + 1 < best)
+				best = up[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ai == lower((unsigned char)b[j - 2]) &&
+			    lower((unsigned char)a[i - 2]) == bj && two[j - 2] + 1 < best)
+				best = two[j - 2] + 1;
+			cur[j] = best;
+			if (best < cur_min)
+				cur_min = best;
+		}
+		if (cur_min > max && up_min > max)
+			return max + 1;
+		up_min = cur_min;
+	}
+	return rows[na % 3][nb] > max ? max + 1 : rows[na % 3][nb];
+}
+
+int config_distance(const char *a, const char *b)
+{
+	return distance_upto(a, b, 2 * CONFIG_DISTANCE_MAX);
+}
+
+/* The name of known[] or ignored[] closest to key (config_fields() says
+ * which are close enough), the first listed on a tie; NULL when none. */
+static const char *suggest(const char *key, const char *const *known, const char *const *ignored)
+{
+	const char *const *lists[2] = { known, ignored };
+	const char *best = NULL;
+	int best_d = 3;
+	size_t nkey = strlen(key);
+
+	for (int l = 0; l < 2; l++) {
+		for (size_t i = 0; lists[l] && lists[l][i]; i++) {
+			size_t n = strlen(lists[l][i]);
+			int d;
+
+			/* lengths 3 apart are 3 edits apart: not computed (a mapping
+			 * of many unknown keys stays cheap) */
+			if (n > nkey + 2 || nkey > n + 2)
+				continue;
+			d = distance_upto(key, lists[l][i], 2);
+			/* d < the shorter length: "id" is not a typo of "ab" */
+			if (d >= 0 && d < best_d && (size_t)d < (n < nkey ? n : nkey)) {
+				best = lists[l][i];
+				best_d = d;
+			}
+		}
+	}
+	return best;
+}
+
+/* "<ctx>.<key>" for messages into buf: the key as it is when it is a plain
+ * name (letters, digits, "_-./", at most CONFIG_DISTANCE_MAX bytes), else
+ * as a JSON string (escaped, ASCII only) of its first CONFIG_DISTANCE_MAX
+ * bytes, cut where a UTF-8 character begins, with "..." when cut. */
+static void field_name(char *buf, size_t size, const char *ctx, const char *key)
+{
+	const char *dot = ctx && *ctx ? "." : "";
+	size_t n = strlen(key), keep = n;
+	json_t *s;
+	char *q;
+
+	if (n <= CONFIG_DISTANCE_MAX && n > 0 &&
+	    strspn(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./") ==
+		    n) {
+		snprintf(buf, size, "%s%s%s", ctx ? ctx : "", dot, key);
+		return;
+	}
+	if (keep > CONFIG_DISTANCE_MAX) {
+		keep = CONFIG_DISTANCE_MAX;
+		while (keep > 0 && ((unsigned char)key[keep] & 0xc0) == 0x80)
+			keep--;
+	}
+	s = json_stringn(key, keep);
+	q = s ? json_dumps(s, JSON_ENCODE_ANY | JSON_ENSURE_ASCII) : NULL;
+	snprintf(buf, size, "%s%s%s%s", ctx ? ctx : "", dot, q ? q : "\"?\"",
+		 keep < n ? "..." : "");
+	free(q);
+	json_decref(s);
+}
+
+int config_fields(const struct config *c, const json_t *obj, const char *ctx,
+		  const char *const *known, const char *const *ignored, enum config_strictness mode,
+		  json_t *warnings, struct err *e)
+{
+	const char *key, *near;
+	char name[256];
+	long line, col;
 	json_t *v;
 
 	if (!json_is_object(obj))
-		return;
+		return 0;
+	/* jansson keeps insertion order: the first unknown key in the file */
 	json_object_foreach((json_t *)obj, key, v)
 	{
 		if (listed(key, known) || listed(key, ignored))
 			continue;
-		json_array_append_new(warnings, json_sprintf("%s%s%s", ctx ? ctx : "",
-							     ctx && *ctx ? "." : "", key));
+		field_name(name, sizeof(name), ctx, key);
+		near = suggest(key, known, ignored);
+		if (!near && mode == CONFIG_LENIENT) {
+			if (warnings)
+				json_array_append_new(warnings, json_string(name));
+			continue;
+		}
+		if (near)
+			err_set(e, ERR_INPUT, 0, "%s: unknown field (did you mean %s?)", name,
+				near);
+		else
+			err_set(e, ERR_INPUT, 0, "%s: unknown field", name);
+		if (config_where_key(c, obj, key, &line, &col) == 0 ||
+		    config_where(c, v, &line, &col) == 0)
+			return err_wrap(e, "%s:%ld:%ld", c->name, line, col);
+		if (c && c->name)
+			return err_wrap(e, "%s", c->name);
+		return -1;
 	}
+	return 0;
 }

@@ -82,11 +82,45 @@ int config_obj(const struct config *c, const json_t *obj, const char *ctx, const
 int config_reject(const struct config *c, const json_t *obj, const char *ctx, const char *key,
 		  const char *why, struct err *e);
 
-/* Append to warnings (a JSON array of strings) "<ctx>.<key>" for every key
- * of obj that is in neither known[] nor ignored[] (both NULL-terminated;
- * ignored may be NULL).  The caller prints them as warnings: unknown fields
- * are not errors, so a config written for a newer kilo still loads. */
-void config_unknown(const json_t *obj, const char *ctx, const char *const *known,
-		    const char *const *ignored, json_t *warnings);
+/* The 1-based line and column of key in object obj (a mapping of c->root
+ * read from the file).  Returns 0, or -1 when obj.key is not from this file
+ * (no such key, or obj a copy made for an alias). */
+int config_where_key(const struct config *c, const json_t *obj, const char *key, long *line,
+		     long *col);
+
+/* Names longer than this (bytes) are never compared, so never suggested. */
+#define CONFIG_DISTANCE_MAX 64
+
+/* The optimal-string-alignment distance between a and b: the fewest byte
+ * insertions, deletions, substitutions and swaps of two adjacent bytes that
+ * turn one into the other (Damerau 1964; no substring is edited twice),
+ * ASCII letters compared case-insensitively ("rmurls" is 0 from "rmUrls").
+ * Returns 0.., or -1 when either is longer than CONFIG_DISTANCE_MAX bytes. */
+int config_distance(const char *a, const char *b);
+
+enum config_strictness {
+	CONFIG_STRICT,  /* kilo's own fields: an unknown one is an error */
+	CONFIG_LENIENT, /* another program's schema (Koordinator's NodeSLO): an
+			 * unknown field is a warning unless it looks like a typo */
+};
+
+/* Check the keys of obj (an object in c->root; anything else passes)
+ * against known[] (the fields read) and ignored[] (fields of the schema
+ * that are not read; may be NULL), both NULL-terminated.  A key in neither
+ * list is "near" a listed name when config_distance() is at most 2 and
+ * below the length of the shorter of the two (so "ab" is not near "id").
+ *   CONFIG_STRICT: the first unknown key in file order fails.
+ *   CONFIG_LENIENT: the first near key fails; every other unknown key is
+ *   appended to warnings (when not NULL) as "<ctx>.<key>": a newer
+ *   Koordinator's field must not stop a node's tools across a fleet.
+ * The failure is ERR_INPUT "<file>:<line>:<col>: <ctx>.<key>: unknown field"
+ * with " (did you mean <name>?)" for the nearest listed name, at the key's
+ * position ("<file>: " when unknown).  A key that is not a plain name
+ * (letters, digits, "_-./", at most CONFIG_DISTANCE_MAX bytes) is shown as
+ * a JSON string (ASCII, escaped) of its first CONFIG_DISTANCE_MAX bytes.
+ * Returns 0 or -1. */
+int config_fields(const struct config *c, const json_t *obj, const char *ctx,
+		  const char *const *known, const char *const *ignored, enum config_strictness mode,
+		  json_t *warnings, struct err *e);
 
 #endif

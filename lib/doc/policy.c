@@ -99,9 +99,8 @@ static int read_threshold(struct policy *p, const struct config *c, const json_t
 
 	if (!t)
 		return 0;
-	if (warnings)
-		config_unknown(t, ctx, known, ignored, warnings);
-	if (config_bool(c, t, ctx, "enable", 1, &p->threshold_enable, e) < 0 ||
+	if (config_fields(c, t, ctx, known, ignored, CONFIG_LENIENT, warnings, e) < 0 ||
+	    config_bool(c, t, ctx, "enable", 1, &p->threshold_enable, e) < 0 ||
 	    geti(c, t, ctx, "cpuSuppressThresholdPercent", 0, 100,
 		 &p->cpu_suppress_threshold_percent, e) < 0 ||
 	    geti(c, t, ctx, "cpuSuppressMinPercent", 0, 100, &p->cpu_suppress_min_percent, e) < 0 ||
@@ -160,11 +159,17 @@ static int read_class(struct policy *p, const struct config *c, const json_t *qo
 		"enable",   "wmarkRatio", "wmarkScalePermill", "wmarkMinAdj", "priorityEnable",
 		"priority", NULL
 	};
-	static const char *const mem_ignored[] = {
-		"minLimitPercent",    "lowLimitPercent",      "throttlingPercent",
-		"oomKillGroup",       "pageCacheEnable",      "pageCacheLimitPercent",
-		"pageCacheLimitSize", "pageCacheReclaimSync", NULL
-	};
+	static const char *const mem_ignored[] = { "minLimitPercent",
+						   "lowLimitPercent",
+						   "throttlingPercent",
+						   "oomKillGroup",
+						   "pageCacheEnable",
+						   "pageCacheLimitPercent",
+						   "pageCacheLimitSize",
+						   "pageCacheReclaimSync",
+						   "pageCacheLimitEnable",
+						   "pageCacheLimitSync",
+						   NULL };
 	static const char *const rdt_known[] = { "enable", "catRangeStartPercent",
 						 "catRangeEndPercent", "mbaPercent", NULL };
 	struct policy_resctrl *r = &p->resctrl[k];
@@ -176,16 +181,15 @@ static int read_class(struct policy *p, const struct config *c, const json_t *qo
 		return -1;
 	if (!cls)
 		return 0;
-	if (warnings)
-		config_unknown(cls, ctx, k == POLICY_BE ? be_known : other_known,
-			       k == POLICY_BE ? be_ignored : other_ignored, warnings);
-	if (config_obj(c, cls, ctx, "resctrlQOS", &rdt, e) < 0)
+	if (config_fields(c, cls, ctx, k == POLICY_BE ? be_known : other_known,
+			  k == POLICY_BE ? be_ignored : other_ignored, CONFIG_LENIENT, warnings,
+			  e) < 0 ||
+	    config_obj(c, cls, ctx, "resctrlQOS", &rdt, e) < 0)
 		return -1;
 	snprintf(sub, sizeof(sub), "%s.resctrlQOS", ctx);
 	if (rdt) {
-		if (warnings)
-			config_unknown(rdt, sub, rdt_known, NULL, warnings);
-		if (config_bool(c, rdt, sub, "enable", r->enable, &r->enable, e) < 0 ||
+		if (config_fields(c, rdt, sub, rdt_known, NULL, CONFIG_LENIENT, warnings, e) < 0 ||
+		    config_bool(c, rdt, sub, "enable", r->enable, &r->enable, e) < 0 ||
 		    geti(c, rdt, sub, "catRangeStartPercent", 0, 100, &r->cat_start_percent, e) <
 			    0 ||
 		    geti(c, rdt, sub, "catRangeEndPercent", 0, 100, &r->cat_end_percent, e) < 0 ||
@@ -202,18 +206,18 @@ static int read_class(struct policy *p, const struct config *c, const json_t *qo
 		return -1;
 	snprintf(sub, sizeof(sub), "%s.cpuQOS", ctx);
 	if (cpu) {
-		if (warnings)
-			config_unknown(cpu, sub, cpu_known, cpu_ignored, warnings);
-		if (config_bool(c, cpu, sub, "enable", 1, &p->cpu_qos_enable, e) < 0 ||
+		if (config_fields(c, cpu, sub, cpu_known, cpu_ignored, CONFIG_LENIENT, warnings,
+				  e) < 0 ||
+		    config_bool(c, cpu, sub, "enable", 1, &p->cpu_qos_enable, e) < 0 ||
 		    geti(c, cpu, sub, "groupIdentity", -1, 2, &p->group_identity, e) < 0 ||
 		    geti(c, cpu, sub, "schedIdle", 0, 1, &p->sched_idle, e) < 0)
 			return -1;
 	}
 	snprintf(sub, sizeof(sub), "%s.memoryQOS", ctx);
 	if (mem) {
-		if (warnings)
-			config_unknown(mem, sub, mem_known, mem_ignored, warnings);
-		if (config_bool(c, mem, sub, "enable", 1, &p->memory_qos_enable, e) < 0 ||
+		if (config_fields(c, mem, sub, mem_known, mem_ignored, CONFIG_LENIENT, warnings,
+				  e) < 0 ||
+		    config_bool(c, mem, sub, "enable", 1, &p->memory_qos_enable, e) < 0 ||
 		    geti(c, mem, sub, "wmarkRatio", 0, 100, &p->wmark_ratio, e) < 0 ||
 		    geti(c, mem, sub, "wmarkScalePermill", 1, 1000, &p->wmark_scale_permill, e) <
 			    0 ||
@@ -257,8 +261,7 @@ static int read_mba(struct policy *p, const struct config *c, const json_t *k, s
 	return 0;
 }
 
-static int read_kilo(struct policy *p, const struct config *c, const json_t *k, json_t *warnings,
-		     struct err *e)
+static int read_kilo(struct policy *p, const struct config *c, const json_t *k, struct err *e)
 {
 	static const char *const known[] = { "nodeReserved",
 					     "reservedCPUs",
@@ -279,9 +282,10 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 
 	if (!k)
 		return 0;
-	if (warnings)
-		config_unknown(k, "kilo", known, NULL, warnings);
-	if (config_obj(c, k, "kilo", "nodeReserved", &res, e) < 0 ||
+	if (config_fields(c, k, "kilo", known, NULL, CONFIG_STRICT, NULL, e) < 0 ||
+	    config_obj(c, k, "kilo", "nodeReserved", &res, e) < 0 ||
+	    config_fields(c, res, "kilo.nodeReserved", reserved_known, NULL, CONFIG_STRICT, NULL,
+			  e) < 0 ||
 	    config_int(c, res, "kilo.nodeReserved", "cpuMilli", 0, 0, INT64_C(1) << 40,
 		       &p->node_reserved_cpu_milli, e) < 0 ||
 	    config_str(c, k, "kilo", "reservedCPUs", "", &cpus, e) < 0 ||
@@ -299,8 +303,6 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 	    config_int(c, k, "kilo", "memoryLimitMarginBytes", p->memory_limit_margin_bytes, 0,
 		       INT64_C(1) << 50, &p->memory_limit_margin_bytes, e) < 0)
 		return -1;
-	if (warnings && res)
-		config_unknown(res, "kilo.nodeReserved", reserved_known, NULL, warnings);
 	if (read_mba(p, c, k, e) < 0)
 		return -1;
 	if (strspn(cpus, "0123456789,-") != strlen(cpus) ||
@@ -328,9 +330,9 @@ int policy_from_config(struct policy *p, const struct config *c, json_t *warning
 	/* a NodeSLO object, also without its kind (a hand-written file with spec:) */
 	if ((kind && strcmp(kind, "NodeSLO") == 0) ||
 	    (!kind && json_is_object(json_object_get(root, "spec")))) {
-		if (warnings)
-			config_unknown(root, "", object_known, NULL, warnings);
-		if (config_obj(c, root, "", "spec", &spec, e) < 0 ||
+		if (config_fields(c, root, "", object_known, NULL, CONFIG_LENIENT, warnings, e) <
+			    0 ||
+		    config_obj(c, root, "", "spec", &spec, e) < 0 ||
 		    config_obj(c, root, "", "kilo", &kilo, e) < 0)
 			return -1;
 	} else if (kind) {
@@ -339,20 +341,20 @@ int policy_from_config(struct policy *p, const struct config *c, json_t *warning
 	if (!kilo && spec && config_obj(c, spec, "spec", "kilo", &kilo, e) < 0)
 		return -1;
 	if (!spec)
-		return read_kilo(p, c, kilo, warnings, e);
-	if (warnings)
-		config_unknown(spec, spec == root ? "" : "spec", spec_known, spec_ignored,
-			       warnings);
-	if (config_obj(c, spec, "spec", "resourceUsedThresholdWithBE", &t, e) < 0 ||
+		return read_kilo(p, c, kilo, e);
+	if (config_fields(c, spec, spec == root ? "" : "spec", spec_known, spec_ignored,
+			  CONFIG_LENIENT, warnings, e) < 0 ||
+	    config_obj(c, spec, "spec", "resourceUsedThresholdWithBE", &t, e) < 0 ||
 	    config_obj(c, spec, "spec", "resourceQOSStrategy", &qos, e) < 0 ||
 	    read_threshold(p, c, t, warnings, e) < 0)
 		return -1;
-	if (qos && warnings)
-		config_unknown(qos, "resourceQOSStrategy", qos_known, qos_ignored, warnings);
+	if (config_fields(c, qos, "resourceQOSStrategy", qos_known, qos_ignored, CONFIG_LENIENT,
+			  warnings, e) < 0)
+		return -1;
 	for (int k = 0; qos && k < POLICY_NCLASSES; k++)
 		if (read_class(p, c, qos, (enum policy_class)k, warnings, e) < 0)
 			return -1;
-	return read_kilo(p, c, kilo, warnings, e);
+	return read_kilo(p, c, kilo, e);
 }
 
 int policy_load(struct policy *p, const char *path, json_t *warnings, struct err *e)

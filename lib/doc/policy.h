@@ -7,7 +7,11 @@
  * pkg/util/sloconfig; koordlet-qos.md sections 2-8).  Fields that only kilo
  * has live under a top-level `kilo:` mapping (beside `spec:` in a NodeSLO
  * object, or at the top of a bare spec).  NodeSLO fields kilo does not use
- * are ignored silently; any other unknown field is reported as a warning.
+ * are ignored silently.  Unknown fields (config_fields()): under `kilo:`
+ * an error (CONFIG_STRICT: kilo's own); elsewhere an error when within two
+ * edits of a NodeSLO field of that mapping (a typo would silently keep a
+ * default, memoryEvictThresholdPrecent the threshold at 70), else a warning
+ * (CONFIG_LENIENT: a newer Koordinator's field must not stop the tools).
  *
  * One deliberate difference: `resourceUsedThresholdWithBE.enable` and the
  * beClass `cpuQOS`/`memoryQOS`/`resctrlQOS` `enable` flags default to true,
@@ -98,10 +102,11 @@ struct policy {
 void policy_defaults(struct policy *p);
 
 /* Read *p from a loaded config (see the top of this file) over the values
- * already in *p (policy_defaults() first).  Unknown fields
- * are appended to warnings (an array of "path" strings) when it is not
- * NULL.  Returns 0, or -1 with e set (ERR_INPUT naming file, line, column,
- * field and value), e.g. a percent outside 0..100, a CPU satisfaction lower
+ * already in *p (policy_defaults() first).  Unknown NodeSLO fields that are
+ * not errors are appended to warnings (an array of "path" strings) when it
+ * is not NULL.  Returns 0, or -1 with e set (ERR_INPUT naming file, line,
+ * column, field and value), e.g. an unknown field under kilo:, a typo of a
+ * NodeSLO field ("did you mean ...?"), a percent outside 0..100, a CPU satisfaction lower
  * outside (0, 60], an upper outside (0, 100) or below lower, a memory lower
  * at or above the threshold (koordlet's own config checks). */
 int policy_from_config(struct policy *p, const struct config *c, json_t *warnings, struct err *e);

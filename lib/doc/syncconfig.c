@@ -22,8 +22,7 @@ void sync_options_defaults(struct sync_options *o)
 	o->over_commit_timeout_ms = -1;
 }
 
-static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, json_t *warnings,
-			struct err *e)
+static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, struct err *e)
 {
 	static const char *const known[] = {
 		"id", "rmUrls", "userName", "timeoutMs", "confirmTimeoutMs", "tls", "rmadmin", NULL
@@ -42,15 +41,20 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, jso
 	if (!json_is_object(obj))
 		return config_reject(c, json_object_get(c->root, "clusters"), "", "clusters",
 				     "a list of mappings", e);
-	if (warnings)
-		config_unknown(obj, ctx, known, NULL, warnings);
-	if (config_str(c, obj, ctx, "id", NULL, &y->id, e) < 0 ||
+	if (config_fields(c, obj, ctx, known, NULL, CONFIG_STRICT, NULL, e) < 0 ||
+	    config_str(c, obj, ctx, "id", NULL, &y->id, e) < 0 ||
 	    config_str(c, obj, ctx, "userName", NULL, &y->user_name, e) < 0 ||
 	    config_int(c, obj, ctx, "timeoutMs", 10000, 1, 3600000, &y->timeout_ms, e) < 0 ||
 	    config_int(c, obj, ctx, "confirmTimeoutMs", 10000, 0, 3600000, &y->confirm_timeout_ms,
 		       e) < 0 ||
 	    config_obj(c, obj, ctx, "tls", &tls, e) < 0 ||
 	    config_obj(c, obj, ctx, "rmadmin", &rmadmin, e) < 0)
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.tls", ctx);
+	if (config_fields(c, tls, sub, tls_known, NULL, CONFIG_STRICT, NULL, e) < 0)
+		return -1;
+	snprintf(sub, sizeof(sub), "%s.rmadmin", ctx);
+	if (config_fields(c, rmadmin, sub, rmadmin_known, NULL, CONFIG_STRICT, NULL, e) < 0)
 		return -1;
 	if (!y->id || !*y->id)
 		return config_reject(c, obj, ctx, "id", "a cluster id", e);
@@ -86,16 +90,12 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, jso
 		list[j] = s;
 	}
 	snprintf(sub, sizeof(sub), "%s.tls", ctx);
-	if (tls && warnings)
-		config_unknown(tls, sub, tls_known, NULL, warnings);
 	if (config_str(c, tls, sub, "caFile", NULL, &y->ca_file, e) < 0 ||
 	    config_str(c, tls, sub, "certFile", NULL, &y->cert_file, e) < 0 ||
 	    config_str(c, tls, sub, "keyFile", NULL, &y->key_file, e) < 0 ||
 	    config_bool(c, tls, sub, "insecureSkipVerify", 0, &y->insecure_skip_verify, e) < 0)
 		return -1;
 	snprintf(sub, sizeof(sub), "%s.rmadmin", ctx);
-	if (rmadmin && warnings)
-		config_unknown(rmadmin, sub, rmadmin_known, NULL, warnings);
 	if (config_str(c, rmadmin, sub, "command", NULL, &y->rmadmin, e) < 0 ||
 	    config_int(c, rmadmin, sub, "timeoutMs", 60000, 1, 3600000, &y->rmadmin_timeout_ms, e) <
 		    0)
@@ -152,7 +152,7 @@ static int load_nm_namespaces(struct sync_config *sc, struct err *e)
  * {vCores, memoryMB}}; present means on (unless enabled: false), every
  * figure defaulting to the recommended one (issue "NodeManager
  * lifecycle": 4 vCores / 8 GiB or 25%, deadband 1 vCore / 1 GiB). */
-static int load_damping(struct sync_config *sc, json_t *warnings, struct err *e)
+static int load_damping(struct sync_config *sc, struct err *e)
 {
 	static const char *const known[] = { "enabled", "maxIncrease", "deadband", NULL };
 	static const char *const inc_known[] = { "vCores", "memoryMB", "percent", NULL };
@@ -166,9 +166,14 @@ static int load_damping(struct sync_config *sc, json_t *warnings, struct err *e)
 		return -1;
 	if (!damp)
 		return 0;
-	if (config_bool(c, damp, "damping", "enabled", 1, &on, e) < 0 ||
+	if (config_fields(c, damp, "damping", known, NULL, CONFIG_STRICT, NULL, e) < 0 ||
+	    config_bool(c, damp, "damping", "enabled", 1, &on, e) < 0 ||
 	    config_obj(c, damp, "damping", "maxIncrease", &inc, e) < 0 ||
 	    config_obj(c, damp, "damping", "deadband", &band, e) < 0 ||
+	    config_fields(c, inc, "damping.maxIncrease", inc_known, NULL, CONFIG_STRICT, NULL, e) <
+		    0 ||
+	    config_fields(c, band, "damping.deadband", band_known, NULL, CONFIG_STRICT, NULL, e) <
+		    0 ||
 	    config_int(c, inc, "damping.maxIncrease", "vCores", 4, 1, INT32_MAX,
 		       &d->max_increase_vcores, e) < 0 ||
 	    config_int(c, inc, "damping.maxIncrease", "memoryMB", 8192, 1, INT64_C(1) << 40,
@@ -181,15 +186,10 @@ static int load_damping(struct sync_config *sc, json_t *warnings, struct err *e)
 		       &d->deadband_memory_mb, e) < 0)
 		return -1;
 	d->enabled = on;
-	if (warnings) {
-		config_unknown(damp, "damping", known, NULL, warnings);
-		config_unknown(inc, "damping.maxIncrease", inc_known, NULL, warnings);
-		config_unknown(band, "damping.deadband", band_known, NULL, warnings);
-	}
 	return 0;
 }
 
-int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings, struct err *e)
+int sync_config_load(struct sync_config *sc, const char *path, struct err *e)
 {
 	static const char *const known[] = { "clusters",
 					     "batchResources",
@@ -236,9 +236,21 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 			"/etc/kilo/sync.yaml); e.g. kubectl -n kilo-system get configmap "
 			"kilo-sync -o jsonpath='{.data.sync\\.yaml}' >sync.yaml",
 			path);
-	if (warnings)
-		config_unknown(c->root, "", known, NULL, warnings);
-	if (config_obj(c, c->root, "", "batchResources", &res, e) < 0 ||
+	/* another Kubernetes object: every field would be unknown */
+	if (path && json_is_string(json_object_get(c->root, "apiVersion")) &&
+	    json_is_string(json_object_get(c->root, "kind")))
+		return config_reject(c, c->root, "", "kind",
+				     "kilo-sync's config (clusters:, batchResources:, ...), not a "
+				     "Kubernetes object: that is the sync.yaml in the data of the "
+				     "ConfigMap kilo-sync (manifests/kilo/kilo-sync-config.yaml)",
+				     e);
+	if (config_fields(c, c->root, "", known, NULL, CONFIG_STRICT, NULL, e) < 0 ||
+	    config_obj(c, c->root, "", "batchResources", &res, e) < 0 ||
+	    config_obj(c, c->root, "", "reservation", &rsv, e) < 0 ||
+	    config_obj(c, c->root, "", "kubernetes", &kube, e) < 0 ||
+	    config_fields(c, res, "batchResources", res_known, NULL, CONFIG_STRICT, NULL, e) < 0 ||
+	    config_fields(c, rsv, "reservation", rsv_known, NULL, CONFIG_STRICT, NULL, e) < 0 ||
+	    config_fields(c, kube, "kubernetes", kube_known, NULL, CONFIG_STRICT, NULL, e) < 0 ||
 	    config_str(c, res, "batchResources", "cpu", o->batch_cpu, &o->batch_cpu, e) < 0 ||
 	    config_str(c, res, "batchResources", "memory", o->batch_memory, &o->batch_memory, e) <
 		    0 ||
@@ -246,13 +258,11 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 	    config_str(c, c->root, "", "podLabelSelector", NULL, &sc->pod_label_selector, e) < 0 ||
 	    config_int(c, c->root, "", "overCommitTimeoutMs", -1, -1, INT32_MAX,
 		       &o->over_commit_timeout_ms, e) < 0 ||
-	    config_obj(c, c->root, "", "reservation", &rsv, e) < 0 ||
 	    config_int(c, rsv, "reservation", "cpuMilli", 0, 0, INT64_C(1) << 40,
 		       &o->reserve_cpu_milli, e) < 0 ||
 	    config_int(c, rsv, "reservation", "memoryBytes", 0, 0, INT64_C(1) << 56,
 		       &o->reserve_memory_bytes, e) < 0 ||
 	    config_int(c, rsv, "reservation", "percent", 0, 0, 100, &pct, e) < 0 ||
-	    config_obj(c, c->root, "", "kubernetes", &kube, e) < 0 ||
 	    config_str(c, kube, "kubernetes", "kubeconfig", NULL, &sc->kubeconfig, e) < 0 ||
 	    config_str(c, kube, "kubernetes", "context", NULL, &sc->context, e) < 0 ||
 	    config_int(c, kube, "kubernetes", "pageSize", 500, 1, 100000, &sc->page_size, e) < 0 ||
@@ -264,11 +274,6 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 		       &sc->pass_timeout_ms, e) < 0)
 		return -1;
 	o->reserve_percent = (int)pct;
-	if (warnings) {
-		config_unknown(res, "batchResources", res_known, NULL, warnings);
-		config_unknown(rsv, "reservation", rsv_known, NULL, warnings);
-		config_unknown(kube, "kubernetes", kube_known, NULL, warnings);
-	}
 	if (sel) {
 		eq = strchr(sel, '=');
 		if (!eq || eq == sel || !eq[1] || strchr(eq + 1, '=') || strchr(sel, ','))
@@ -279,7 +284,7 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 		o->nm_label_key = sc->nm_selector;
 		o->nm_label_value = sc->nm_selector + (eq - sel) + 1;
 	}
-	if (load_nm_namespaces(sc, e) < 0 || load_damping(sc, warnings, e) < 0)
+	if (load_nm_namespaces(sc, e) < 0 || load_damping(sc, e) < 0)
 		return -1;
 	clusters = json_object_get(c->root, "clusters");
 	if (clusters && !json_is_array(clusters))
@@ -288,7 +293,7 @@ int sync_config_load(struct sync_config *sc, const char *path, json_t *warnings,
 	json_array_foreach(clusters, i, cl)
 	{
 		sc->nclusters = i + 1;
-		if (load_cluster(sc, cl, i, warnings, e) < 0)
+		if (load_cluster(sc, cl, i, e) < 0)
 			return -1;
 	}
 	return 0;

@@ -28,8 +28,11 @@
  *                                # these (percent of the RM's current total)
  *     deadband: {vCores: 1, memoryMB: 1024}   # a rise of at most this: not sent
  *
- * Every field is optional; the defaults are shown.  Unknown fields are
- * returned as warnings.
+ * Every field is optional; the defaults are shown.  An unknown field, at
+ * any level, is an error (config_fields() CONFIG_STRICT: the file is kilo's
+ * own, a misspelt field would silently be its default), naming the nearest
+ * known field; so is a Kubernetes object (apiVersion and kind) in place of
+ * the file, the ConfigMap that carries it included.
  */
 #ifndef KILO_SYNCCONFIG_H
 #define KILO_SYNCCONFIG_H
@@ -104,11 +107,13 @@ struct sync_config {
 	const char **nm_ns;      /* nodeManagerNamespaces, owned array (strings borrowed) */
 };
 
-/* Load path (NULL: defaults only) into *c.  Unknown fields are appended to
- * warnings (array of strings) when not NULL.  Returns 0, or -1 with e set
- * (ERR_INPUT "<file>:<line>:<col>: <field>: ..." or a read error).  Release
- * with sync_config_release() in every case. */
-int sync_config_load(struct sync_config *c, const char *path, json_t *warnings, struct err *e);
+/* Load path (NULL: defaults only) into *c.  Returns 0, or -1 with e set:
+ * ERR_INPUT "<file>:<line>:<col>: <field>: ..." (a bad value, an unknown
+ * field: "clusters[0].rmUrl: unknown field (did you mean rmUrls?)", a
+ * Kubernetes object) or a read error.  No cluster is not an error here: an
+ * offline plan needs none (kilo-sync refuses a live pass without one).
+ * Release with sync_config_release() in every case. */
+int sync_config_load(struct sync_config *c, const char *path, struct err *e);
 
 /* Free what *c holds (safe on a zeroed or failed struct). */
 void sync_config_release(struct sync_config *c);

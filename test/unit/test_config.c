@@ -186,22 +186,116 @@ START_TEST(test_config_reject_names_position)
 }
 END_TEST
 
-START_TEST(test_config_unknown_fields)
+START_TEST(test_config_distance)
+{
+	char k64[65], k65[66];
+
+	ck_assert_int_eq(config_distance("", ""), 0);
+	ck_assert_int_eq(config_distance("rmUrls", "rmUrls"), 0);
+	ck_assert_int_eq(config_distance("rmurls", "rmUrls"), 0); /* case */
+	ck_assert_int_eq(config_distance("RMURLS", "rmUrls"), 0);
+	ck_assert_int_eq(config_distance("rmUrl", "rmUrls"), 1);   /* deletion */
+	ck_assert_int_eq(config_distance("rmUrlss", "rmUrls"), 1); /* insertion */
+	ck_assert_int_eq(config_distance("rmUris", "rmUrls"), 1);  /* substitution */
+	ck_assert_int_eq(config_distance("rmUlrs", "rmUrls"), 1);  /* swap */
+	ck_assert_int_eq(
+		config_distance("memoryEvictThresholdPrecent", "memoryEvictThresholdPercent"), 1);
+	ck_assert_int_eq(config_distance("ca", "abc"), 3); /* OSA, not Damerau's 2 */
+	ck_assert_int_eq(config_distance("", "abc"), 3);
+	ck_assert_int_eq(config_distance("abc", ""), 3);
+	ck_assert_int_eq(config_distance("kitten", "sitting"), 3);
+	ck_assert_int_eq(config_distance("cl\xc3\xbcsters", "clusters"), 2); /* bytes */
+	memset(k64, 'k', 64);
+	k64[64] = '\0';
+	memset(k65, 'k', 65);
+	k65[65] = '\0';
+	ck_assert_int_eq(config_distance(k64, k64), 0);
+	ck_assert_int_eq(config_distance(k64, ""), 64);
+	ck_assert_int_eq(config_distance(k65, k65), -1);
+	ck_assert_int_eq(config_distance("k", k65), -1);
+}
+END_TEST
+
+/* Strict: the first unknown key in file order fails at the key's position
+ * (also when its value is null, a value shared by every null); lenient:
+ * near keys fail, the others are warnings, listed ones pass silently. */
+START_TEST(test_config_fields)
 {
 	struct config c;
 	struct err e = { 0 };
-	const char *const known[] = { "enable", "cpuSuppressThresholdPercent", NULL };
+	const char *const known[] = { "enable", "cpuSuppressThresholdPercent", "id", NULL };
 	const char *const ignored[] = { "cpuBurstStrategy", NULL };
 	json_t *w = json_array();
 
-	ck_assert_int_eq(config_load_string(
-				 &c, "enable: true\ncpuBurstStrategy: {}\ncpuSupressThreshold: 1\n",
-				 "p.yaml", &e),
+	ck_assert_int_eq(config_load_string(&c,
+					    "enable: true\ncpuBurstStrategy: {}\n"
+					    "a: {x: 1}\nab: 1\ncpuSupressThreshold: 1\n",
+					    "p.yaml", &e),
 			 0);
-	config_unknown(c.root, "spec", known, ignored, w);
-	ck_assert_int_eq(json_array_size(w), 1);
-	ck_assert_str_eq(json_string_value(json_array_get(w, 0)), "spec.cpuSupressThreshold");
+	ck_assert_int_eq(config_fields(&c, c.root, "spec", known, ignored, CONFIG_LENIENT, w, &e),
+			 0);
+	ck_assert_int_eq(json_array_size(w), 3);
+	ck_assert_str_eq(json_string_value(json_array_get(w, 0)), "spec.a");
+	ck_assert_str_eq(json_string_value(json_array_get(w, 1)), "spec.ab"); /* not near "id" */
+	ck_assert_str_eq(json_string_value(json_array_get(w, 2)), "spec.cpuSupressThreshold");
+	ck_assert_int_eq(config_fields(&c, c.root, "spec", known, ignored, CONFIG_STRICT, NULL, &e),
+			 -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_str_eq(e.msg, "p.yaml:3:1: spec.a: unknown field");
+	/* not an object, or NULL: nothing to check */
+	ck_assert_int_eq(config_fields(&c, NULL, "x", known, NULL, CONFIG_STRICT, NULL, &e), 0);
+	config_release(&c);
+
+	ck_assert_int_eq(config_load_string(&c,
+					    "x:\n  enable: 1\n  cpuBurstStrategi:\n"
+					    "  Enable:\n",
+					    "p.yaml", &e),
+			 0);
+	/* a typo of an ignored field is a typo too */
+	ck_assert_int_eq(config_fields(&c, json_object_get(c.root, "x"), "x", known, ignored,
+				       CONFIG_LENIENT, NULL, &e),
+			 -1);
+	ck_assert_str_eq(e.msg, "p.yaml:3:3: x.cpuBurstStrategi: unknown field "
+				"(did you mean cpuBurstStrategy?)");
+	json_object_del(json_object_get(c.root, "x"), "cpuBurstStrategi");
+	ck_assert_int_eq(config_fields(&c, json_object_get(c.root, "x"), "", known, ignored,
+				       CONFIG_LENIENT, w, &e),
+			 -1);
+	ck_assert_str_eq(e.msg, "p.yaml:4:3: Enable: unknown field (did you mean enable?)");
+	ck_assert_int_eq(json_array_size(w), 3);
+	config_release(&c);
+
+	/* two edits away is near, three is not (the bounded search stops early) */
+	ck_assert_int_eq(config_load_string(&c, "xnablx: 1\nxxxble: 2\n", "p.yaml", &e), 0);
+	ck_assert_int_eq(config_fields(&c, c.root, "", known, NULL, CONFIG_LENIENT, w, &e), -1);
+	ck_assert_str_eq(e.msg, "p.yaml:1:1: xnablx: unknown field (did you mean enable?)");
+	json_object_del(c.root, "xnablx");
+	ck_assert_int_eq(config_fields(&c, c.root, "", known, NULL, CONFIG_LENIENT, w, &e), 0);
+	ck_assert_str_eq(json_string_value(json_array_get(w, 3)), "xxxble");
+	config_release(&c);
 	json_decref(w);
+}
+END_TEST
+
+START_TEST(test_config_where_key)
+{
+	struct config c;
+	struct err e = { 0 };
+	long line = 0, col = 0;
+
+	ck_assert_int_eq(config_load_string(&c, "a: 1\nb:\n  c: ~\n  d: [x]\n", "p.yaml", &e), 0);
+	ck_assert_int_eq(config_where_key(&c, c.root, "b", &line, &col), 0);
+	ck_assert_int_eq(line, 2);
+	ck_assert_int_eq(col, 1);
+	ck_assert_int_eq(config_where_key(&c, json_object_get(c.root, "b"), "d", &line, &col), 0);
+	ck_assert_int_eq(line, 4);
+	ck_assert_int_eq(col, 3);
+	ck_assert_int_eq(config_where_key(&c, c.root, "c", &line, &col), -1);
+	ck_assert_int_eq(config_where_key(&c, c.root, "zz", &line, &col), -1);
+	/* a value's position is still the value's, not its key's */
+	ck_assert_int_eq(config_where(&c, json_object_get(c.root, "b"), &line, &col), 0);
+	ck_assert_int_eq(line, 3);
+	ck_assert_int_eq(col, 3);
 	config_release(&c);
 }
 END_TEST
@@ -246,7 +340,9 @@ static Suite *config_suite(void)
 	tcase_add_loop_test(tc, test_config_errors_have_positions, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_config_getters_name_field_and_position);
 	tcase_add_test(tc, test_config_reject_names_position);
-	tcase_add_test(tc, test_config_unknown_fields);
+	tcase_add_test(tc, test_config_distance);
+	tcase_add_test(tc, test_config_fields);
+	tcase_add_test(tc, test_config_where_key);
 	tcase_add_test(tc, test_config_load_file);
 	suite_add_tcase(s, tc);
 	return s;

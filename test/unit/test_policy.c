@@ -78,13 +78,13 @@ START_TEST(test_policy_spec_and_kilo_fields)
 			"  cpuEvictBESatisfactionUpperPercent: 80\n"
 			"  cpuEvictTimeWindowSeconds: 60\n"
 			"  cpuEvictPolicy: evictByRealLimit\n"
+			"  unknownKnob: 3\n"
 			"cpuBurstStrategy: {policy: none}\n"
 			"kilo:\n"
 			"  allowAM: true\n"
 			"  reservedCPUs: \"0-1\"\n"
 			"  nodeReserved: {cpuMilli: 2000}\n"
 			"  memoryEvictCoolDownMs: 1000\n"
-			"  unknownKnob: 3\n"
 			"resourceQOSStrategy:\n"
 			"  beClass:\n"
 			"    cpuQOS: {schedIdle: 1, coreExpeller: true}\n"
@@ -109,7 +109,8 @@ START_TEST(test_policy_spec_and_kilo_fields)
 	ck_assert_int_eq(p.resctrl[POLICY_LS].enable, 1);
 	ck_assert_int_eq(p.resctrl[POLICY_LS].mba_percent, 50);
 	ck_assert_int_eq(json_array_size(w), 1);
-	ck_assert_str_eq(json_string_value(json_array_get(w, 0)), "kilo.unknownKnob");
+	ck_assert_str_eq(json_string_value(json_array_get(w, 0)),
+			 "resourceUsedThresholdWithBE.unknownKnob");
 	json_decref(w);
 }
 END_TEST
@@ -181,6 +182,33 @@ static const struct {
 	{ "kilo: {reservedCPUs: \"0-99999999\"}\n",
 	  "p.yaml:1:22: kilo.reservedCPUs: expected a cpuset list such as \"0-1,8\", got \"0-99999999\"" },
 	{ "kind: Pod\n", "p.yaml:1:7: kind: expected \"NodeSLO\" or a NodeSLO spec, got \"Pod\"" },
+	/* strict under kilo:, a typo of a NodeSLO field anywhere (file order) */
+	{ "kilo: {allowAM: true, bogusKnob: 1, allowAm: true}\n",
+	  "p.yaml:1:23: kilo.bogusKnob: unknown field" },
+	{ "kilo: {nodeReserved: {cpu: 1}}\n", "p.yaml:1:23: kilo.nodeReserved.cpu: unknown field" },
+	{ "kilo: {allowAm: true}\n",
+	  "p.yaml:1:8: kilo.allowAm: unknown field (did you mean allowAM?)" },
+	{ "spec:\n  kilo:\n    gracePeriodMS: 1\n",
+	  "p.yaml:3:5: kilo.gracePeriodMS: unknown field (did you mean gracePeriodMs?)" },
+	{ "resourceUsedThresholdWithBE:\n  memoryEvictThresholdPrecent: 80\n",
+	  "p.yaml:2:3: resourceUsedThresholdWithBE.memoryEvictThresholdPrecent: unknown field "
+	  "(did you mean memoryEvictThresholdPercent?)" },
+	{ "kind: NodeSLO\nspec:\n  resourceQOSStrategy:\n    beClass:\n"
+	  "      memoryQOS: {wmarkRatio: 90, wmarkMinAjd: 1}\n",
+	  "p.yaml:5:35: resourceQOSStrategy.beClass.memoryQOS.wmarkMinAjd: unknown field "
+	  "(did you mean wmarkMinAdj?)" },
+	{ "resourceQOSStrategy: {beClas: {}}\n",
+	  "p.yaml:1:23: resourceQOSStrategy.beClas: unknown field (did you mean beClass?)" },
+	{ "resourceQOSStrategy: {lsClass: {resctrlQos: {}}}\n",
+	  "p.yaml:1:33: resourceQOSStrategy.lsClass.resctrlQos: unknown field "
+	  "(did you mean resctrlQOS?)" },
+	{ "resourceQOSStrategy: {beClass: {cpuQOS: {coreExpellar: true}}}\n",
+	  "p.yaml:1:42: resourceQOSStrategy.beClass.cpuQOS.coreExpellar: unknown field "
+	  "(did you mean coreExpeller?)" },
+	{ "apiVersion: slo.koordinator.sh/v1alpha1\nkind: NodeSLO\nspce: {}\n",
+	  "p.yaml:3:1: spce: unknown field (did you mean spec?)" },
+	{ "kind: NodeSLO\nspec: {cpuBurstStrategys: {}}\n",
+	  "p.yaml:2:8: spec.cpuBurstStrategys: unknown field (did you mean cpuBurstStrategy?)" },
 	{ "kilo: {allowAM: yes}\n",
 	  "p.yaml:1:17: kilo.allowAM: expected true or false, got \"yes\"" },
 	{ "kilo: {mbaBandwidth: {ccd0: 60}}\n",

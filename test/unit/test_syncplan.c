@@ -618,7 +618,7 @@ START_TEST(test_syncapply_per_item_in_a_live_pass)
 	json_t *plan = jsonio_parse(text, "test", &e), *report, *items;
 
 	ck_assert_ptr_nonnull(plan);
-	ck_assert_int_eq(sync_config_load(&sc, NULL, NULL, &e), 0);
+	ck_assert_int_eq(sync_config_load(&sc, NULL, &e), 0);
 	ck_assert_ptr_null(sync_apply(plan, &sc, &(struct sync_rms){ 0 }, NULL, 1, 0, &st, &e));
 	ck_assert_msg(strstr(e.msg, "SyncPlan.items[0].yarnTotal.vCores"), "%s", e.msg);
 	report = sync_apply(plan, &sc, &(struct sync_rms){ 0 }, NULL, 1, 1, &st, &e);
@@ -1372,42 +1372,131 @@ START_TEST(test_syncplan_share_not_lowered_on_one_id)
 END_TEST
 
 /* kilo-sync's configuration: nodeManagerNamespaces taken as given, its
- * default, an unknown field warned about, bad values refused naming the
- * field, the value and the position. */
-START_TEST(test_syncconfig_namespaces_and_warnings)
+ * default, an unknown field refused (the nearest known one named), bad
+ * values refused naming the field, the value and the position. */
+START_TEST(test_syncconfig_namespaces_and_unknown)
 {
 	char *dir = testlib_tmpdir(), *path = xasprintf("%s/sync.yaml", dir);
 	struct sync_config sc;
 	struct err e = { 0 };
-	json_t *warnings = json_array();
 
-	ck_assert_int_eq(sync_config_load(&sc, NULL, NULL, &e), 0);
+	ck_assert_int_eq(sync_config_load(&sc, NULL, &e), 0);
 	ck_assert_str_eq(sc.options.nm_namespaces[0], "hadoop-yarn");
 	ck_assert_ptr_null(sc.options.nm_namespaces[1]);
 	sync_config_release(&sc);
 
 	testlib_write(dir, "sync.yaml",
 		      "clusters: [{id: a, rmUrls: ['http://rm:8088']}]\n"
-		      "nodeManagerNamespaces: [yarn, hadoop-yarn]\nnodeManagerNamespace: x\n");
-	ck_assert_msg(sync_config_load(&sc, path, warnings, &e) == 0, "%s", e.msg);
+		      "nodeManagerNamespaces: [yarn, hadoop-yarn]\n");
+	ck_assert_msg(sync_config_load(&sc, path, &e) == 0, "%s", e.msg);
 	ck_assert_str_eq(sc.options.nm_namespaces[0], "yarn");
 	ck_assert_str_eq(sc.options.nm_namespaces[1], "hadoop-yarn");
 	ck_assert_ptr_null(sc.options.nm_namespaces[2]);
-	ck_assert_int_eq(json_array_size(warnings), 1);
-	ck_assert_str_eq(json_string_value(json_array_get(warnings, 0)), "nodeManagerNamespace");
+	sync_config_release(&sc);
+	testlib_write(dir, "sync.yaml",
+		      "clusters: [{id: a, rmUrls: ['http://rm:8088']}]\n"
+		      "nodeManagerNamespaces: [yarn, hadoop-yarn]\nnodeManagerNamespace: x\n");
+	ck_assert_int_eq(sync_config_load(&sc, path, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_str_eq(strstr(e.msg, "sync.yaml:"),
+			 "sync.yaml:3:1: nodeManagerNamespace: unknown field "
+			 "(did you mean nodeManagerNamespaces?)");
 	sync_config_release(&sc);
 
 	testlib_write(dir, "sync.yaml", "nodeManagerNamespaces: [ok, -bad]\n");
-	ck_assert_int_eq(sync_config_load(&sc, path, NULL, &e), -1);
+	ck_assert_int_eq(sync_config_load(&sc, path, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 	ck_assert_str_eq(strstr(e.msg, "sync.yaml:"), "sync.yaml:1:29: nodeManagerNamespaces: "
 						      "expected a namespace name, got \"-bad\"");
 	sync_config_release(&sc);
 	testlib_write(dir, "sync.yaml", "nodeManagerNamespaces: hadoop-yarn\n");
-	ck_assert_int_eq(sync_config_load(&sc, path, NULL, &e), -1);
+	ck_assert_int_eq(sync_config_load(&sc, path, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "nodeManagerNamespaces: expected a non-empty list"));
 	sync_config_release(&sc);
-	json_decref(warnings);
+	testlib_rmtree(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+/* An unknown field anywhere in kilo-sync's config is refused at its key
+ * (the first in file order), with the nearest known field when one is
+ * close; a key that is not a plain name is quoted, a long one cut. */
+START_TEST(test_syncconfig_unknown_fields_refused)
+{
+	static const char cl[] = "clusters:\n  - id: a\n    rmUrls: ['http://rm:8088']\n";
+	char k200[201];
+	char *long_key = NULL;
+	static const struct {
+		const char *extra, *want;
+	} cases[] = {
+		{ "clusterz: []\n",
+		  "sync.yaml:4:1: clusterz: unknown field (did you mean clusters?)" },
+		{ "    rmUrl: x\n",
+		  "sync.yaml:4:5: clusters[0].rmUrl: unknown field (did you mean rmUrls?)" },
+		{ "    userNmae:\n",
+		  "sync.yaml:4:5: clusters[0].userNmae: unknown field (did you mean userName?)" },
+		{ "    tls: {caFile: /ca, insecure: true}\n",
+		  "sync.yaml:4:24: clusters[0].tls.insecure: unknown field" },
+		{ "    rmadmin: {comand: yarn}\n",
+		  "sync.yaml:4:15: clusters[0].rmadmin.comand: unknown field (did you mean command?)" },
+		{ "batchResources: {CPU: x}\n",
+		  "sync.yaml:4:18: batchResources.CPU: unknown field (did you mean cpu?)" },
+		{ "reservation:\n  percnet: 5\n",
+		  "sync.yaml:5:3: reservation.percnet: unknown field (did you mean percent?)" },
+		{ "kubernetes: {pagesize: 10}\n",
+		  "sync.yaml:4:14: kubernetes.pagesize: unknown field (did you mean pageSize?)" },
+		{ "zzz: 1\naaa: 2\n", "sync.yaml:4:1: zzz: unknown field" },
+		{ "\"a\\x01b\": 1\n", "sync.yaml:4:1: \"a\\u0001b\": unknown field" },
+		{ "cl\xc3\xbcsters: 1\n",
+		  "sync.yaml:4:1: \"cl\\u00FCsters\": unknown field (did you mean clusters?)" },
+		{ "apiVersion: apps/v1\nkind: Deployment\n",
+		  "sync.yaml:5:7: kind: expected kilo-sync's config (clusters:, batchResources:, "
+		  "...), not a Kubernetes object: that is the sync.yaml in the data of the "
+		  "ConfigMap kilo-sync (manifests/kilo/kilo-sync-config.yaml), got \"Deployment\"" },
+	};
+	char *dir = testlib_tmpdir(), *path = xasprintf("%s/sync.yaml", dir);
+	struct sync_config sc;
+	struct err e = { 0 };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text = xasprintf("%s%s", cl, cases[i].extra);
+
+		testlib_write(dir, "sync.yaml", text);
+		ck_assert_msg(sync_config_load(&sc, path, &e) == -1, "case %zu loaded", i);
+		ck_assert_int_eq(e.kind, ERR_INPUT);
+		ck_assert_str_eq(strstr(e.msg, "sync.yaml:"), cases[i].want);
+		sync_config_release(&sc);
+		free(text);
+	}
+	/* a key of 200 bytes: shown cut at 64, never compared */
+	memset(k200, 'k', 200);
+	k200[200] = '\0';
+	long_key = xasprintf("%s%s: 1\n", cl, k200);
+	testlib_write(dir, "sync.yaml", long_key);
+	ck_assert_int_eq(sync_config_load(&sc, path, &e), -1);
+	ck_assert_str_eq(
+		strstr(e.msg, "sync.yaml:"),
+		"sync.yaml:4:1: \"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\"...: "
+		"unknown field");
+	sync_config_release(&sc);
+	/* every field known: loads */
+	testlib_write(
+		dir, "sync.yaml",
+		"clusters:\n  - id: a\n    rmUrls: ['https://rm:8090']\n    userName: yarn\n"
+		"    timeoutMs: 5000\n    confirmTimeoutMs: 0\n"
+		"    tls: {caFile: /ca, certFile: /c, keyFile: /k, insecureSkipVerify: false}\n"
+		"    rmadmin: {command: /opt/hadoop/bin/yarn, timeoutMs: 1000}\n"
+		"batchResources: {cpu: a, memory: b}\nnodeManagerSelector: a=b\n"
+		"podLabelSelector: x\noverCommitTimeoutMs: 5\n"
+		"reservation: {cpuMilli: 1, memoryBytes: 2, percent: 3}\n"
+		"kubernetes: {kubeconfig: /k, context: c, pageSize: 9, timeoutMs: 8, maxPages: 7}\n"
+		"passTimeoutMs: 5000\nnodeManagerNamespaces: [a]\n");
+	ck_assert_msg(sync_config_load(&sc, path, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(sc.clusters[0].rmadmin_timeout_ms, 1000);
+	ck_assert_int_eq(sc.max_pages, 7);
+	sync_config_release(&sc);
+	free(long_key);
 	testlib_rmtree(dir);
 	free(path);
 	free(dir);
@@ -1826,7 +1915,8 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_annotation_shapes);
 	tcase_add_test(tc, test_sync_redact_free_text_only);
 	tcase_add_test(tc, test_syncplan_share_not_lowered_on_one_id);
-	tcase_add_test(tc, test_syncconfig_namespaces_and_warnings);
+	tcase_add_test(tc, test_syncconfig_namespaces_and_unknown);
+	tcase_add_test(tc, test_syncconfig_unknown_fields_refused);
 	tcase_add_test(tc, test_syncplan_third_party_value_keeps_other_entries);
 	tcase_add_test(tc, test_syncplan_bad_input_names_field);
 	tcase_add_test(tc, test_syncplan_kubectl_list_and_only_nodes);
