@@ -55,8 +55,8 @@ static void usage(void)
 	       "     --dry-run             compute and report; change nothing\n"
 	       "     --textfile-dir <dir>  write <dir>/kilo-sync.prom (node_exporter textfile)\n"
 	       " -p, --pretty              indented JSON\n"
-	       " -q, --quiet               no line per node skipped or failed, nor per\n"
-	       "                           unreachable cluster (the summary stays)\n"
+	       " -q, --quiet               no line per node skipped or failed (the lines of\n"
+	       "                           unreachable clusters and the summary stay)\n"
 	       " -v, --verbose             log every HTTP exchange on stderr\n"
 	       " -h, --help                display this help\n"
 	       " -V, --version             display version\n"
@@ -357,7 +357,7 @@ static void count_rest(const json_t *items, size_t skip_first, const struct sync
 /* One stderr line per node a pass skipped or failed (README: logs say
  * why), the first NODE_LINES_MAX of them, and one per unreachable cluster
  * (its nodes, skipped for it, have no line of their own): "node 'N':
- * skipped (CODE): reason".  Unless quiet.  Then one warning for
+ * skipped (CODE): reason"; the node lines unless quiet.  Then one warning for
  * NodeManager-labelled pods outside nodeManagerNamespaces (NodeManagers in
  * a namespace not configured look like this on every node). */
 static void report_problems(const json_t *doc, const struct sync_rms *rms,
@@ -369,7 +369,7 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 	char list[256] = "";
 	const json_t *it;
 
-	for (i = 0; !quiet && i < rms->n; i++) {
+	for (i = 0; i < rms->n; i++) { /* errors: printed even when quiet */
 		size_t nodes = 0, k;
 
 		if (rms->down[i].kind == ERR_NONE)
@@ -383,9 +383,9 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 				 strcmp(json_string_value(json_object_get(it, "cluster")),
 					rms->c[i].id) == 0;
 		}
-		cli_error("cluster '%s': unreachable (%s): %s; %zu node%s skipped for it",
-			  rms->c[i].id, sync_reason_code(rms->down_code[i]), rms->down[i].msg,
-			  nodes, nodes == 1 ? "" : "s");
+		cli_error("cluster '%s': unreachable (%s), %zu node%s skipped for it: %s",
+			  rms->c[i].id, sync_reason_code(rms->down_code[i]), nodes,
+			  nodes == 1 ? "" : "s", rms->down[i].msg);
 	}
 	json_array_foreach(items, i, it)
 	{
@@ -422,8 +422,8 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 		char rest[512];
 
 		count_rest(items, lines, rms, rest, sizeof(rest));
-		cli_error("and %zu more nodes not synced: %s (the report names them)", due - lines,
-			  rest);
+		cli_error("and %zu more node%s not synced: %s (the report names them)", due - lines,
+			  due - lines == 1 ? "" : "s", rest);
 	}
 	if (!ignored)
 		return;

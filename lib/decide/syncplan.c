@@ -534,6 +534,19 @@ enum sync_reason sync_reason_parse(const char *s)
 	return SYNC_R_NONE;
 }
 
+int sync_reason_fits(const char *action, enum sync_reason r, int annotation)
+{
+	if (annotation)
+		return r == SYNC_R_INVALID_ALLOCATION;
+	if (!action)
+		return 0;
+	if (strcmp(action, "update") == 0)
+		return r == SYNC_R_TOTAL_DIFFERS || r == SYNC_R_TOTAL_DAMPED;
+	if (strcmp(action, "none") == 0)
+		return r == SYNC_R_TOTAL_MATCHES || r == SYNC_R_TOTAL_WITHIN_DEADBAND;
+	return strcmp(action, "skip") == 0 && r > SYNC_R_NONE && r < SYNC_R_TOTAL_DIFFERS;
+}
+
 /* Set item's reasonCode. */
 static void set_code(json_t *item, enum sync_reason r)
 {
@@ -976,12 +989,17 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
 			item, SYNC_R_SHARE_NOT_ZEROED, 0,
 			"no NodeManager pod seen on the node%s, but %s: its share is not zeroed",
 			note, why);
-	reason = xasprintf("no NodeManager pod on the node%s", note);
+	reason = n->alloc_error ? xasprintf("no NodeManager pod on the node%s, and its share "
+					    "cannot be zeroed: %s",
+					    note, n->alloc_error)
+				: xasprintf("no NodeManager pod on the node%s", note);
 	json_object_set_new(item, "action", json_string("skip"));
 	json_object_set_new(item, "reason", json_string(reason));
-	set_code(item, n->nm_terminating ? SYNC_R_NODEMANAGER_TERMINATING
-		       : n->nm_foreign   ? SYNC_R_NODEMANAGER_OUTSIDE_NAMESPACES
-					 : SYNC_R_NO_NODEMANAGER);
+	/* the error, when there is one, is what the operator must see */
+	set_code(item, n->alloc_error      ? SYNC_R_INVALID_ALLOCATION
+		       : n->nm_terminating ? SYNC_R_NODEMANAGER_TERMINATING
+		       : n->nm_foreign     ? SYNC_R_NODEMANAGER_OUTSIDE_NAMESPACES
+					   : SYNC_R_NO_NODEMANAGER);
 	json_object_set_new(item, "annotation", annotation_part(&in->o, n, 0, 0));
 	if (n->alloc_error)
 		json_object_set_new(item, "severity", json_string("error"));

@@ -110,16 +110,17 @@
 	X(RM_NODES_NOT_GIVEN, "rm-nodes-not-given") /* plan --from: its RM list is missing */      \
 	X(RM_UNREACHABLE, "rm-unreachable")         /* no RM of the cluster answered */            \
 	X(RM_REFUSED, "rm-refused")                 /* the RM refused the list (401, 403) */       \
+	X(RM_ERROR, "rm-error")                     /* an RM answered 5xx or 429 */                \
 	X(RM_ANSWER_INVALID, "rm-answer-invalid")   /* the RM's list cannot be read */             \
 	X(UNKNOWN_NODE_ID, "unknown-node-id")       /* the RM does not know the node id */         \
 	X(RM_NODE_INVALID, "rm-node-invalid")   /* its RM entry unreadable, twice, impossible */   \
 	X(RM_NODE_INACTIVE, "rm-node-inactive") /* LOST, DECOMMISSIONED, SHUTDOWN... */            \
 	X(RM_NODE_DECOMMISSIONING, "rm-node-decommissioning") /* draining: not resized */          \
+	X(RM_NODE_STATE_UNKNOWN, "rm-node-state-unknown")     /* not one of YARN's NodeStates */   \
 	X(TOTAL_DIFFERS, "total-differs")                     /* update: the RM's total differs */ \
 	X(TOTAL_MATCHES, "total-matches") /* none: the RM's total is the plan's */                 \
 	X(TOTAL_DAMPED, "total-damped")   /* update: a rise ramped by damping.maxIncrease */       \
-	X(TOTAL_WITHIN_DEADBAND, "total-within-deadband") /* none: a rise within deadband */       \
-	X(RM_NODE_STATE_UNKNOWN, "rm-node-state-unknown") /* not one of YARN's NodeStates */
+	X(TOTAL_WITHIN_DEADBAND, "total-within-deadband") /* none: a rise within deadband */
 /* Report (why an action failed; errorCode): */
 #define SYNC_APPLY_REASONS(X)                                                                      \
 	X(INVALID_PLAN_ITEM, "invalid-plan-item")   /* the item breaks SyncPlan's rules */         \
@@ -144,6 +145,12 @@ const char *sync_reason_code(enum sync_reason r);
 
 /* The reason whose code is s, SYNC_R_NONE when s is NULL or not a code. */
 enum sync_reason sync_reason_parse(const char *s);
+
+/* 1 when r is a reasonCode a plan gives with action (update: total-differs
+ * or total-damped; none: total-matches or total-within-deadband; skip: one
+ * of the skip codes, rm-node-state-unknown included), or for an annotation
+ * part (annotation != 0: invalid-allocation only), else 0. */
+int sync_reason_fits(const char *action, enum sync_reason r, int annotation);
 
 struct sync_input;
 

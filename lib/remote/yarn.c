@@ -193,8 +193,7 @@ static void rm_request(const struct yarn_cluster *c, int rm, struct http_request
 }
 
 /* haState of RM rm.  Returns 0, or -1 with e set. */
-static int rm_ha_state(const struct yarn_cluster *c, int rm, enum yarn_ha_state *state,
-		       struct err *e)
+static int rm_ha_state(struct yarn_cluster *c, int rm, enum yarn_ha_state *state, struct err *e)
 {
 	struct http_response resp = { 0 };
 	struct http_request req;
@@ -204,6 +203,8 @@ static int rm_ha_state(const struct yarn_cluster *c, int rm, enum yarn_ha_state 
 	rm_request(c, rm, &req, HTTP_GET, YARN_PATH_INFO);
 	if (http_perform(&c->http, &req, &resp, e) < 0)
 		goto out;
+	if (resp.status >= 400)
+		c->error_status = resp.status;
 	if (http_status_err(&resp, "cluster info", e) < 0)
 		goto out;
 	doc = http_response_json(&resp, e);
@@ -222,6 +223,7 @@ int yarn_find_active(struct yarn_cluster *c, struct err *e)
 	size_t len = 0;
 
 	c->active = -1;
+	c->error_status = 0;
 	for (size_t i = 0; i < c->n_rm; i++) {
 		enum yarn_ha_state st = YARN_HA_OTHER;
 		struct err sub = { 0 };
@@ -262,6 +264,8 @@ static int get_json(struct yarn_cluster *c, const char *path, json_t **doc, stru
 			return -1;
 		rm_request(c, c->active, &req, HTTP_GET, path);
 		ret = http_perform(&c->http, &req, &resp, e); /* a redirect is never followed */
+		if (ret == 0 && resp.status >= 400)
+			c->error_status = resp.status;
 		if (ret == 0 && (resp.status == 307 || resp.status == 308 ||
 				 (resp.status == 200 && !http_response_is_json(&resp)))) {
 			char snippet[200];
@@ -295,6 +299,7 @@ int yarn_nodes_list(struct yarn_cluster *c, struct yarn_nodes *out, struct err *
 
 	out->items = NULL;
 	out->n = 0;
+	c->error_status = 0;
 	if (get_json(c, YARN_PATH_NODES, &doc, e) < 0)
 		return -1;
 	if (yarn_nodes_parse(doc, YARN_NODES_KEEP_BAD, out, e) < 0)
@@ -310,6 +315,7 @@ int yarn_node_get(struct yarn_cluster *c, const char *id, struct yarn_node *out,
 	json_t *node = NULL;
 
 	memset(out, 0, sizeof(*out));
+	c->error_status = 0;
 	if (get_json(c, path, &doc, e) < 0)
 		return -1;
 	if (jsonio_get_obj(doc, "", "node", &node, e) <= 0)
@@ -465,6 +471,7 @@ int yarn_node_resize(struct yarn_cluster *c, const char *id, struct yarn_resourc
 	json_auto_t *body = yarn_resize_body(total, over_commit_timeout_ms);
 
 	memset(res, 0, sizeof(*res));
+	c->error_status = 0;
 	res->rm = -1;
 	res->answer = YARN_RESIZE_NO_ACTIVE;
 	for (int attempt = 0; attempt < 2; attempt++) {
@@ -484,6 +491,8 @@ int yarn_node_resize(struct yarn_cluster *c, const char *id, struct yarn_resourc
 			c->active = -1;
 			continue;
 		}
+		if (resp.status >= 400)
+			c->error_status = resp.status;
 		snprintf(what, sizeof(what), "cluster %s: POST %s", c->id ? c->id : "?", path);
 		answer = yarn_resize_classify(&resp, what, &res->reported_known, &res->reported, e);
 		res->answer = answer;

@@ -137,6 +137,19 @@ static struct yarn_cluster *rms_find(struct sync_rms *r, const char *id)
 	return NULL;
 }
 
+/* The code of an RM call of cluster c that failed with e before any
+ * answer could be used: what the RMs answered (c->error_status) first. */
+static enum sync_reason rm_down_code(const struct yarn_cluster *c, const struct err *e)
+{
+	if (c->error_status == 401 || c->error_status == 403)
+		return SYNC_R_RM_REFUSED;
+	if (c->error_status >= 500 || c->error_status == 429)
+		return SYNC_R_RM_ERROR;
+	if (e->kind == ERR_TEMP)
+		return SYNC_R_RM_UNREACHABLE;
+	return e->kind == ERR_REMOTE ? SYNC_R_RM_REFUSED : SYNC_R_RM_ANSWER_INVALID;
+}
+
 static void gather_rm(struct sync_input *in, struct sync_rms *rms, struct sync_stats *st)
 {
 	for (size_t i = 0; i < rms->n; i++) {
@@ -149,9 +162,7 @@ static void gather_rm(struct sync_input *in, struct sync_rms *rms, struct sync_s
 		rms->down_code[i] = SYNC_R_NONE;
 		if (yarn_nodes_list(c, &nodes, &e) < 0) {
 			st->clusters_down++;
-			rms->down_code[i] = e.kind == ERR_TEMP     ? SYNC_R_RM_UNREACHABLE
-					    : e.kind == ERR_REMOTE ? SYNC_R_RM_REFUSED
-								   : SYNC_R_RM_ANSWER_INVALID;
+			rms->down_code[i] = rm_down_code(c, &e);
 			sync_input_cluster_unreachable(in, c->id, rms->down_code[i], e.msg);
 			rms->down[i] = e;
 			continue;
@@ -251,7 +262,8 @@ static void set_failed(json_t *out, const struct err *e, enum sync_reason code,
 }
 
 /* The errorCode of a resize that failed with e (res: how far it got). */
-static enum sync_reason resize_code(const struct yarn_resize_result *res, const struct err *e)
+static enum sync_reason resize_code(const struct yarn_cluster *c,
+				    const struct yarn_resize_result *res, const struct err *e)
 {
 	if (res->via == YARN_VIA_RMADMIN)
 		return SYNC_R_RMADMIN_FAILED;
@@ -260,10 +272,10 @@ static enum sync_reason resize_code(const struct yarn_resize_result *res, const 
 		return SYNC_R_UNKNOWN_NODE_ID;
 	case YARN_RESIZE_NO_ENDPOINT:
 		return SYNC_R_RESIZE_UNSUPPORTED;
-	case YARN_RESIZE_FAILED:
-		return e->kind == ERR_TEMP ? SYNC_R_RM_UNREACHABLE : SYNC_R_RESIZE_REFUSED;
+	case YARN_RESIZE_FAILED: /* the active RM answered */
+		return SYNC_R_RESIZE_REFUSED;
 	default: /* no RM reached, or none active */
-		return SYNC_R_RM_UNREACHABLE;
+		return rm_down_code(c, e);
 	}
 }
 
@@ -320,14 +332,19 @@ static int one_of(const char *s, const char *const *set)
 
 /* Check one SyncPlan item before anything is sent: a plan with a bad item
  * is refused as a whole (ERR_INPUT naming the field and the value). */
-/* obj.key, when present, is one of the closed list of codes. */
-static int check_code(const json_t *obj, const char *ctx, const char *key, struct err *e)
+/* obj.reasonCode, when present, is a code of the closed list that a plan
+ * gives with this action (of an item, or of its annotation part). */
+static int check_code(const json_t *obj, const char *ctx, int annotation, struct err *e)
 {
-	const json_t *v = json_object_get(obj, key);
+	const json_t *v = json_object_get(obj, "reasonCode");
+	const char *action = json_string_value(json_object_get(obj, "action"));
 
-	if (!v || sync_reason_parse(json_string_value(v)) != SYNC_R_NONE)
+	if (!v || sync_reason_fits(action, sync_reason_parse(json_string_value(v)), annotation))
 		return 0;
-	return jsonio_bad_value(e, ctx, key, "a reason code of doc/SCHEMAS.md", v);
+	return jsonio_bad_value(e, ctx, "reasonCode",
+				annotation ? "invalid-allocation (doc/SCHEMAS.md) or nothing"
+					   : "a reason code of doc/SCHEMAS.md for this action",
+				v);
 }
 
 static int check_item(const json_t *it, size_t i, const struct sync_config *sc, struct err *e)
@@ -381,12 +398,14 @@ static int check_item(const json_t *it, size_t i, const struct sync_config *sc, 
 			return jsonio_bad_value(e, ctx, "cluster", "a cluster of the configuration",
 						json_object_get(it, "cluster"));
 	}
-	if (check_code(it, ctx, "reasonCode", e) < 0)
+	if (check_code(it, ctx, 0, e) < 0)
 		return -1;
 	if (jsonio_get_obj(it, ctx, "annotation", &ann, e) < 0)
 		return -1;
 	snprintf(sub, sizeof(sub), "%s.annotation", ctx);
-	if (ann && check_code(ann, sub, "reasonCode", e) < 0)
+	if (ann && json_is_string(json_object_get(ann, "action")) &&
+	    strcmp(json_string_value(json_object_get(ann, "action")), "skip") == 0 &&
+	    check_code(ann, sub, 1, e) < 0)
 		return -1;
 	if (ann && (jsonio_get_str(ann, sub, "action", &aa, e) < 0 || !one_of(aa, ann_actions)))
 		return e->kind != ERR_NONE
@@ -466,7 +485,7 @@ static void apply_rm(const json_t *item, json_t *out, struct sync_rms *rms, int 
 						      .want = want };
 		return;
 	}
-	set_failed(out, &e, resize_code(&res, &e), st);
+	set_failed(out, &e, resize_code(y, &res, &e), st);
 }
 
 /* Write the hadoop-yarn entry on the fresh Node; 1 when written, 0 when it
@@ -696,10 +715,25 @@ static void confirm_accepted(struct accepted_list *acc, struct sync_rms *rms,
 	}
 }
 
+/* Remove what a pass writes (result, error, errorCode, via, and the same
+ * inside annotation) from a copied plan item. */
+static void forget_results(json_t *out)
+{
+	static const char *const keys[] = { "result", "error", "errorCode", "via" };
+	json_t *ann = json_object_get(out, "annotation");
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		json_object_del(out, keys[k]);
+		if (json_is_object(ann))
+			json_object_del(ann, keys[k]);
+	}
+}
+
 int sync_plan_check(const json_t *plan, const struct sync_config *sc, struct err *e)
 {
 	const char *kind = item_str(plan, "kind");
 	json_t *items = NULL, *it;
+	json_auto_t *seen = json_object();
 	size_t i;
 
 	if (!kind || strcmp(kind, "SyncPlan") != 0)
@@ -709,10 +743,22 @@ int sync_plan_check(const json_t *plan, const struct sync_config *sc, struct err
 		return -1;
 	if (!items)
 		return jsonio_bad_value(e, "SyncPlan", "items", "an array", NULL);
+
 	json_array_foreach(items, i, it)
 	{
+		const char *node;
+
 		if (check_item(it, i, sc, e) < 0)
 			return -1;
+		node = item_str(it, "node");
+		if (json_object_get(seen, node)) {
+			char ctx[48];
+
+			snprintf(ctx, sizeof(ctx), "SyncPlan.items[%zu]", i);
+			return jsonio_bad_value(e, ctx, "node", "a node no earlier item names",
+						json_object_get(it, "node"));
+		}
+		json_object_set_new(seen, node, json_true());
 	}
 	return 0;
 }
@@ -741,6 +787,7 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 		json_t *out = json_is_object(it) ? json_deep_copy(it) : json_object();
 		struct err ie = { 0 };
 
+		forget_results(out); /* a report fed back as a plan says nothing of this pass */
 		json_array_append_new(items_out, out);
 		if (per_item && check_item(it, i, sc, &ie) < 0) {
 			/* a bad item costs that item only: nothing is sent for it */
@@ -764,6 +811,20 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 	return report;
 }
 
+/* A no-NodeManager item whose annotation writes (or would write) the share:
+ * the zeroing of a share YARN left. */
+static int zeroing(const json_t *item, const char *ares, const char *aact)
+{
+	enum sync_reason r = sync_reason_parse(item_str(item, "reasonCode"));
+
+	if (r != SYNC_R_NO_NODEMANAGER && r != SYNC_R_NODEMANAGER_TERMINATING &&
+	    r != SYNC_R_NODEMANAGER_OUTSIDE_NAMESPACES)
+		return 0;
+	if (ares)
+		return strcmp(ares, "annotated") == 0 || strcmp(ares, "planned") == 0;
+	return aact && strcmp(aact, "annotate") == 0;
+}
+
 void sync_item_state(const json_t *item, struct sync_node_state *out)
 {
 	const json_t *ann = json_object_get(item, "annotation");
@@ -780,6 +841,12 @@ void sync_item_state(const json_t *item, struct sync_node_state *out)
 		out->code = item_str(f, "errorCode");
 		out->why = item_str(f, "error");
 		out->part = failed ? NULL : "annotation";
+	} else if (zeroing(item, ares, aact)) {
+		/* no NodeManager: the skip of the resize is the normal path, the
+		 * write of the share the node's news */
+		out->state = ares && strcmp(ares, "annotated") == 0 ? "updated" : "planned";
+		out->code = item_str(item, "reasonCode");
+		out->why = item_str(item, "reason");
 	} else if ((action && strcmp(action, "skip") == 0) || (aact && strcmp(aact, "skip") == 0)) {
 		const json_t *f = action && strcmp(action, "skip") == 0 ? item : ann;
 

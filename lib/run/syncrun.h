@@ -71,7 +71,9 @@ int sync_item_bad(const json_t *item);
 
 /* Check a whole SyncPlan before anything is applied: kind SyncPlan with an
  * items array; every item an object with a node and an action (update,
- * none, skip); an update with cluster (one of the configuration's),
+ * none, skip), no node named by two items, a reasonCode (when present) of
+ * the closed list that fits the action (sync_reason_fits()); an update
+ * with cluster (one of the configuration's),
  * yarnNodeId, yarnTotal {vCores 0..2^31-1, memoryMB >= 0} and
  * overCommitTimeoutMs >= -1; an annotation action (annotate, none, skip),
  * an annotate with the two batch quantities.  Returns 0, or -1 with e set
@@ -107,7 +109,9 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
  *              when only the annotation did, else NULL)
  *   skipped    the item, or its annotation part, is a skip: their reasonCode
  *              and reason
- *   updated    its RM total or its annotation was written (and confirmed)
+ *   updated    its RM total or its annotation was written (and confirmed);
+ *              also a node without a NodeManager pod whose share was
+ *              written (zeroed): its reasonCode (no-nodemanager...)
  *   planned    a write is planned but not performed (plan, --dry-run)
  *   unchanged  nothing to write: the item's reasonCode and reason */
 struct sync_node_state {

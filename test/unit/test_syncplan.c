@@ -1658,13 +1658,15 @@ END_TEST
 /* Every item says why in a code: one node per cause (fixture). */
 START_TEST(test_syncplan_reason_code_per_cause)
 {
-	static const char *const want[][3] = {
-		{ "worker-a", "skip", "unknown-node-id" },
-		{ "worker-b", "skip", "invalid-node-id" },
-		{ "worker-c", "skip", "no-nodemanager" },
-		{ "worker-d", "update", "total-differs" },
-		{ "worker-e", "skip", "rm-node-decommissioning" },
-		{ "worker-f", "skip", "invalid-annotation" },
+	static const char *const want[][4] = {
+		{ "worker-a", "skip", "unknown-node-id", "skipped" },
+		{ "worker-b", "skip", "invalid-node-id", "skipped" },
+		{ "worker-c", "skip", "no-nodemanager", "planned" }, /* its share zeroed */
+		{ "worker-d", "update", "total-differs", "planned" },
+		{ "worker-e", "skip", "rm-node-decommissioning", "skipped" },
+		{ "worker-f", "skip", "invalid-annotation", "skipped" },
+		{ "worker-g", "skip", "invalid-allocation",
+		  "skipped" }, /* no NodeManager: the error */
 	};
 	char *path = testlib_fixture("k8s/reasons.jsonl");
 	char *text = testlib_read(NULL, path);
@@ -1677,8 +1679,8 @@ START_TEST(test_syncplan_reason_code_per_cause)
 		add_text(line);
 	plan = sync_plan(in, 0, NULL);
 	items = json_object_get(plan, "items");
-	ck_assert_uint_eq(json_array_size(items), 6);
-	for (size_t i = 0; i < 6; i++) {
+	ck_assert_uint_eq(json_array_size(items), 7);
+	for (size_t i = 0; i < 7; i++) {
 		const json_t *it = json_array_get(items, i);
 		struct sync_node_state ns;
 
@@ -1686,7 +1688,7 @@ START_TEST(test_syncplan_reason_code_per_cause)
 		ck_assert_str_eq(json_string_value(json_object_get(it, "action")), want[i][1]);
 		ck_assert_str_eq(json_string_value(json_object_get(it, "reasonCode")), want[i][2]);
 		sync_item_state(it, &ns);
-		ck_assert_str_eq(ns.state, strcmp(want[i][1], "skip") == 0 ? "skipped" : "planned");
+		ck_assert_str_eq(ns.state, want[i][3]);
 		ck_assert_str_eq(ns.code, want[i][2]);
 	}
 	free(text);
@@ -1720,6 +1722,17 @@ START_TEST(test_sync_item_state_of_report_items)
 		  "planned", "total-differs", NULL },
 		{ "{\"action\":\"none\",\"result\":\"unchanged\",\"annotation\":{\"action\":\"none\"}}",
 		  "unchanged", NULL, NULL },
+		/* a share zeroed for a node without a NodeManager: an update */
+		{ "{\"action\":\"skip\",\"reasonCode\":\"no-nodemanager\",\"result\":\"skipped\","
+		  "\"annotation\":{\"action\":\"annotate\",\"result\":\"annotated\"}}",
+		  "updated", "no-nodemanager", NULL },
+		{ "{\"action\":\"skip\",\"reasonCode\":\"no-nodemanager\","
+		  "\"annotation\":{\"action\":\"annotate\"}}",
+		  "planned", "no-nodemanager", NULL },
+		/* ... but not a draining node's share written back */
+		{ "{\"action\":\"skip\",\"reasonCode\":\"rm-node-decommissioning\",\"result\":\"skipped\","
+		  "\"annotation\":{\"action\":\"annotate\",\"result\":\"annotated\"}}",
+		  "skipped", "rm-node-decommissioning", NULL },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

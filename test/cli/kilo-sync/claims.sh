@@ -109,6 +109,6 @@ assert_eq "$(entry worker-1 hadoop-yarn)" "$worker1_entry" "NodeManager pod gone
 rm_post /fault '{"path":"/ws/v1/cluster/nodes","method":"GET","count":1,"body":{}}'
 pass
 assert_eq "$rc" 75 "RM nodes {}: exit ($(cat "$tmpdir/err"))"
-grep -q "cluster 'yarn-cluster-1': unreachable (rm-answer-invalid): .*not an RM nodes list" "$tmpdir/err" ||
+grep -q "cluster 'yarn-cluster-1': unreachable (rm-answer-invalid), 0 nodes skipped for it: .*not an RM nodes list" "$tmpdir/err" ||
 	fail "RM nodes {}: $(cat "$tmpdir/err")"
 assert_eq "$(entry worker-1 hadoop-yarn)" "$worker1_entry" "RM nodes {}: worker-1's entry"

@@ -63,14 +63,14 @@ grep -q '^kilo_sync_pass_success 1$' "$tmpdir/kilo-sync.prom" || fail "success m
 assert_eq "$(grep '^kilo_sync_node_state{' "$tmpdir/kilo-sync.prom")" \
 	'kilo_sync_node_state{node="worker-1",cluster="yarn-cluster-1",state="updated",reason="total-differs"} 1
 kilo_sync_node_state{node="worker-2",cluster="c2",state="skipped",reason="cluster-not-configured"} 1
-kilo_sync_node_state{node="worker-3",cluster="",state="skipped",reason="no-nodemanager"} 1' "node state metric"
+kilo_sync_node_state{node="worker-3",cluster="",state="updated",reason="no-nodemanager"} 1' "node state metric"
 assert_eq "$(grep '^kilo_sync_cluster_reachable' "$tmpdir/kilo-sync.prom")" \
 	'kilo_sync_cluster_reachable{cluster="yarn-cluster-1"} 1' "cluster reachable metric"
 assert_eq "$(grep '^kilo_sync_yarn_nodes{' "$tmpdir/kilo-sync.prom")" \
 	'kilo_sync_yarn_nodes{cluster="yarn-cluster-1",state="RUNNING"} 1' "nodes by RM state metric"
+#    (worker-3's share zeroed: no problem, no line)
 assert_eq "$(grep "^kilo-sync: node " "$tmpdir/sync.err")" \
-	"kilo-sync: node 'worker-2': skipped (cluster-not-configured): no RM node list for cluster 'c2' (live: not in clusters; --from: not given)
-kilo-sync: node 'worker-3': skipped (no-nodemanager): no NodeManager pod on the node" "node lines"
+	"kilo-sync: node 'worker-2': skipped (cluster-not-configured): no RM node list for cluster 'c2' (live: not in clusters; --from: not given)" "node lines"
 
 # 2. nothing changed: the second pass reads and sends nothing
 posts=$(count_rm_posts) patches=$(count_api PATCH /)
@@ -144,7 +144,7 @@ item worker-2 .reason | grep -q "^\"cluster 'c2' unreachable: " || fail "worker-
 assert_eq "$(item worker-1 .result)" '"updated"' "worker-1 still synced"
 grep -q '1 of 2 clusters unreachable' "$tmpdir/sync.err" || fail "summary: $(cat "$tmpdir/sync.err")"
 #    one line for the cluster, none for the node skipped for it
-grep -q "^kilo-sync: cluster 'c2': unreachable (rm-unreachable): .*; 1 node skipped for it\$" \
+grep -q "^kilo-sync: cluster 'c2': unreachable (rm-unreachable), 1 node skipped for it: cluster c2: no active RM" \
 	"$tmpdir/sync.err" || fail "cluster line: $(cat "$tmpdir/sync.err")"
 assert_eq "$(item worker-2 .reasonCode)" '"rm-unreachable"' "worker-2 reasonCode"
 grep -q "^kilo-sync: node 'worker-2'" "$tmpdir/sync.err" && fail "a line for worker-2: $(cat "$tmpdir/sync.err")"
@@ -238,6 +238,26 @@ item worker-1 .error | grep -q 'via rest but could not be read back after 600 ms
 assert_eq "$(gets_of)" "$((gets + 2))" "read-back requests to a silent RM (one GET, retried once by the client)"
 rm_post /fault '{"clear":true}'
 rm_post /config '{"acceptWithoutApply":false}'
+
+# 7c. the codes say what the RM answered (from a review): an RM that
+#     refuses kilo-sync is rm-refused, one that fails rm-error, a resize the
+#     active RM answers with a 500 resize-refused
+rm_post /config '{"requireUserName":true}'
+sync_with "$tmpdir/kilo-sync.yaml"
+grep -q "^kilo-sync: cluster 'yarn-cluster-1': unreachable (rm-refused), 1 node skipped for it: .*HTTP 401" \
+	"$tmpdir/sync.err" || fail "refused: $(cat "$tmpdir/sync.err")"
+rm_post /config '{"requireUserName":false}'
+rm_post /fault '{"rm":"any","method":"GET","path":"/ws/v1/cluster/nodes","status":500,"count":100}'
+sync_with "$tmpdir/kilo-sync.yaml"
+grep -q "^kilo-sync: cluster 'yarn-cluster-1': unreachable (rm-error), 1 node skipped for it: .*HTTP 500" \
+	"$tmpdir/sync.err" || fail "RM error: $(cat "$tmpdir/sync.err")"
+assert_eq "$(item worker-1 .reasonCode)" '"rm-error"' "worker-1 skipped for the RM's 500"
+rm_post /fault '{"clear":true}'
+rm_post /restart '{}'
+rm_post /fault '{"rm":"any","method":"POST","path":"/ws/v1/cluster/nodes","status":500,"count":100}'
+sync_with "$tmpdir/kilo-sync.yaml"
+assert_eq "$(item worker-1 '[.result, .errorCode]')" '["failed","resize-refused"]' "a resize answered 500"
+rm_post /fault '{"clear":true}'
 
 # 8. plan, then apply the saved plan (the review-then-perform example of kilo-sync(1))
 rm_post /config '{"endpoint":"present"}'

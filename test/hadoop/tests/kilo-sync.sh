@@ -90,7 +90,7 @@ hd_rmadmin -transitionToStandby rm1 >/dev/null 2>&1 || fail "rmadmin -transition
 sync
 assert_eq "$rc" 75 "no active RM"
 assert_eq "$(posts)" 0 "RM writes with no active RM"
-grep -q "^kilo-sync: cluster 'yarn-real': unreachable (rm-unreachable): .*no active RM" sync.err ||
+grep -q "^kilo-sync: cluster 'yarn-real': unreachable (rm-unreachable), 2 nodes skipped for it: .*no active RM" sync.err ||
 	fail "unreachable line: $(grep -v '^kilo-sync: [A-Z]* http' sync.err)"
 #    rm2 active: the NodeManagers move to it; shrink worker-2 so a write is due
 hd_rmadmin -transitionToActive rm2 >/dev/null 2>&1 || fail "rmadmin -transitionToActive rm2"
