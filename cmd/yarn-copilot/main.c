@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "cli/cli.h"
 #include "cli/nodecli.h"
@@ -288,9 +289,16 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 }
 
 /* Per-container metrics and their sums over the node, from a ContainerList
- * document.  A sum is a gauge: it drops when a container ends. */
+ * document.  A sum is a gauge: it drops when a container ends.  Every
+ * series carries the node label: the document's node (--node, NODE_NAME),
+ * else the host name, as kilo-node-metrics does. */
 static void metrics_text(struct promtext *p, const json_t *doc)
 {
+	struct utsname u;
+	const char *node =
+		json_string_value(json_object_get(json_object_get(doc, "metadata"), "node"));
+	const char *only_node[] = { "node", NULL, NULL };
+
 	static const struct {
 		const char *name, *type, *help, *total, *path[2];
 		double div; /* value / div is in the metric's unit */
@@ -335,6 +343,9 @@ static void metrics_text(struct promtext *p, const json_t *doc)
 	json_t *items = json_object_get(doc, "items"), *it;
 	size_t i;
 
+	if ((!node || !*node) && uname(&u) == 0)
+		node = u.nodename;
+	only_node[1] = node ? node : "";
 	for (size_t f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
 		cleanup_free char *help =
 			xasprintf("Sum over the node's containers: %s", fam[f].help);
@@ -346,9 +357,13 @@ static void metrics_text(struct promtext *p, const json_t *doc)
 		{
 			json_t *v = json_object_get(it, fam[f].path[0]);
 			const char *labels[] = {
-				"container", json_string_value(json_object_get(it, "id")),
+				"node",
+				only_node[1],
+				"container",
+				json_string_value(json_object_get(it, "id")),
 				"application",
-				json_string_value(json_object_get(it, "applicationId")), NULL
+				json_string_value(json_object_get(it, "applicationId")),
+				NULL
 			};
 
 			if (fam[f].path[1])
@@ -365,15 +380,16 @@ static void metrics_text(struct promtext *p, const json_t *doc)
 		}
 		promtext_family(p, fam[f].total, "gauge", help);
 		if (known || !json_array_size(items))
-			promtext_sample_f64(p, fam[f].total, NULL, total);
+			promtext_sample_f64(p, fam[f].total, only_node, total);
 	}
 	promtext_family(p, "yarn_copilot_containers", "gauge",
 			"YARN container cgroups under the hadoop-yarn cgroup");
-	promtext_sample_i64(p, "yarn_copilot_containers", NULL, (int64_t)json_array_size(items));
+	promtext_sample_i64(p, "yarn_copilot_containers", only_node,
+			    (int64_t)json_array_size(items));
 	promtext_family(p, "yarn_copilot_node_manager_up", "gauge",
 			"1 when the NodeManager answered the containers request");
 	promtext_sample_i64(
-		p, "yarn_copilot_node_manager_up", NULL,
+		p, "yarn_copilot_node_manager_up", only_node,
 		json_is_true(json_object_get(json_object_get(doc, "nodeManager"), "reachable")));
 }
 
