@@ -147,6 +147,9 @@ static void load_state(const char *path, struct nodeusage_sample *prev, int *hav
 		cli_warn("%s; starting afresh", e.msg);
 }
 
+/* One sample (two without --state).  Returns 0, 1 when some figures are
+ * null (exit 3), -1 with e set, or -2 when the hadoop-yarn dir is wrong and
+ * nodecli_yarn_dir_check() has said so (exit 1, no document). */
 static int run(const struct opts *o, struct err *e)
 {
 	struct sysroot sr = { 0 };
@@ -165,7 +168,7 @@ static int run(const struct opts *o, struct err *e)
 	if (nodecli_open_node(&o->common, &sr, &l, e) < 0)
 		goto out;
 	if (nodecli_yarn_dir_check(&l, &sr, 0, "its figures are null") != 0) {
-		err_set(e, ERR_SYSTEM, 0, "no document written");
+		ret = -2; /* said, in the one line a loop logs: no second line */
 		goto out;
 	}
 	node = node_name(o, &sr);
@@ -224,6 +227,8 @@ int main(int argc, char **argv)
 	if (code != NODECLI_MORE)
 		return cli_finish(code);
 	r = run(&o, &e);
+	if (r == -2) /* a wrong hierarchy, said already; no document written */
+		return cli_finish(KILO_EXIT_FAIL);
 	if (r < 0) {
 		cli_print_err(&e);
 		return cli_finish(err_exit_code(&e));
