@@ -5,6 +5,7 @@
 # server, whose NodeManager pods carry the real node ids:
 #  1. a pass resizes every NodeManager to the planned total (read back from
 #     the RM); a second pass sends nothing
+#     with damping, a fall at once and a rise in steps
 #  2. YARN's real allocation is written back onto the Node
 #  3. a total below YARN's use: with overCommitTimeoutMs -1 nothing is
 #     preempted; with 2000 the RM preempts a container (exit status -102)
@@ -54,6 +55,27 @@ sync
 assert_eq "$rc" 0 "second pass exit"
 assert_eq "$(posts)" 0 "RM writes in the second pass"
 assert_eq "$(item worker-1 .result)" '"unchanged"' "second pass"
+
+# 1b. damping (issue "NodeManager lifecycle" slice a): a fall is sent at
+#     once and in full, a rise in steps of maxIncrease a pass, as the RM
+#     lists them
+cp kilo-sync.yaml damp.yaml
+printf 'damping:\n  maxIncrease: {vCores: 1, memoryMB: 1024, percent: 0}\n  deadband: {vCores: 0, memoryMB: 0}\n' >>damp.yaml
+set_origin worker-1 4000 8589934592
+sync damp.yaml
+assert_eq "$(item worker-1 '[.reasonCode, .yarnTotal, .yarnTarget]')" \
+	'["total-differs",{"vCores":2,"memoryMB":6144},null]' "a fall, at once"
+hd_wait "worker-1's fall at the RM" 10 hd_is "[2,6144]" total "$hd_nm1"
+set_origin worker-1 8000 17179869184
+sync damp.yaml
+assert_eq "$(item worker-1 '[.reasonCode, .rmState, .yarnTotal, .yarnTarget]')" \
+	'["total-damped","RUNNING",{"vCores":3,"memoryMB":7168},{"vCores":6,"memoryMB":14336}]' "a rise, one step"
+assert_eq "$(item worker-1 .result)" '"updated"' "the step confirmed at the RM"
+assert_eq "$(total "$hd_nm1")" "[3,7168]" "worker-1's first step at the RM"
+sync damp.yaml
+assert_eq "$(total "$hd_nm1")" "[4,8192]" "worker-1's second step at the RM"
+sync
+assert_eq "$(total "$hd_nm1")" "$p1" "back to the full total without damping"
 
 # 2. two containers of 1 vCore / 1 GiB on worker-1's NodeManager
 hd_app "$(jq -r '.nms[0].host' "$hd_info")" 2 1024 1
