@@ -1803,6 +1803,33 @@ START_TEST(test_sync_damp_table)
 }
 END_TEST
 
+/* Nodes n1..n3 (10 cores, 10 GiB of Batch), each with a NodeManager pod
+ * n<i>:8041 requesting nothing, and one RM list of the default cluster
+ * with those ids in states[i] and totals {vCores, MB} (nothing used). */
+static void add_three_nm_nodes(const char *const states[3], const int64_t totals[3][2])
+{
+	char rm[1024];
+	size_t len = 0;
+
+	for (int i = 0; i < 3; i++) {
+		char name[8], pod[8], id[16];
+
+		snprintf(name, sizeof(name), "n%d", i + 1);
+		snprintf(pod, sizeof(pod), "nm%d", i + 1);
+		snprintf(id, sizeof(id), "n%d:8041", i + 1);
+		add_text(node_doc(name, NULL, "10k", "10Gi", NULL));
+		add_text(pod_doc(pod, name, "Running", id, NULL, "\"containers\":[]"));
+		len += (size_t)snprintf(rm + len, sizeof(rm) - len,
+					"%s{\"id\":\"%s\",\"state\":\"%s\",\"totalResource\":{"
+					"\"vCores\":%lld,\"memory\":%lld},\"usedResource\":{"
+					"\"vCores\":0,\"memory\":0}}",
+					i ? "," : "{\"nodes\":{\"node\":[", id, states[i],
+					(long long)totals[i][0], (long long)totals[i][1]);
+	}
+	snprintf(rm + len, sizeof(rm) - len, "]}}");
+	add_text(rm);
+}
+
 /* Damping in the plan: yarnTotal is the step, yarnTarget the plan's. */
 START_TEST(test_syncplan_damping_ramps_and_holds)
 {
@@ -1811,19 +1838,8 @@ START_TEST(test_syncplan_damping_ramps_and_holds)
 	opts.damping = (struct sync_damping){ 1, 4, 8192, 25, 1, 1024 };
 	sync_input_free(in);
 	in = sync_input_new(&opts);
-	add_text(node_doc("n1", NULL, "10k", "10Gi", NULL));
-	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
-	add_text(node_doc("n2", NULL, "10k", "10Gi", NULL));
-	add_text(pod_doc("nm2", "n2", "Running", "n2:8041", NULL, "\"containers\":[]"));
-	add_text(node_doc("n3", NULL, "10k", "10Gi", NULL));
-	add_text(pod_doc("nm3", "n3", "Running", "n3:8041", NULL, "\"containers\":[]"));
-	add_text("{\"nodes\":{\"node\":["
-		 "{\"id\":\"n1:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"vCores\":0,"
-		 "\"memory\":0},\"usedResource\":{\"vCores\":0,\"memory\":0}},"
-		 "{\"id\":\"n2:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"vCores\":10,"
-		 "\"memory\":9728},\"usedResource\":{\"vCores\":0,\"memory\":0}},"
-		 "{\"id\":\"n3:8041\",\"state\":\"RUNNING\",\"totalResource\":{\"vCores\":64,"
-		 "\"memory\":262144},\"usedResource\":{\"vCores\":0,\"memory\":0}}]}}");
+	add_three_nm_nodes((const char *const[]){ "RUNNING", "RUNNING", "RUNNING" },
+			   (const int64_t[][2]){ { 0, 0 }, { 10, 9728 }, { 64, 262144 } });
 	it = plan_of("n1");
 	ck_assert_str_eq(gets_(it, "action"), "update");
 	ck_assert_str_eq(gets_(it, "reasonCode"), "total-damped");
@@ -1857,19 +1873,8 @@ START_TEST(test_syncplan_rm_states)
 {
 	json_t *it;
 
-	add_text(node_doc("n1", NULL, "10k", "10Gi", NULL));
-	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
-	add_text(node_doc("n2", NULL, "10k", "10Gi", NULL));
-	add_text(pod_doc("nm2", "n2", "Running", "n2:8041", NULL, "\"containers\":[]"));
-	add_text(node_doc("n3", NULL, "10k", "10Gi", NULL));
-	add_text(pod_doc("nm3", "n3", "Running", "n3:8041", NULL, "\"containers\":[]"));
-	add_text("{\"nodes\":{\"node\":["
-		 "{\"id\":\"n1:8041\",\"state\":\"UNHEALTHY\",\"totalResource\":{\"vCores\":1,"
-		 "\"memory\":1},\"usedResource\":{\"vCores\":0,\"memory\":0}},"
-		 "{\"id\":\"n2:8041\",\"state\":\"NEW\",\"totalResource\":{\"vCores\":1,"
-		 "\"memory\":1},\"usedResource\":{\"vCores\":0,\"memory\":0}},"
-		 "{\"id\":\"n3:8041\",\"state\":\"FROZEN\",\"totalResource\":{\"vCores\":1,"
-		 "\"memory\":1},\"usedResource\":{\"vCores\":0,\"memory\":0}}]}}");
+	add_three_nm_nodes((const char *const[]){ "UNHEALTHY", "NEW", "FROZEN" },
+			   (const int64_t[][2]){ { 1, 1 }, { 1, 1 }, { 1, 1 } });
 	it = plan_of("n1");
 	ck_assert_str_eq(gets_(it, "action"), "update");
 	ck_assert_str_eq(gets_(it, "rmState"), "UNHEALTHY");
