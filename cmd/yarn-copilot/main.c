@@ -28,6 +28,7 @@ struct opts {
 	int nargs;
 	struct nodecli_opts common; /* --sysroot, --cgroup-driver, --hierarchy, --state, --pretty */
 	const char *nm_url;
+	const char *nm_url_shown; /* without userinfo: for messages and the ContainerList */
 	int64_t nm_timeout_ms;
 	int64_t nm_max_bytes;
 	int no_nm;
@@ -194,7 +195,7 @@ static int open_node(const struct opts *o, struct sysroot *s, struct cgroup_layo
 static void ask_nm(const struct opts *o, struct nm_containers *c, struct containerlist_nm *nm,
 		   struct err *e)
 {
-	nm->url = o->nm_url;
+	nm->url = o->nm_url_shown;
 	nm->containers = c;
 	if (o->no_nm) {
 		memset(c, 0, sizeof(*c));
@@ -205,12 +206,13 @@ static void ask_nm(const struct opts *o, struct nm_containers *c, struct contain
 		nm_fetch_containers(o->nm_url, (long)o->nm_timeout_ms, o->nm_max_bytes, c, e) == 0;
 	if (!nm->reachable) {
 		nm->error = e->msg;
-		cli_warn("NodeManager '%s': %s; listing from cgroups alone", o->nm_url, e->msg);
+		cli_warn("NodeManager '%s': %s; listing from cgroups alone", o->nm_url_shown,
+			 e->msg);
 	} else if (c->first_problem) { /* bad data that cost only its entries */
 		cli_warn(
 			"NodeManager '%s': %zu entr%s skipped, %zu field%s of the wrong type taken "
 			"as absent, %zu repeated id%s dropped; first: %s",
-			o->nm_url, c->ignored, c->ignored == 1 ? "y" : "ies", c->bad_fields,
+			o->nm_url_shown, c->ignored, c->ignored == 1 ? "y" : "ies", c->bad_fields,
 			c->bad_fields == 1 ? "" : "s", c->duplicates, c->duplicates == 1 ? "" : "s",
 			c->first_problem);
 	}
@@ -526,14 +528,16 @@ static int cmd_health(const struct opts *o, const struct cgroup_layout *l, const
 	if (o->no_nm)
 		printf("skip   NodeManager (--no-nm)\n");
 	else if (nm)
-		printf("ok     NodeManager %s (node id %s)\n", o->nm_url, id ? id : "unknown");
+		printf("ok     NodeManager %s (node id %s)\n", o->nm_url_shown,
+		       id ? id : "unknown");
 	else
-		printf("FAILED NodeManager %s: %s\n", o->nm_url, e.msg);
+		printf("FAILED NodeManager %s: %s\n", o->nm_url_shown, e.msg);
 	return dir >= 0 && nm ? KILO_EXIT_OK : KILO_EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
 {
+	cleanup_free char *shown = NULL;
 	static const struct {
 		const char *name;
 		int (*fn)(const struct opts *, const struct cgroup_layout *,
@@ -555,6 +559,10 @@ int main(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc != NODECLI_MORE)
 		return cli_finish(rc);
+	/* threat-model.md: a URL's userinfo is a secret, in every form */
+	http_url_secrets_add(o.nm_url);
+	shown = http_redact_url(o.nm_url);
+	o.nm_url_shown = shown;
 	for (i = 0; i < ncmd && strcmp(o.command, commands[i].name) != 0; i++)
 		;
 	if (i == ncmd)

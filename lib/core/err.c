@@ -75,17 +75,22 @@ static char *redact_one(const char *s, const char *secret)
 	return out;
 }
 
-/* The process's secrets (err_secret_add), each owned. */
-static char *secrets[ERR_SECRETS_MAX];
-static size_t nsecrets;
+/* The process's secrets (err_secret_add), each owned: as many as are
+ * registered (a secret dropped for want of room would be printed). */
+static char **secrets;
+static size_t nsecrets, capsecrets;
 
 void err_secret_add(const char *secret)
 {
-	if (!secret || strlen(secret) < ERR_SECRET_MIN || nsecrets == ERR_SECRETS_MAX)
+	if (!secret || strlen(secret) < ERR_SECRET_MIN)
 		return;
 	for (size_t i = 0; i < nsecrets; i++)
 		if (strcmp(secrets[i], secret) == 0)
 			return;
+	if (nsecrets == capsecrets) {
+		capsecrets = capsecrets ? 2 * capsecrets : 16;
+		secrets = xrealloc(secrets, capsecrets * sizeof(*secrets));
+	}
 	secrets[nsecrets++] = xstrdup(secret);
 }
 
@@ -93,7 +98,9 @@ void err_secret_clear(void)
 {
 	for (size_t i = 0; i < nsecrets; i++)
 		free(secrets[i]);
-	nsecrets = 0;
+	free(secrets);
+	secrets = NULL;
+	nsecrets = capsecrets = 0;
 }
 
 char *err_redact_all(const char *s)

@@ -57,10 +57,9 @@ int err_wrap(struct err *e, const char *fmt, ...) __attribute__((format(printf, 
 /* Secrets shorter than this are not looked for: they would match ordinary
  * words ("t" in every message); real tokens and passwords are longer. */
 #define ERR_SECRET_MIN 6
-#define ERR_SECRETS_MAX 32
 
 /* Register a secret of this process (a bearer token, a password: copied;
- * ignored when shorter than ERR_SECRET_MIN or ERR_SECRETS_MAX are held).
+ * ignored when shorter than ERR_SECRET_MIN; any number of them).
  * Every message err_set()/err_vset() make, and every value jsonio quotes,
  * has each registered secret replaced by "[redacted]" before anything is
  * cut to size (threat-model.md: a server may echo a secret anywhere). */

@@ -185,6 +185,67 @@ char *http_url_userinfo(const char *url)
 	return at && at > a ? xasprintf("%.*s", (int)(at - a), a) : NULL;
 }
 
+/* A URL's %XX escapes decoded (curl sends the decoded userinfo): a new
+ * string. */
+static char *percent_decode(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+
+	for (; *s; s++, o++) {
+		unsigned v;
+
+		if (*s == '%' && isxdigit((unsigned char)s[1]) && isxdigit((unsigned char)s[2]) &&
+		    sscanf(s + 1, "%2x", &v) == 1) {
+			*o = (char)v;
+			s += 2;
+		} else {
+			*o = *s;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* RFC 4648 base64 of s: a new string. */
+static char *base64(const char *s)
+{
+	static const char abc[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t n = strlen(s), k = 0;
+	char *out = xmalloc((n + 2) / 3 * 4 + 1);
+
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned char)s[i] << 16;
+
+		v |= i + 1 < n ? (unsigned)(unsigned char)s[i + 1] << 8 : 0;
+		v |= i + 2 < n ? (unsigned char)s[i + 2] : 0;
+		out[k++] = abc[v >> 18 & 63];
+		out[k++] = abc[v >> 12 & 63];
+		out[k++] = i + 1 < n ? abc[v >> 6 & 63] : '=';
+		out[k++] = i + 2 < n ? abc[v & 63] : '=';
+	}
+	out[k] = '\0';
+	return out;
+}
+
+void http_url_secrets_add(const char *url)
+{
+	cleanup_free char *ui = url ? http_url_userinfo(url) : NULL;
+
+	if (!ui)
+		return;
+	for (int decoded = 0; decoded <= 1; decoded++) {
+		cleanup_free char *d = decoded ? percent_decode(ui) : xstrdup(ui);
+		cleanup_free char *basic = base64(d);
+		const char *p = strchr(d, ':');
+
+		err_secret_add(d);
+		err_secret_add(basic); /* the Authorization: Basic header's */
+		if (p)
+			err_secret_add(p + 1);
+	}
+}
+
 int http_same_origin(const char *a, const char *b)
 {
 	const char *a0, *a1, *b0, *b1;

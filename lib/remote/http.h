@@ -153,6 +153,12 @@ char *http_redact_url(const char *url);
  * a new string, or NULL when it has none: a secret to keep out of messages. */
 char *http_url_userinfo(const char *url);
 
+/* Register the userinfo of url as secrets (err_secret_add): "user:password"
+ * and the password alone, as written and %-decoded, and the base64 of
+ * "user:password" that an Authorization: Basic header carries (a server
+ * may echo any of them).  Nothing for a URL without userinfo. */
+void http_url_secrets_add(const char *url);
+
 /* 1 when a and b have the same scheme, host and port (case-insensitive). */
 int http_same_origin(const char *a, const char *b);
 

@@ -2,7 +2,6 @@
 /* syncrun - kilo-sync's live inputs and the apply step (see syncrun.h) */
 #include "run/syncrun.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,45 +49,6 @@ static int on_page(void *arg, json_t *page, struct err *e)
 	return 0;
 }
 
-/* A URL's %XX escapes decoded (a password sent as Basic auth is the decoded
- * one): a new string. */
-static char *percent_decode(const char *s)
-{
-	char *out = xmalloc(strlen(s) + 1), *o = out;
-
-	for (; *s; s++) {
-		unsigned v;
-
-		if (*s == '%' && sscanf(s + 1, "%2x", &v) == 1 && isxdigit((unsigned char)s[1]) &&
-		    isxdigit((unsigned char)s[2])) {
-			*o++ = (char)v;
-			s += 2;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
-/* The userinfo of url and its password, as written and decoded. */
-static void add_url_secrets(const char *url)
-{
-	cleanup_free char *ui = http_url_userinfo(url);
-	const char *pass = ui ? strchr(ui, ':') : NULL;
-
-	if (!ui)
-		return;
-	for (int decoded = 0; decoded <= 1; decoded++) {
-		cleanup_free char *d = decoded ? percent_decode(ui) : xstrdup(ui);
-		const char *p = strchr(d, ':');
-
-		err_secret_add(d);
-		if (pass && p)
-			err_secret_add(p + 1);
-	}
-}
-
 void sync_rms_init(struct sync_rms *r, const struct sync_config *sc, http_trace_fn *trace)
 {
 	r->n = sc->nclusters;
@@ -113,7 +73,7 @@ void sync_rms_init(struct sync_rms *r, const struct sync_config *sc, http_trace_
 		y->rmadmin = s->rmadmin;
 		y->rmadmin_timeout_ms = s->rmadmin_timeout_ms;
 		for (size_t k = 0; k < s->n_rm; k++)
-			add_url_secrets(s->rm_urls[k]);
+			http_url_secrets_add(s->rm_urls[k]);
 	}
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /* test_http - request building and response parsing, without a socket */
+#include <stdlib.h>
 #include <string.h>
 
 #include "remote/http.h"
@@ -311,6 +312,35 @@ START_TEST(test_http_perform_transport_error)
 }
 END_TEST
 
+/* The userinfo of a URL in every form a server may echo: as written,
+ * decoded, the password alone, and the Basic header's base64 (RFC 7617's
+ * example: Aladdin:open sesame). */
+START_TEST(test_http_url_secrets_add_basic)
+{
+	static const char *const msgs[] = {
+		"Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ== refused",
+		"user Aladdin:open%20sesame",
+		"user Aladdin:open sesame",
+		"password open sesame",
+		"Basic QWxhZGRpbjpvcGVuJTIwc2VzYW1l refused",
+	};
+
+	err_secret_clear();
+	http_url_secrets_add("http://Aladdin:open%20sesame@rm:8088/");
+	for (size_t i = 0; i < sizeof(msgs) / sizeof(msgs[0]); i++) {
+		char *r = err_redact_all(msgs[i]);
+
+		ck_assert_msg(r && strstr(r, "[redacted]") && !strstr(r, "sesame") &&
+				      !strstr(r, "QWxh"),
+			      "%s -> %s", msgs[i], r ? r : "(not redacted)");
+		free(r);
+	}
+	http_url_secrets_add("http://rm:8088/"); /* no userinfo: nothing */
+	http_url_secrets_add(NULL);
+	err_secret_clear();
+}
+END_TEST
+
 static Suite *http_suite(void)
 {
 	Suite *s = suite_create("http");
@@ -332,6 +362,7 @@ static Suite *http_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("perform");
 	tcase_add_test(tc, test_http_perform_transport_error);
+	tcase_add_test(tc, test_http_url_secrets_add_basic);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -62,9 +62,12 @@ grep -q "not a PodList (kind '\[redacted\]')" "$tmpdir/err" || fail "page of kin
 ! grep -n MARKER "$tmpdir/err" "$tmpdir/out" || fail "the token in a page's kind was printed"
 api_ctl DELETE /faults
 
-# an RM that echoes the URL's userinfo, or the password alone, in its refusal
-# of a resize: the SyncReport's error and stderr show neither
-for msg in 'user kilo:MARKER-RM-PASS-1 may not' 'password MARKER-RM-PASS-1 refused'; do
+# an RM that echoes the URL's userinfo, the password alone, or the Basic
+# header curl sent (base64 of kilo:MARKER-RM-PASS-1), in its refusal of a
+# resize: the SyncReport's error and stderr show none (from a review)
+basic=$(printf 'kilo:MARKER-RM-PASS-1' | base64)
+for msg in 'user kilo:MARKER-RM-PASS-1 may not' 'password MARKER-RM-PASS-1 refused' \
+	"header Authorization: Basic $basic not allowed"; do
 	rm_post /restart '{}'
 	rm_post /fault "{\"path\":\"/ws/v1/cluster/nodes/\",\"method\":\"POST\",\"count\":1,\"status\":500,\"body\":{\"RemoteException\":{\"exception\":\"AuthorizationException\",\"message\":\"$msg\"}}}"
 	rc=0
@@ -73,9 +76,28 @@ for msg in 'user kilo:MARKER-RM-PASS-1 may not' 'password MARKER-RM-PASS-1 refus
 	assert_eq "$rc" 1 "exit when the RM refuses the one resize ($(cat "$tmpdir/err"))"
 	grep -q '"result":"failed","error":"[^"]*\[redacted\]' "$tmpdir/out" ||
 		fail "the RM's refusal: $(grep -o '"result":"failed","error":"[^"]*' "$tmpdir/out")"
-	! grep -n MARKER "$tmpdir/err" "$tmpdir/out" "$tmpdir/kilo-sync.prom" ||
+	! grep -n "MARKER\|$basic" "$tmpdir/err" "$tmpdir/out" "$tmpdir/kilo-sync.prom" ||
 		fail "an RM password echoed by the RM was printed"
 done
+
+# more secrets than the 32 there was once room for: the last, the token,
+# still redacted (from a review: they were dropped silently)
+{
+	echo 'clusters:'
+	i=0
+	while [ $i -lt 20 ]; do
+		i=$((i + 1))
+		echo "  - {id: d$i, rmUrls: ['http://user$i:password$i@127.0.0.1:$down'], timeoutMs: 200}"
+	done
+	echo "  - {id: yarn-cluster-1, rmUrls: [$rm1, $rm2], timeoutMs: 5000}"
+} >"$tmpdir/many.yaml"
+api_ctl POST /faults '{"method":"GET","path":"/api/v1/nodes","count":1,"status":401,"body":"bearer MARKER-TOKEN-3 refused"}'
+rc=0
+KUBECONFIG=$tmpdir/kc-token kilo-sync --config "$tmpdir/many.yaml" >"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+assert_eq "$rc" 1 "exit when the token is refused, with 20 more clusters"
+grep -q 'list nodes.*\[redacted\]' "$tmpdir/err" || fail "the refusal: $(cat "$tmpdir/err")"
+! grep -n MARKER "$tmpdir/err" "$tmpdir/out" || fail "the token printed with many secrets registered"
+api_ctl DELETE /faults
 
 # a long token (a service-account JWT is ~900 bytes) echoed where messages
 # quote and cut values: no part of it shows
