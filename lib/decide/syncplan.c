@@ -820,6 +820,39 @@ static int impossible(const struct yarn_node *y)
 	       y->used.memory_mb > SYNC_RM_MAX_MB;
 }
 
+/* The live RM nodes other than y among node_id's candidates (an array of
+ * ids, NULL when there is none), with the sum of their used figures in
+ * *cpu (milli) and *mem (bytes): a NodeManager that re-registered under
+ * another port while its old id stays LOST. */
+static json_t *moved_to(const struct in_cluster *c, const struct yarn_node *y, const char *node_id,
+			int64_t *cpu, int64_t *mem)
+{
+	json_auto_t *cand = candidates(c, node_id);
+	json_t *live = json_array(), *v;
+	int64_t sc = 0, sm = 0;
+	size_t i;
+
+	json_array_foreach(cand, i, v)
+	{
+		const struct yarn_node *z = yarn_nodes_find(&c->nodes, json_string_value(v));
+		int64_t zc, zm;
+
+		if (!z || z == y || strcmp(z->id, y->id) == 0 || z->inactive || z->bad ||
+		    impossible(z) || num_mul(z->used.vcores, 1000, &zc) < 0 ||
+		    num_mul(z->used.memory_mb, (int64_t)1 << 20, &zm) < 0 ||
+		    num_add(sc, zc, &sc) < 0 || num_add(sm, zm, &sm) < 0)
+			continue;
+		json_array_append(live, v);
+	}
+	if (!json_array_size(live)) {
+		json_decref(live);
+		return NULL;
+	}
+	*cpu = sc;
+	*mem = sm;
+	return live;
+}
+
 /* 1 when RM node y may hold YARN containers: it cannot be read, its
  * figures are impossible, or it is active and uses something. */
 static int may_be_busy(const struct yarn_node *y)
@@ -1048,6 +1081,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	cleanup_free char *reason = NULL, *why = NULL;
 	json_t *ann;
 	enum sync_reason code;
+	json_t *moved = NULL;
 	int draining;
 
 	json_object_set_new(item, "node", json_string(n->name));
@@ -1164,7 +1198,18 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		json_object_set_new(item, "yarnTotal", yarn_res(send));
 		json_object_set_new(item, "yarnTarget", yarn_res(total));
 	}
-	if (y->inactive) {
+	if (y->inactive && (moved = moved_to(c, y, n->nm_node_id, &used_cpu, &used_mem))) {
+		/* the NodeManager came back under another id (a new port): that
+		 * one's use is YARN's on this node, or Kubernetes double-spends it */
+		reason = xasprintf("RM node state %s, but the RM lists %s on the same host: the "
+				   "NodeManager re-registered under another id and the pod's %s is "
+				   "stale; not resized, its share follows that id's use",
+				   y->state, json_string_value(json_array_get(moved, 0)),
+				   SYNC_ANN_NODE_ID);
+		code = SYNC_R_NODE_ID_MOVED;
+		json_object_set_new(item, "candidates", moved);
+		json_object_set_new(item, "action", json_string("skip"));
+	} else if (y->inactive) {
 		reason = xasprintf("RM node state %s", y->state);
 		code = SYNC_R_RM_NODE_INACTIVE;
 		json_object_set_new(item, "action", json_string("skip"));

@@ -115,6 +115,7 @@
 	X(UNKNOWN_NODE_ID, "unknown-node-id")       /* the RM does not know the node id */         \
 	X(RM_NODE_INVALID, "rm-node-invalid")   /* its RM entry unreadable, twice, impossible */   \
 	X(RM_NODE_INACTIVE, "rm-node-inactive") /* LOST, DECOMMISSIONED, SHUTDOWN... */            \
+	X(NODE_ID_MOVED, "node-id-moved")       /* its id gone, a live id on its host */           \
 	X(RM_NODE_DECOMMISSIONING, "rm-node-decommissioning") /* draining: not resized */          \
 	X(RM_NODE_STATE_UNKNOWN, "rm-node-state-unknown")     /* not one of YARN's NodeStates */   \
 	X(TOTAL_DIFFERS, "total-differs")                     /* update: the RM's total differs */ \

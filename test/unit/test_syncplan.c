@@ -1200,6 +1200,41 @@ START_TEST(test_syncplan_rm_lists_an_id_twice)
 }
 END_TEST
 
+/* From a new operator's run: the NodeManager came back on another port,
+ * its old id LOST; YARN uses 1 vCore / 2 GiB there under the new id.  The
+ * share (0 so far) follows that use, or Kubernetes double-spends it; the
+ * new id is not resized (a candidate is never trusted with a total). */
+START_TEST(test_syncplan_node_id_moved_share_follows)
+{
+	json_t *it, *ann;
+
+	add_text(node_doc("worker-1", NULL, "32k", "64Gi", NULL));
+	add_text(nm_doc("hadoop-yarn", "nm-1", "worker-1", "worker-1:8041", "", "", ""));
+	add_text("{\"nodes\":{\"node\":["
+		 "{\"id\":\"worker-1:8041\",\"state\":\"LOST\",\"totalResource\":{\"memory\":0,"
+		 "\"vCores\":0}},"
+		 "{\"id\":\"worker-1:45454\",\"state\":\"RUNNING\",\"usedVirtualCores\":1,"
+		 "\"usedMemoryMB\":2048,\"totalResource\":{\"memory\":8192,\"vCores\":8}},"
+		 "{\"id\":\"worker-1:45455\",\"state\":\"DECOMMISSIONED\",\"usedVirtualCores\":0,"
+		 "\"usedMemoryMB\":0,\"totalResource\":{\"memory\":8192,\"vCores\":8}}]}}");
+	it = plan_of("worker-1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "node-id-moved");
+	ck_assert_uint_eq(json_array_size(json_object_get(it, "candidates")), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(it, "candidates"), 0)),
+			 "worker-1:45454");
+	ann = json_object_get(it, "annotation");
+	ck_assert_str_eq(gets_(ann, "action"), "annotate");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(ann, "hadoopYarn"),
+							   "kubernetes.io/batch-cpu")),
+			 "1k");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(ann, "hadoopYarn"),
+							   "kubernetes.io/batch-memory")),
+			 "2Gi");
+	json_decref(it);
+}
+END_TEST
+
 /* A breaker's third round: zeros that are no evidence.  An inactive id's
  * zeros while the NodeManager came back under another port; an RM list
  * that is empty in any of its forms (an RM just restarted); an unreadable
@@ -1228,9 +1263,13 @@ START_TEST(test_syncplan_zeros_that_are_no_evidence)
 	it = plan_of("worker-1");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
 	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
-	ck_assert_str_eq(gets_(it, "reason"),
-			 "RM node state SHUTDOWN; RM node worker-1:45454 of cluster 'default' on "
-			 "its host uses 8 vCores, 16384 MB: its share is not zeroed");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "node-id-moved");
+	ck_assert_str_eq(
+		gets_(it, "reason"),
+		"RM node state SHUTDOWN, but the RM lists worker-1:45454 on the same host: "
+		"the NodeManager re-registered under another id and the pod's "
+		"yarn.hadoop.apache.org/node-id is stale; not resized, its share follows "
+		"that id's use");
 	json_decref(it);
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
@@ -1945,6 +1984,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_sync_damp_table);
 	tcase_add_test(tc, test_syncplan_damping_ramps_and_holds);
 	tcase_add_test(tc, test_syncplan_rm_states);
+	tcase_add_test(tc, test_syncplan_node_id_moved_share_follows);
 	suite_add_tcase(s, tc);
 	return s;
 }
