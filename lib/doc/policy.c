@@ -322,7 +322,10 @@ int policy_from_config(struct policy *p, const struct config *c, json_t *warning
 	static const char *const spec_ignored[] = { "cpuBurstStrategy", "systemStrategy",
 						    "hostApplications", "extensions", NULL };
 	static const char *const qos_known[] = { "lsrClass", "lsClass", "beClass", NULL };
-	static const char *const qos_ignored[] = { "policies", "systemClass", "cgroupRoot", NULL };
+	/* lseClass: Koordinator's LSE class has no strategy of its own today;
+	 * one would be a newer Koordinator's field, never a typo of lsrClass */
+	static const char *const qos_ignored[] = { "policies", "systemClass", "cgroupRoot",
+						   "lseClass", NULL };
 	const json_t *root = c->root;
 	json_t *spec = (json_t *)root, *kilo = NULL, *t = NULL, *qos = NULL;
 	const char *kind = json_string_value(json_object_get(root, "kind"));
@@ -335,11 +338,30 @@ int policy_from_config(struct policy *p, const struct config *c, json_t *warning
 		    config_obj(c, root, "", "spec", &spec, e) < 0 ||
 		    config_obj(c, root, "", "kilo", &kilo, e) < 0)
 			return -1;
+	} else if (kind && strcmp(kind, "ConfigMap") == 0) {
+		return config_reject(
+			c, root, "", "kind",
+			"\"NodeSLO\" or a NodeSLO spec, not a ConfigMap: give the file "
+			"in its data (key policy.yaml of "
+			"manifests/kilo/node-policy.yaml), e.g. "
+			"kubectl -n kilo-system get configmap kilo-node-policy -o "
+			"jsonpath='{.data.policy\\.yaml}' >policy.yaml",
+			e);
 	} else if (kind) {
 		return config_reject(c, root, "", "kind", "\"NodeSLO\" or a NodeSLO spec", e);
 	}
-	if (!kilo && spec && config_obj(c, spec, "spec", "kilo", &kilo, e) < 0)
+	if (spec && spec != root && json_object_get(spec, "kilo")) {
+		/* two kilo: sections: one would be read, the other silently not */
+		if (kilo)
+			return config_reject(c, spec, "spec", "kilo",
+					     "one kilo: section (this one, or the one at the top; "
+					     "not both)",
+					     e);
+		if (config_obj(c, spec, "spec", "kilo", &kilo, e) < 0)
+			return -1;
+	} else if (!kilo && spec && config_obj(c, spec, "spec", "kilo", &kilo, e) < 0) {
 		return -1;
+	}
 	if (!spec)
 		return read_kilo(p, c, kilo, e);
 	if (config_fields(c, spec, spec == root ? "" : "spec", spec_known, spec_ignored,
