@@ -576,8 +576,14 @@ int main(int argc, char **argv)
 	if (parse_args(argc, argv, &o) < 0) /* --help and --version exit in there */
 		return KILO_EXIT_USAGE;
 	if (sync_config_load(&sc, o.config, &e) < 0) {
+		struct sync_stats st = { 0 };
+
 		cli_print_err(&e);
 		sync_config_release(&sc);
+		/* the metrics say the pass failed (the last good pass's would go
+		 * on saying all is well while nothing is synced) */
+		st.errors[e.kind <= ERR_TEMP ? e.kind : ERR_SYSTEM]++;
+		write_metrics(&o, NULL, NULL, &st, 0);
 		return cli_finish(KILO_EXIT_USAGE); /* a config that cannot be used */
 	}
 	if (http_global_init(&e) < 0) {
