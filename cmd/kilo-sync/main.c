@@ -361,7 +361,7 @@ static void count_rest(const json_t *items, size_t skip_first, const struct sync
  * NodeManager-labelled pods outside nodeManagerNamespaces (NodeManagers in
  * a namespace not configured look like this on every node). */
 static void report_problems(const json_t *doc, const struct sync_rms *rms,
-			    const struct sync_config *sc, int quiet)
+			    const struct sync_config *sc, int quiet, int only_some)
 {
 	const char *first_pod = NULL, *first_node = NULL;
 	const json_t *items = json_object_get(doc, "items");
@@ -417,6 +417,25 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 				  ns.why ? ns.why : "(no reason given)", more);
 			lines++;
 		}
+	}
+	/* every NodeManager the RM lists, and not one pod claims any: the
+	 * selector or the namespaces no longer match the NodeManager pods
+	 * (a relabelled DaemonSet), and nothing is synced any more */
+	json_array_foreach(json_object_get(doc, "clusters"), i, it)
+	{
+		json_int_t rm = json_integer_value(json_object_get(it, "rmNodes"));
+
+		if (!only_some && rm > 0 &&
+		    json_integer_value(json_object_get(it, "unclaimed")) == rm)
+			cli_warn(
+				"cluster '%s': the RM lists %lld active NodeManager%s (%s%s) and no "
+				"NodeManager pod claims any: their totals are not managed; check "
+				"nodeManagerSelector (%s=%s) and nodeManagerNamespaces",
+				json_string_value(json_object_get(it, "cluster")), (long long)rm,
+				rm == 1 ? "" : "s",
+				json_string_value(json_object_get(it, "firstUnclaimed")) ?: "?",
+				rm > 1 ? ", ..." : "", sc->options.nm_label_key,
+				sc->options.nm_label_value);
 	}
 	if (due > lines) {
 		char rest[512];
@@ -538,7 +557,7 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	sync_redact(out);
 	if (jsonio_write(stdout, out, o->pretty, e) < 0)
 		code = KILO_EXIT_FAIL;
-	report_problems(out, rms, sc, o->quiet);
+	report_problems(out, rms, sc, o->quiet, o->nnodes > 0);
 	if (st.skipped_bad + shown.skipped_bad)
 		snprintf(bad, sizeof(bad), " (%zu for bad data)",
 			 st.skipped_bad + shown.skipped_bad);

@@ -1338,7 +1338,7 @@ static json_t *claims_index(const struct sync_node *const *order, size_t m)
 json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const *only_nodes)
 {
 	json_t *plan = jsonio_new_doc("SyncPlan");
-	json_t *items = json_array();
+	json_t *items = json_array(), *clusters = json_array();
 	json_auto_t *claims = NULL;
 	cleanup_free const struct sync_node **order = xcalloc(in->n + 1, sizeof(*order));
 
@@ -1348,15 +1348,29 @@ json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const
 	claims = claims_index(order, in->n);
 	for (size_t i = 0; i < in->nclusters; i++) { /* the plan's own, not the input's */
 		struct in_cluster *c = (struct in_cluster *)&in->clusters[i];
+		const char *first = NULL;
+		size_t active = 0, unclaimed = 0;
 
 		c->unclaimed = NULL;
-		for (size_t k = 0; c->has_nodes && k < c->nodes.n && !c->unclaimed; k++) {
+		for (size_t k = 0; c->has_nodes && k < c->nodes.n; k++) {
 			const struct yarn_node *y = &c->nodes.items[k];
 			cleanup_free char *key = *y->id ? claim_key(c->id, y->id) : NULL;
+			int mine = key && json_object_get(claims, key);
 
-			if (may_be_busy(y) && (!key || !json_object_get(claims, key)))
+			if (may_be_busy(y) && !mine && !c->unclaimed)
 				c->unclaimed = y;
+			if (y->inactive || y->bad)
+				continue;
+			active++;
+			if (!mine && !unclaimed++)
+				first = *y->id ? y->id : NULL;
 		}
+		if (c->has_nodes)
+			json_array_append_new(clusters,
+					      json_pack("{s:s,s:I,s:I,s:s?}", "cluster", c->id,
+							"rmNodes", (json_int_t)active, "unclaimed",
+							(json_int_t)unclaimed, "firstUnclaimed",
+							first));
 	}
 	for (size_t i = 0; i < in->n; i++) {
 		const struct sync_node *n = order[i];
@@ -1369,6 +1383,7 @@ json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const
 		json_array_append_new(items, plan_item(in, n, claims));
 	}
 	json_object_set_new(plan, "metadata", jsonio_metadata(NULL, now_ms));
+	json_object_set_new(plan, "clusters", clusters);
 	json_object_set_new(plan, "items", items);
 	return plan;
 }

@@ -740,6 +740,8 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 	report = jsonio_new_doc("SyncReport");
 	json_object_set_new(report, "dryRun", json_boolean(dry_run));
 	json_object_set(report, "metadata", json_object_get(plan, "metadata"));
+	if (json_is_array(json_object_get(plan, "clusters")))
+		json_object_set(report, "clusters", json_object_get(plan, "clusters"));
 	items_out = json_array();
 	json_object_set_new(report, "items", items_out);
 	json_array_foreach(json_object_get(plan, "items"), i, it)
@@ -922,6 +924,19 @@ void sync_metrics(struct promtext *p, const json_t *report, const struct sync_rm
 			promtext_sample_i64(p, "kilo_sync_yarn_nodes", labels,
 					    json_integer_value(v));
 		}
+	}
+	promtext_family(p, "kilo_sync_rm_nodes_unclaimed", "gauge",
+			"Active NodeManagers the cluster's RM lists that no NodeManager pod claims "
+			"(their totals are not managed: NodeManagers outside Kubernetes, or pods "
+			"that no longer match nodeManagerSelector)");
+	json_array_foreach(json_object_get(report, "clusters"), i, it)
+	{
+		const char *labels[] = { "cluster", item_str(it, "cluster"), NULL };
+		const json_t *u = json_object_get(it, "unclaimed");
+
+		if (labels[1] && json_is_integer(u))
+			promtext_sample_i64(p, "kilo_sync_rm_nodes_unclaimed", labels,
+					    json_integer_value(u));
 	}
 	promtext_family(p, "kilo_sync_cluster_reachable", "gauge",
 			"1 when the RM node list of the YARN cluster was read in the last pass, 0 "

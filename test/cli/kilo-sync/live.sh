@@ -66,6 +66,9 @@ kilo_sync_node_state{node="worker-2",cluster="c2",state="skipped",reason="cluste
 kilo_sync_node_state{node="worker-3",cluster="",state="updated",reason="no-nodemanager"} 1' "node state metric"
 assert_eq "$(grep '^kilo_sync_cluster_reachable' "$tmpdir/kilo-sync.prom")" \
 	'kilo_sync_cluster_reachable{cluster="yarn-cluster-1"} 1' "cluster reachable metric"
+assert_eq "$(grep '^kilo_sync_rm_nodes_unclaimed' "$tmpdir/kilo-sync.prom")" \
+	'kilo_sync_rm_nodes_unclaimed{cluster="yarn-cluster-1"} 1' "RM nodes no pod claims (other-host)"
+grep -q "no NodeManager pod claims any" "$tmpdir/sync.err" && fail "warned with one of two claimed"
 assert_eq "$(grep '^kilo_sync_yarn_nodes{' "$tmpdir/kilo-sync.prom")" \
 	'kilo_sync_yarn_nodes{cluster="yarn-cluster-1",state="RUNNING"} 1' "nodes by RM state metric"
 #    (worker-3's share zeroed: no problem, no line)
