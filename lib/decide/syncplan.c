@@ -1105,8 +1105,9 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		SKIP(MULTIPLE_NODEMANAGERS, 1, "%d NodeManager pods on the node", n->nm_pods);
 	if (!valid_node_id(n->nm_node_id))
 		SKIP(INVALID_NODE_ID, 1,
-		     "NodeManager pod %s has no valid %s annotation (host:port)", n->nm_pod,
-		     SYNC_ANN_NODE_ID);
+		     "NodeManager pod %s has no valid %s annotation (host:port)%s%s%s", n->nm_pod,
+		     SYNC_ANN_NODE_ID, n->nm_node_id ? ": got '" : "",
+		     n->nm_node_id ? n->nm_node_id : "", n->nm_node_id ? "'" : "");
 	/* a node id is taken only when it names this node or its pod */
 	if (!host_names_node(n->nm_node_id, id_host_len(n->nm_node_id), n) &&
 	    !host_in(n->nm_node_id, id_host_len(n->nm_node_id), n->nm_names))
