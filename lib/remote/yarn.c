@@ -283,9 +283,11 @@ static int get_json(struct yarn_cluster *c, const char *path, json_t **doc, stru
 		}
 		if (resp.status == 404 && (ex = answer_exception(&resp)))
 			ret = err_set(e, ERR_NOTFOUND, 0, "GET %s: %s", path, ex);
-		else if (http_status_err(&resp, path, e) < 0)
-			ret = -1;
-		else if (!(*doc = http_response_json_filtered(&resp, node_docs, NULL, e)))
+		else if (http_status_err(&resp, path, e) < 0) {
+			cleanup_free char *url = http_redact_url(c->rm_urls[c->active]);
+
+			ret = err_wrap(e, "%s", url); /* which RM answered so */
+		} else if (!(*doc = http_response_json_filtered(&resp, node_docs, NULL, e)))
 			ret = err_wrap(e, "GET %s", path);
 		http_response_release(&resp);
 		return ret;

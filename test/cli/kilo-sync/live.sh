@@ -252,7 +252,7 @@ grep -q "^kilo-sync: cluster 'yarn-cluster-1': unreachable (rm-refused), 1 node 
 rm_post /config '{"requireUserName":false}'
 rm_post /fault '{"rm":"any","method":"GET","path":"/ws/v1/cluster/nodes","status":500,"count":100}'
 sync_with "$tmpdir/kilo-sync.yaml"
-grep -q "^kilo-sync: cluster 'yarn-cluster-1': unreachable (rm-error), 1 node skipped for it: .*HTTP 500" \
+grep -q "^kilo-sync: cluster 'yarn-cluster-1': unreachable (rm-error), 1 node skipped for it: .*http://127.0.0.1:[0-9]*: /ws/v1/cluster/nodes: HTTP 500" \
 	"$tmpdir/sync.err" || fail "RM error: $(cat "$tmpdir/sync.err")"
 assert_eq "$(item worker-1 .reasonCode)" '"rm-error"' "worker-1 skipped for the RM's 500"
 rm_post /fault '{"clear":true}'
