@@ -420,7 +420,8 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 	}
 	/* every NodeManager the RM lists, and not one pod claims any: the
 	 * selector or the namespaces no longer match the NodeManager pods
-	 * (a relabelled DaemonSet), and nothing is synced any more */
+	 * (a relabelled DaemonSet), and nothing is synced any more (a live
+	 * pass over every node: only_some otherwise) */
 	json_array_foreach(json_object_get(doc, "clusters"), i, it)
 	{
 		json_int_t rm = json_integer_value(json_object_get(it, "rmNodes"));
@@ -557,7 +558,8 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	sync_redact(out);
 	if (jsonio_write(stdout, out, o->pretty, e) < 0)
 		code = KILO_EXIT_FAIL;
-	report_problems(out, rms, sc, o->quiet, o->nnodes > 0);
+	/* offline inputs are often partial (one RM's list): no unclaimed warning */
+	report_problems(out, rms, sc, o->quiet, o->nnodes > 0 || o->from);
 	if (st.skipped_bad + shown.skipped_bad)
 		snprintf(bad, sizeof(bad), " (%zu for bad data)",
 			 st.skipped_bad + shown.skipped_bad);

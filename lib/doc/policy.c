@@ -313,6 +313,15 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 	return 0;
 }
 
+/* Whether obj has a key of list (NULL-terminated). */
+static int any_listed(const json_t *obj, const char *const *list)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (json_object_get(obj, list[i]))
+			return 1;
+	return 0;
+}
+
 int policy_from_config(struct policy *p, const struct config *c, json_t *warnings, struct err *e)
 {
 	static const char *const object_known[] = { "apiVersion", "kind", "metadata", "spec",
@@ -364,6 +373,17 @@ int policy_from_config(struct policy *p, const struct config *c, json_t *warning
 	}
 	if (!spec)
 		return read_kilo(p, c, kilo, e);
+	/* threat-model.md: the wrong file never runs on the defaults (kilo-sync's
+	 * config, say, would give two warnings and eviction at 70%) */
+	if (spec == root && json_object_size(root) > 0 && !any_listed(root, spec_known) &&
+	    !any_listed(root, spec_ignored)) {
+		const char *first = json_object_iter_key(json_object_iter((json_t *)root));
+
+		return config_reject(c, root, "", first,
+				     "a NodeSLO, its spec, or a kilo: section (no field of this "
+				     "file is one of theirs: the wrong file?)",
+				     e);
+	}
 	if (config_fields(c, spec, spec == root ? "" : "spec", spec_known, spec_ignored,
 			  CONFIG_LENIENT, warnings, e) < 0 ||
 	    config_obj(c, spec, "spec", "resourceUsedThresholdWithBE", &t, e) < 0 ||
