@@ -19,6 +19,13 @@ rc=$(sed -n "${n}p" "$STUB_DIR/codes")
 case ${STUB_OUT:-report} in
 report) printf '{"kind":"SyncReport","pass":%d,"exit":%d}\n' "$n" "$rc" ;;
 big) head -c 104857600 /dev/zero ;;
+bigerr) # 1000 lines, 100 KiB on stderr
+	i=0
+	while [ "$i" -lt 1000 ]; do
+		printf 'kilo-sync: filler %04d %s\n' "$i" xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx >&2
+		i=$((i + 1))
+	done
+	;;
 wait) # a line, then on until the test says go (at most 10 s)
 	echo "kilo-sync: node 'worker-9': failed (rm-refused): early" >&2
 	i=0
@@ -33,7 +40,7 @@ int) # Ctrl-C: a cleanup that takes a while, then exit 130
 esac
 echo "kilo-sync: node 'worker-3': skipped (unknown-node-id): node id nm-0:8041 unknown to the RM of cluster 'default'" >&2
 printf "kilo-sync: cluster 'b': unreachable (rm-unreachable): pass %d" "$n" >&2
-exit "$(sed -n "${n}p" "$STUB_DIR/codes")"
+exit "${STUB_RC:-$(sed -n "${n}p" "$STUB_DIR/codes")}"
 STUB
 chmod +x "$tmpdir/stub"
 export STUB_DIR=$tmpdir
@@ -99,11 +106,10 @@ assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":2,"exit":
 assert_eq "$(cat "$st/last-failed-report.json")" '{"kind":"SyncReport","pass":2,"exit":3}' "failed report after an exit 3"
 grep -q "pass 1: exit 3 (partial) in [0-9]*s; next in [0-9.]*s; report in $st/last-failed-report.json, stderr in $st/last-failed.log\$" \
 	"$tmpdir/log4" || fail "the pass line names the failed report: $(cat "$tmpdir/log4")"
-# the failed pass's stderr, as kilo-sync wrote it (the last line, without
-# a newline there, with one)
+# the failed pass's stderr, as kilo-sync wrote it (the last line without
+# its newline)
 assert_eq "$(cat "$st/last-failed.log"; echo .)" "kilo-sync: node 'worker-3': skipped (unknown-node-id): node id nm-0:8041 unknown to the RM of cluster 'default'
-kilo-sync: cluster 'b': unreachable (rm-unreachable): pass 2
-." "last-failed.log after an exit 3"
+kilo-sync: cluster 'b': unreachable (rm-unreachable): pass 2." "last-failed.log after an exit 3"
 one_pass || fail "pass 3"
 assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":3,"exit":0}' "report after a later exit 0"
 assert_eq "$(cat "$st/last-failed-report.json")" '{"kind":"SyncReport","pass":2,"exit":3}' \
@@ -125,8 +131,7 @@ assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":3,"exit":
 assert_eq "$(cat "$st/last-failed-report.json")" '{"kind":"SyncReport","pass":2,"exit":3}' \
 	"last-failed-report.json after an exit 2 that printed nothing"
 assert_eq "$(cat "$st/last-failed.log"; echo .)" "kilo-sync: node 'worker-3': skipped (unknown-node-id): node id nm-0:8041 unknown to the RM of cluster 'default'
-kilo-sync: cluster 'b': unreachable (rm-unreachable): pass 4
-." "last-failed.log after an exit 2"
+kilo-sync: cluster 'b': unreachable (rm-unreachable): pass 4." "last-failed.log after an exit 2"
 [ "$(stat -c %h "$st/last-report.json")" = 1 ] || fail "last-report.json is linked to another file"
 grep -q "pass 1: exit 2 (bad config or input: retried at the interval) in [0-9]*s; next in [0-9.]*s; no report printed (last-report.json and last-failed-report.json are an earlier pass's), stderr in $st/last-failed.log\$" "$tmpdir/log4" ||
 	fail "exit 2 line: $(cat "$tmpdir/log4")"
@@ -160,6 +165,19 @@ if [ "$(id -u)" = 0 ] && mkdir "$tmpdir/full" && mount -t tmpfs -o size=64k,mode
 	assert_eq "$(cat "$tmpdir/full/last-report.json")" '{"kind":"SyncReport","pass":8,"exit":0}' \
 		"report after a full disk"
 	assert_eq "$(ls -A "$tmpdir/full" | tr '\n' ' ')" "last-report.json " "files after a full disk"
+	# a failed pass's stderr (100 KiB) on the full disk: every line still
+	# logged, whole; the stderr not kept, logged; no temporary file left
+	: >"$tmpdir/log4"
+	one_pass STATE_DIR="$tmpdir/full" STUB_OUT=bigerr STUB_RC=1 || fail "a failed pass on a full disk"
+	assert_eq "$(grep -cE "^[0-9T:Z-]+ kilo-sync-loop: kilo-sync: filler [0-9]{4} x{82}\$" "$tmpdir/log4")" 1000 \
+		"stderr lines logged on a full disk"
+	grep -q "pass 1: stderr not kept: writing $tmpdir/full/.stderr.* failed" "$tmpdir/log4" ||
+		fail "stderr on a full disk: $(grep -v filler "$tmpdir/log4")"
+	# (the report, 40 bytes, is kept or not as the disk filled first)
+	assert_eq "$(find "$tmpdir/full" -mindepth 1 ! -name last-report.json ! -name last-failed-report.json)" "" \
+		"files after a failed pass on a full disk"
+	grep -qx '{"kind":"SyncReport","pass":[0-9]*,"exit":[0-9]*}' "$tmpdir/full/last-report.json" ||
+		fail "last-report.json after a full disk: $(cat "$tmpdir/full/last-report.json")"
 elif [ "$(id -u)" = 0 ]; then
 	echo "note: not run: the full-disk case (mounting a 64 KiB tmpfs failed)"
 else
