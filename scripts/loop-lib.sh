@@ -13,7 +13,8 @@
 #
 # Files the loops write themselves: the lock is opened without truncating
 # (a symlink planted there damages nothing), the heartbeat is renamed into
-# place from a mktemp name; the loop's own documents go only into a dir of
+# place from a mktemp name (mv -T: a symlink there is replaced, never
+# followed into a dir); the loop's own documents go only into a dir of
 # the caller's that no one else can write (own_dir).
 
 prog=${prog:-kilo-loop}
@@ -87,7 +88,7 @@ need_uint() {
 heartbeat() {
 	[ -z "$1" ] && return 0
 	mkdir -p "$(dirname "$1")" && trusted_dir HEARTBEAT "$1" "$(dirname "$1")" private &&
-		_hb=$(mktemp "$1.XXXXXX") && chmod 644 "$_hb" && mv -f "$_hb" "$1"
+		_hb=$(mktemp "$1.XXXXXX") && chmod 644 "$_hb" && mv -fT "$_hb" "$1"
 }
 
 # dir_problem NAME VALUE DIR LEAF: 0 when no other user can swap DIR or

@@ -19,6 +19,13 @@ rc=$(sed -n "${n}p" "$STUB_DIR/codes")
 case ${STUB_OUT:-report} in
 report) printf '{"kind":"SyncReport","pass":%d,"exit":%d}\n' "$n" "$rc" ;;
 big) head -c 104857600 /dev/zero ;;
+bigerr) # 1000 lines, 100 KiB on stderr
+	i=0
+	while [ "$i" -lt 1000 ]; do
+		printf 'kilo-sync: filler %04d %s\n' "$i" xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx >&2
+		i=$((i + 1))
+	done
+	;;
 wait) # a line, then on until the test says go (at most 10 s)
 	echo "kilo-sync: node 'worker-9': failed (rm-refused): early" >&2
 	i=0
@@ -33,7 +40,7 @@ int) # Ctrl-C: a cleanup that takes a while, then exit 130
 esac
 echo "kilo-sync: node 'worker-3': skipped (unknown-node-id): node id nm-0:8041 unknown to the RM of cluster 'default'" >&2
 printf "kilo-sync: cluster 'b': unreachable (rm-unreachable): pass %d" "$n" >&2
-exit "$(sed -n "${n}p" "$STUB_DIR/codes")"
+exit "${STUB_RC:-$(sed -n "${n}p" "$STUB_DIR/codes")}"
 STUB
 chmod +x "$tmpdir/stub"
 export STUB_DIR=$tmpdir
@@ -97,26 +104,38 @@ assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":1,"exit":
 one_pass || fail "pass 2"
 assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":2,"exit":3}' "report after an exit 3"
 assert_eq "$(cat "$st/last-failed-report.json")" '{"kind":"SyncReport","pass":2,"exit":3}' "failed report after an exit 3"
-grep -q "pass 1: exit 3 (partial) in [0-9]*s; next in [0-9.]*s; report in $st/last-failed-report.json\$" \
+grep -q "pass 1: exit 3 (partial) in [0-9]*s; next in [0-9.]*s; report in $st/last-failed-report.json, stderr in $st/last-failed.log\$" \
 	"$tmpdir/log4" || fail "the pass line names the failed report: $(cat "$tmpdir/log4")"
+# the failed pass's stderr, as kilo-sync wrote it (the last line without
+# its newline)
+assert_eq "$(cat "$st/last-failed.log"; echo .)" "kilo-sync: node 'worker-3': skipped (unknown-node-id): node id nm-0:8041 unknown to the RM of cluster 'default'
+kilo-sync: cluster 'b': unreachable (rm-unreachable): pass 2." "last-failed.log after an exit 3"
 one_pass || fail "pass 3"
 assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":3,"exit":0}' "report after a later exit 0"
 assert_eq "$(cat "$st/last-failed-report.json")" '{"kind":"SyncReport","pass":2,"exit":3}' \
 	"failed report after a later exit 0"
-assert_eq "$(ls -A "$st" | tr '\n' ' ')" "last-failed-report.json last-report.json " "files in STATE_DIR"
+assert_eq "$(ls -A "$st" | tr '\n' ' ')" "last-failed-report.json last-failed.log last-report.json " "files in STATE_DIR"
 assert_eq "$(grep -cE "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z kilo-sync-loop: kilo-sync: node 'worker-3': skipped \(unknown-node-id\): node id nm-0:8041 unknown to the RM of cluster 'default'\$" "$tmpdir/log4")" \
 	3 "per-node lines in the log"
 for n in 1 2 3; do
 	grep -qE "^[0-9T:Z-]+ kilo-sync-loop: kilo-sync: cluster 'b': unreachable \(rm-unreachable\): pass $n\$" \
 		"$tmpdir/log4" || fail "the last line of pass $n (no newline): $(cat "$tmpdir/log4")"
 done
-# exit 2 (no report printed here: an empty one) is a failed pass too
+# exit 2 with no report printed (a bad config, or exit 1 before planning):
+# the last good report and the last failed one stay (not an empty file),
+# the pass's stderr is in last-failed.log
 : >"$tmpdir/log4"
 one_pass STUB_OUT=none || fail "pass 4"
-[ -f "$st/last-failed-report.json" ] && [ ! -s "$st/last-failed-report.json" ] ||
-	fail "exit 2 with nothing printed: $(cat "$st/last-failed-report.json")"
-grep -q 'pass 1: exit 2 (bad config or input: retried at the interval) .*; report in ' "$tmpdir/log4" ||
+assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":3,"exit":0}' \
+	"last-report.json after an exit 2 that printed nothing"
+assert_eq "$(cat "$st/last-failed-report.json")" '{"kind":"SyncReport","pass":2,"exit":3}' \
+	"last-failed-report.json after an exit 2 that printed nothing"
+assert_eq "$(cat "$st/last-failed.log"; echo .)" "kilo-sync: node 'worker-3': skipped (unknown-node-id): node id nm-0:8041 unknown to the RM of cluster 'default'
+kilo-sync: cluster 'b': unreachable (rm-unreachable): pass 4." "last-failed.log after an exit 2"
+[ "$(stat -c %h "$st/last-report.json")" = 1 ] || fail "last-report.json is linked to another file"
+grep -q "pass 1: exit 2 (bad config or input: retried at the interval) in [0-9]*s; next in [0-9.]*s; no report printed (last-report.json and last-failed-report.json are an earlier pass's), stderr in $st/last-failed.log\$" "$tmpdir/log4" ||
 	fail "exit 2 line: $(cat "$tmpdir/log4")"
+assert_eq "$(ls -A "$st" | tr '\n' ' ')" "last-failed-report.json last-failed.log last-report.json " "files after an exit 2"
 one_pass || fail "pass 5"
 # a runaway report (100 MiB) is not kept: logged, the old file stays, no
 # temporary file left, the exit code still read
@@ -125,7 +144,8 @@ one_pass STUB_OUT=big || fail "pass 6"
 grep -q 'pass 1: report not kept: over 67108864 bytes' "$tmpdir/log4" || fail "big report: $(cat "$tmpdir/log4")"
 grep -q 'pass 1: exit 0 (ok)' "$tmpdir/log4" || fail "big report: exit code: $(cat "$tmpdir/log4")"
 assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":5,"exit":0}' "report after a runaway one"
-assert_eq "$(ls -A "$st" | tr '\n' ' ')" "last-failed-report.json last-report.json " "files after a runaway report"
+assert_eq "$(ls -A "$st" | tr '\n' ' ')" "last-failed-report.json last-failed.log last-report.json " "files after a runaway report"
+
 # STATE_DIR set but empty: nothing kept, the lines still logged
 : >"$tmpdir/log4"
 one_pass STATE_DIR='' || fail "no STATE_DIR"
@@ -145,6 +165,23 @@ if [ "$(id -u)" = 0 ] && mkdir "$tmpdir/full" && mount -t tmpfs -o size=64k,mode
 	assert_eq "$(cat "$tmpdir/full/last-report.json")" '{"kind":"SyncReport","pass":8,"exit":0}' \
 		"report after a full disk"
 	assert_eq "$(ls -A "$tmpdir/full" | tr '\n' ' ')" "last-report.json " "files after a full disk"
+	# a failed pass's stderr (100 KiB) on the full disk: every line still
+	# logged, whole; the stderr not kept, logged; no temporary file left
+	: >"$tmpdir/log4"
+	one_pass STATE_DIR="$tmpdir/full" STUB_OUT=bigerr STUB_RC=1 || fail "a failed pass on a full disk"
+	assert_eq "$(grep -cE "^[0-9T:Z-]+ kilo-sync-loop: kilo-sync: filler [0-9]{4} x{82}\$" "$tmpdir/log4")" 1000 \
+		"stderr lines logged on a full disk"
+	grep -q "pass 1: stderr not kept: writing $tmpdir/full/.stderr.* failed" "$tmpdir/log4" ||
+		fail "stderr on a full disk: $(grep -v filler "$tmpdir/log4")"
+	# (the report, 40 bytes, is kept or not as the disk filled first)
+	assert_eq "$(find "$tmpdir/full" -mindepth 1 ! -name last-report.json ! -name last-failed-report.json)" "" \
+		"files after a failed pass on a full disk"
+	grep -qx '{"kind":"SyncReport","pass":[0-9]*,"exit":[0-9]*}' "$tmpdir/full/last-report.json" ||
+		fail "last-report.json after a full disk: $(cat "$tmpdir/full/last-report.json")"
+elif [ "$(id -u)" = 0 ]; then
+	echo "note: not run: the full-disk case (mounting a 64 KiB tmpfs failed)"
+else
+	echo "note: not run: the full-disk case (mounting a tmpfs needs root; uid $(id -u))"
 fi
 
 # kilo-sync's lines are logged as they come, not at the end of the pass
@@ -222,5 +259,29 @@ if [ "$(id -u)" = 0 ]; then
 	# anything is made there
 	one_pass STATE_DIR="$tmpdir/theirs/new/state" && fail "a STATE_DIR made in another user's dir"
 	[ ! -e "$tmpdir/theirs/new" ] || fail "made dirs in another user's dir before refusing"
+else
+	echo "note: not run: the cases of another user's STATE_DIR, symlink and parent dir (chown and setpriv need root; uid $(id -u))"
 fi
+# a symlink to a dir at last-report.json or at HEARTBEAT: the file replaces
+# the link, not moved into the dir it names; a dir at last-failed.log: left,
+# logged
+st=$tmpdir/st2
+rm -f "$tmpdir/n"
+printf '0\n3\n' >"$tmpdir/codes"
+mkdir -p "$st" "$tmpdir/elsewhere" && ln -s "$tmpdir/elsewhere" "$st/last-report.json" &&
+	mkdir "$st/last-failed.log" || fail "setup of st2"
+: >"$tmpdir/log4"
+mkdir "$tmpdir/hbdir" "$tmpdir/elsewhere2" && ln -s "$tmpdir/elsewhere2" "$tmpdir/hbdir/hb" || fail "setup of hb"
+one_pass HEARTBEAT="$tmpdir/hbdir/hb" || fail "over a symlink: $(cat "$tmpdir/log4")"
+[ -f "$tmpdir/hbdir/hb" ] && [ ! -L "$tmpdir/hbdir/hb" ] && [ -z "$(ls -A "$tmpdir/elsewhere2")" ] ||
+	fail "the heartbeat through a symlink: $(ls -la "$tmpdir/hbdir" "$tmpdir/elsewhere2")"
+[ -f "$st/last-report.json" ] && [ ! -L "$st/last-report.json" ] ||
+	fail "last-report.json through a symlink: $(ls -la "$st" "$tmpdir/elsewhere")"
+assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":1,"exit":0}' "report over a symlink"
+assert_eq "$(ls -A "$tmpdir/elsewhere")" "" "written into the dir a symlink named"
+one_pass || fail "a dir at last-failed.log"
+grep -q "pass 1: stderr not kept: '$st/last-failed.log' is a directory" "$tmpdir/log4" ||
+	fail "a dir at last-failed.log: $(cat "$tmpdir/log4")"
+assert_eq "$(ls -A "$st/last-failed.log")" "" "written into the dir at last-failed.log"
+assert_eq "$(cat "$st/last-failed-report.json")" '{"kind":"SyncReport","pass":2,"exit":3}' "failed report beside a dir"
 echo "ok"
