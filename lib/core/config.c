@@ -407,8 +407,10 @@ static int load(struct loader *l)
 		}
 		yaml_event_delete(&ev);
 	}
-	if (!l->c->root)
+	if (!l->c->root) {
 		l->c->root = json_object();
+		l->c->empty = 1;
+	}
 	return 0;
 }
 

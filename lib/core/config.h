@@ -24,6 +24,7 @@ struct config_pos;
 struct config {
 	char *name;   /* file path or "<string>", for messages */
 	json_t *root; /* the document's top-level value (an object) */
+	int empty;    /* the file held no document, or null: root is {} */
 	struct config_pos *pos;
 	size_t npos, cappos;
 };

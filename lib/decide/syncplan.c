@@ -820,29 +820,45 @@ static int impossible(const struct yarn_node *y)
 	       y->used.memory_mb > SYNC_RM_MAX_MB;
 }
 
-/* The live RM nodes other than y among node_id's candidates (an array of
- * ids, NULL when there is none), with the sum of their used figures in
- * *cpu (milli) and *mem (bytes): a NodeManager that re-registered under
- * another port while its old id stays LOST. */
-static json_t *moved_to(const struct in_cluster *c, const struct yarn_node *y, const char *node_id,
-			int64_t *cpu, int64_t *mem)
+/* The live RM nodes on node n's host other than y (an array of ids, NULL
+ * when there is none or their figures overflow), with the sum of their
+ * used figures in *cpu (milli) and *mem (bytes): a NodeManager that
+ * re-registered under another port while its old id y stays LOST.  On the
+ * host means exactly the host of the pod's node id (the RM node's id host
+ * or its nodeHostName): a share is raised on no weaker evidence; an id
+ * another node's NodeManager pod claims is that node's, never this one's. */
+static json_t *moved_to(const struct in_cluster *c, const struct yarn_node *y,
+			const struct sync_node *n, const json_t *claims, int64_t *cpu, int64_t *mem)
 {
-	json_auto_t *cand = candidates(c, node_id);
-	json_t *live = json_array(), *v;
+	const char *id = n->nm_node_id;
+	size_t hl = id_host_len(id);
+	json_t *live = json_array();
 	int64_t sc = 0, sm = 0;
-	size_t i;
 
-	json_array_foreach(cand, i, v)
-	{
-		const struct yarn_node *z = yarn_nodes_find(&c->nodes, json_string_value(v));
+	for (size_t i = 0; i < c->nodes.n; i++) {
+		const struct yarn_node *z = &c->nodes.items[i];
+		cleanup_free char *key = NULL;
+		const json_t *who;
 		int64_t zc, zm;
 
-		if (!z || z == y || strcmp(z->id, y->id) == 0 || z->inactive || z->bad ||
-		    impossible(z) || num_mul(z->used.vcores, 1000, &zc) < 0 ||
-		    num_mul(z->used.memory_mb, (int64_t)1 << 20, &zm) < 0 ||
-		    num_add(sc, zc, &sc) < 0 || num_add(sm, zm, &sm) < 0)
+		if (z == y || !*z->id || strcmp(z->id, y->id) == 0 || z->inactive || z->bad ||
+		    impossible(z))
 			continue;
-		json_array_append(live, v);
+		if (!((id_host_len(z->id) == hl && strncasecmp(z->id, id, hl) == 0) ||
+		      (strlen(z->host) == hl && strncasecmp(z->host, id, hl) == 0)))
+			continue; /* another host (a first DNS label is not enough here) */
+		key = claim_key(c->id, z->id);
+		who = json_object_get(claims, key);
+		if (who && (json_array_size(who) != 1 ||
+			    strcmp(json_string_value(json_array_get(who, 0)), n->name) != 0))
+			continue; /* another node's NodeManager claims it */
+		if (num_mul(z->used.vcores, 1000, &zc) < 0 ||
+		    num_mul(z->used.memory_mb, (int64_t)1 << 20, &zm) < 0 ||
+		    num_add(sc, zc, &sc) < 0 || num_add(sm, zm, &sm) < 0) {
+			json_decref(live); /* figures past 64 bits: no evidence at all */
+			return NULL;
+		}
+		json_array_append_new(live, json_string(z->id));
 	}
 	if (!json_array_size(live)) {
 		json_decref(live);
@@ -1199,7 +1215,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		json_object_set_new(item, "yarnTotal", yarn_res(send));
 		json_object_set_new(item, "yarnTarget", yarn_res(total));
 	}
-	if (y->inactive && (moved = moved_to(c, y, n->nm_node_id, &used_cpu, &used_mem))) {
+	if (y->inactive && (moved = moved_to(c, y, n, claims, &used_cpu, &used_mem))) {
 		/* the NodeManager came back under another id (a new port): that
 		 * one's use is YARN's on this node, or Kubernetes double-spends it */
 		reason = xasprintf("RM node state %s, but the RM lists %s on the same host: the "

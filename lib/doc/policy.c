@@ -339,6 +339,13 @@ int policy_from_config(struct policy *p, const struct config *c, json_t *warning
 	json_t *spec = (json_t *)root, *kilo = NULL, *t = NULL, *qos = NULL;
 	const char *kind = json_string_value(json_object_get(root, "kind"));
 
+	/* threat-model.md: an empty file (a jsonpath that matched nothing)
+	 * never runs on the defaults; {} says so explicitly */
+	if (c->empty)
+		return err_set(e, ERR_INPUT, 0,
+			       "%s: the policy file is empty (no NodeSLO, spec or kilo: section; "
+			       "{} takes every default)",
+			       c->name);
 	/* a NodeSLO object, also without its kind (a hand-written file with spec:) */
 	if ((kind && strcmp(kind, "NodeSLO") == 0) ||
 	    (!kind && json_is_object(json_object_get(root, "spec")))) {

@@ -236,11 +236,14 @@ void http_url_secrets_add(const char *url)
 		return;
 	for (int decoded = 0; decoded <= 1; decoded++) {
 		cleanup_free char *d = decoded ? percent_decode(ui) : xstrdup(ui);
-		cleanup_free char *basic = base64(d);
 		const char *p = strchr(d, ':');
+		/* the Authorization: Basic header's: curl sends "user:" for a
+		 * userinfo without a password */
+		cleanup_free char *pair = p ? xstrdup(d) : xasprintf("%s:", d);
+		cleanup_free char *basic = base64(pair);
 
 		err_secret_add(d);
-		err_secret_add(basic); /* the Authorization: Basic header's */
+		err_secret_add(basic);
 		if (p)
 			err_secret_add(p + 1);
 	}

@@ -335,6 +335,14 @@ START_TEST(test_http_url_secrets_add_basic)
 			      "%s -> %s", msgs[i], r ? r : "(not redacted)");
 		free(r);
 	}
+	/* a token as the userinfo: curl sends Basic base64("MARKERTOK01:") */
+	http_url_secrets_add("http://MARKERTOK01@rm:8088/");
+	{
+		char *r = err_redact_all("Basic TUFSS0VSVE9LMDE6 refused");
+
+		ck_assert_msg(r && !strstr(r, "TUFS"), "%s", r ? r : "(not redacted)");
+		free(r);
+	}
 	http_url_secrets_add("http://rm:8088/"); /* no userinfo: nothing */
 	http_url_secrets_add(NULL);
 	err_secret_clear();

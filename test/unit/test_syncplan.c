@@ -1200,6 +1200,32 @@ START_TEST(test_syncplan_rm_lists_an_id_twice)
 }
 END_TEST
 
+/* From a review and the real RM's two NodeManagers on 127.0.0.1 and
+ * 127.0.0.2: ids that share a first DNS label (an IP's first octet, a
+ * short name in another domain) are other hosts, never this node's moved
+ * NodeManager; nor is an id another node's pod claims (w2's, here). */
+START_TEST(test_syncplan_node_id_moved_same_host_only)
+{
+	json_t *it;
+
+	add_text(node_doc("w1", NULL, "32k", "64Gi", NULL));
+	add_text(nm_doc("hadoop-yarn", "nm-1", "w1", "w1:8041", "", "", ""));
+	add_text(node_doc("w2", NULL, "32k", "64Gi", NULL));
+	add_text(nm_doc("hadoop-yarn", "nm-2", "w2", "w1:9041", "", "", ""));
+	add_text("{\"nodes\":{\"node\":["
+		 "{\"id\":\"w1:8041\",\"state\":\"LOST\",\"totalResource\":{\"memory\":0,"
+		 "\"vCores\":0}},"
+		 "{\"id\":\"w1.other.example:8041\",\"state\":\"RUNNING\",\"usedVirtualCores\":20,"
+		 "\"usedMemoryMB\":40960,\"totalResource\":{\"memory\":65536,\"vCores\":32}},"
+		 "{\"id\":\"w1:9041\",\"state\":\"RUNNING\",\"usedVirtualCores\":2,"
+		 "\"usedMemoryMB\":2048,\"totalResource\":{\"memory\":65536,\"vCores\":32}}]}}");
+	it = plan_of("w1");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "rm-node-inactive");
+	ck_assert_ptr_null(json_object_get(it, "candidates"));
+	json_decref(it);
+}
+END_TEST
+
 /* From a new operator's run: the NodeManager came back on another port,
  * its old id LOST; YARN uses 1 vCore / 2 GiB there under the new id.  The
  * share (0 so far) follows that use, or Kubernetes double-spends it; the
@@ -1985,6 +2011,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_damping_ramps_and_holds);
 	tcase_add_test(tc, test_syncplan_rm_states);
 	tcase_add_test(tc, test_syncplan_node_id_moved_share_follows);
+	tcase_add_test(tc, test_syncplan_node_id_moved_same_host_only);
 	suite_add_tcase(s, tc);
 	return s;
 }

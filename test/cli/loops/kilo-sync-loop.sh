@@ -19,6 +19,10 @@ rc=$(sed -n "${n}p" "$STUB_DIR/codes")
 case ${STUB_OUT:-report} in
 report) printf '{"kind":"SyncReport","pass":%d,"exit":%d}\n' "$n" "$rc" ;;
 big) head -c 104857600 /dev/zero ;;
+half) # half a report, then killed (an OOM kill, a liveness probe)
+	printf '{"kind":"SyncReport","items":[{"node":"a"'
+	kill -9 $$
+	;;
 bigerr) # 1000 lines, 100 KiB on stderr
 	i=0
 	while [ "$i" -lt 1000 ]; do
@@ -137,6 +141,17 @@ grep -q "pass 1: exit 2 (bad config or input: retried at the interval) in [0-9]*
 	fail "exit 2 line: $(cat "$tmpdir/log4")"
 assert_eq "$(ls -A "$st" | tr '\n' ' ')" "last-failed-report.json last-failed.log last-report.json " "files after an exit 2"
 one_pass || fail "pass 5"
+# a pass killed mid-report (from a review): the kept reports stay whole
+: >"$tmpdir/log4"
+n_was=$(cat "$tmpdir/n")
+one_pass STUB_OUT=half || fail "pass 5b"
+echo "$n_was" >"$tmpdir/n" # the passes below count as before
+assert_eq "$(cat "$st/last-report.json")" '{"kind":"SyncReport","pass":5,"exit":0}' \
+	"last-report.json after a pass killed mid-report"
+assert_eq "$(cat "$st/last-failed-report.json")" '{"kind":"SyncReport","pass":2,"exit":3}' \
+	"last-failed-report.json after a pass killed mid-report"
+grep -q "pass 1: exit 137 (failed) .*; killed by signal 9: its output not kept" "$tmpdir/log4" ||
+	fail "killed pass: $(cat "$tmpdir/log4")"
 # a runaway report (100 MiB) is not kept: logged, the old file stays, no
 # temporary file left, the exit code still read
 : >"$tmpdir/log4"
