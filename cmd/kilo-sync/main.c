@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "core/clock.h"
@@ -174,6 +175,16 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return cli_usage_error("--node applies to planning, not to 'apply'"), -1;
 	if (o->allow_no_pods && !(o->mode == MODE_PLAN && o->from))
 		return cli_usage_error("--allow-no-pods goes with 'plan --from'"), -1;
+	/* checked before anything runs: a pass whose metrics cannot be
+	 * written would look to Prometheus like the last one (from a review) */
+	if (o->textfile_dir) {
+		struct stat sb;
+
+		if (!*o->textfile_dir || stat(o->textfile_dir, &sb) < 0 || !S_ISDIR(sb.st_mode))
+			return cli_usage_error("--textfile-dir: '%s' is not a directory",
+					       o->textfile_dir),
+			       -1;
+	}
 	return 0;
 }
 
