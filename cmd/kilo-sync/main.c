@@ -436,9 +436,31 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 	json_array_foreach(json_object_get(doc, "clusters"), i, it)
 	{
 		json_int_t rm = json_integer_value(json_object_get(it, "rmNodes"));
+		const char *cl = json_string_value(json_object_get(it, "cluster"));
+		size_t pods = 0, k;
+		const json_t *item;
 
-		if (!only_some && rm > 0 &&
-		    json_integer_value(json_object_get(it, "unclaimed")) == rm)
+		if (only_some || rm <= 0 ||
+		    json_integer_value(json_object_get(it, "unclaimed")) != rm)
+			continue;
+		/* pods there are, with ids the RM does not list as active: their
+		 * own lines say so (a NodeManager back under new ports) */
+		json_array_foreach(items, k, item)
+		{
+			const char *ic = json_string_value(json_object_get(item, "cluster"));
+
+			pods += ic && cl && strcmp(ic, cl) == 0 &&
+				json_is_string(json_object_get(item, "yarnNodeId"));
+		}
+		if (pods)
+			cli_warn(
+				"cluster '%s': the RM lists %lld active NodeManager%s (%s%s), and "
+				"the node ids of its %zu NodeManager pod%s name none of them: their "
+				"totals are not managed; see those nodes' lines (candidates)",
+				cl, (long long)rm, rm == 1 ? "" : "s",
+				json_string_value(json_object_get(it, "firstUnclaimed")) ?: "?",
+				rm > 1 ? ", ..." : "", pods, pods == 1 ? "" : "s");
+		else
 			cli_warn(
 				"cluster '%s': the RM lists %lld active NodeManager%s (%s%s) and no "
 				"NodeManager pod claims any: their totals are not managed; check "

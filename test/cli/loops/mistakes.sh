@@ -2,8 +2,9 @@
 # An operator's ordinary mistakes, each explained in the log of the loop
 # that hit it (kubectl logs of its pod), with kilo-sync and the node tools
 # as built: the ConfigMap given as kilo-sync's config, a misspelled field,
-# a NodeManager pod naming a node id the RM does not know, the RM down, and
-# a hadoop-yarn hierarchy that is not there.
+# a NodeManager pod naming a node id the RM does not know, the RM down, a
+# relabelled NodeManager DaemonSet, and a hadoop-yarn hierarchy that is not
+# there.
 . "$KILO_TOP/test/lib.sh"
 . "$KILO_TOP/test/fake/sync-cluster.sh"
 export KUBECONFIG=$tmpdir/kubeconfig
@@ -35,8 +36,8 @@ sync_loop "$tmpdir/l3" --config "$tmpdir/kilo-sync.yaml"
 logged "$tmpdir/l3" "node 'worker-1': skipped (unknown-node-id): node id $SYNC_NM_ID unknown to the RM of cluster 'yarn-cluster-1' (candidates: ${SYNC_NM_ID%:*}:45454)" \
 	"a wrong node id"
 #    and no NodeManager pod claims what the RM lists: said once for the cluster
-logged "$tmpdir/l3" "kilo-sync: warning: cluster 'yarn-cluster-1': the RM lists 1 active NodeManager (${SYNC_NM_ID%:*}:45454) and no NodeManager pod claims any: their totals are not managed; check nodeManagerSelector (app.kubernetes.io/component=node-manager) and nodeManagerNamespaces" \
-	"NodeManagers no pod claims"
+logged "$tmpdir/l3" "kilo-sync: warning: cluster 'yarn-cluster-1': the RM lists 1 active NodeManager (${SYNC_NM_ID%:*}:45454), and the node ids of its 1 NodeManager pod name none of them: their totals are not managed; see those nodes' lines (candidates)" \
+	"NodeManagers no pod's id names"
 jq -e '.items[] | select(.node == "worker-1") | .reasonCode == "unknown-node-id"' \
 	"$tmpdir/state/last-report.json" >/dev/null || fail "the kept report: $(cat "$tmpdir/state/last-report.json")"
 
@@ -48,7 +49,18 @@ logged "$tmpdir/l4" "cluster 'yarn-cluster-1': unreachable (rm-unreachable), 1 n
 logged "$tmpdir/l4" "pass 1: exit 75 (temporary failure)" "the RM down's exit"
 [ -s "$tmpdir/state/last-failed-report.json" ] || fail "no failed report kept"
 
-# 5. the node loop pointed at a hadoop-yarn hierarchy that is not there
+# 5. the NodeManager DaemonSet relabelled: no pod matches nodeManagerSelector,
+#    and the RM's NodeManagers go unmanaged: said for the cluster
+rm_post /config '{"active":"rm1"}'
+rm_post /nodes "[{\"id\":\"$SYNC_NM_ID\",\"state\":\"RUNNING\",\"memoryMB\":8192,\"vCores\":8}]"
+curl -sf -X PATCH -H 'Content-Type: application/merge-patch+json' \
+	-d '{"metadata":{"labels":{"app.kubernetes.io/component":"nodemanager"}}}' \
+	"$api/api/v1/namespaces/hadoop-yarn/pods/yarn-nm-0" >/dev/null || fail "relabel the NodeManager pod"
+sync_loop "$tmpdir/l6" --config "$tmpdir/kilo-sync.yaml"
+logged "$tmpdir/l6" "kilo-sync: warning: cluster 'yarn-cluster-1': the RM lists 1 active NodeManager ($SYNC_NM_ID) and no NodeManager pod claims any: their totals are not managed; check nodeManagerSelector (app.kubernetes.io/component=node-manager) and nodeManagerNamespaces" \
+	"a relabelled NodeManager DaemonSet"
+
+# 6. the node loop pointed at a hadoop-yarn hierarchy that is not there
 sh "$KILO_TOP/test/fake/mk-yarn-tree.sh" "$tmpdir/t" v1 >/dev/null
 #    (a pass with a failed step: exit 1 once PASSES are done)
 rc=0
