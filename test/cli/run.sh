@@ -8,7 +8,8 @@
 #      expected.out   exact standard output
 #      expected.err   optional exact standard error
 #      expected.rc    optional exit code (default 0)
-#  - scripts *.sh: exit 0 passed, 77 skipped, anything else failed.
+#  - scripts *.sh: exit 0 passed, 77 skipped, anything else failed; a
+#    passing script's "note: " lines (cases it could not run) are shown.
 #
 # Both run hermetically: LC_ALL=C, TZ=UTC, a fresh HOME, KILO_NOW pinned,
 # the tools under test ($KILO_BIN) first on PATH, $FIX = test/fixtures.
@@ -71,7 +72,11 @@ for s in "$top"/test/cli/*/*.sh; do
 	(cd "$work" && sh "$s") >"$work/log" 2>&1
 	rc=$?
 	case $rc in
-	0) report ok "$name" ;;
+	0)
+		report ok "$name"
+		# a passing test's cases it could not run, said where a reader looks
+		grep '^note: ' "$work/log" | sed 's/^/     | /' || :
+		;;
 	77) report skip "$name" "$(tail -n 1 "$work/log")" ;;
 	*) report fail "$name" "$work/log" ;;
 	esac
