@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "core/clock.h"
@@ -175,16 +174,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return cli_usage_error("--node applies to planning, not to 'apply'"), -1;
 	if (o->allow_no_pods && !(o->mode == MODE_PLAN && o->from))
 		return cli_usage_error("--allow-no-pods goes with 'plan --from'"), -1;
-	/* checked before anything runs: a pass whose metrics cannot be
-	 * written would look to Prometheus like the last one (from a review) */
-	if (o->textfile_dir) {
-		struct stat sb;
-
-		if (!*o->textfile_dir || stat(o->textfile_dir, &sb) < 0 || !S_ISDIR(sb.st_mode))
-			return cli_usage_error("--textfile-dir: '%s' is not a directory",
-					       o->textfile_dir),
-			       -1;
-	}
+	/* an empty --textfile-dir is a typo, refused before anything runs; a
+	 * directory missing at run time costs the metrics only (exit 3): a
+	 * metrics problem never stops the sync, which lowers totals too */
+	if (o->textfile_dir && !*o->textfile_dir)
+		return cli_usage_error("--textfile-dir: '' is no directory"), -1;
 	return 0;
 }
 
@@ -505,8 +499,10 @@ static int write_metrics(const struct opts *o, const json_t *report, const struc
 	sync_metrics(p, report, rms, st, secs);
 	ret = promtext_write_textfile(p, o->textfile_dir, "kilo-sync.prom", &e);
 	promtext_free(p);
-	if (ret < 0)
+	if (ret < 0) {
+		err_wrap(&e, "--textfile-dir: metrics not written");
 		cli_print_err(&e);
+	}
 	return ret;
 }
 
