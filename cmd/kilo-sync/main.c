@@ -450,10 +450,13 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 			cli_warn(
 				"cluster '%s': the RM lists %lld active NodeManager%s (%s%s), and "
 				"the node ids of its %zu NodeManager pod%s name none of them: their "
-				"totals are not managed; see those nodes' lines (candidates)",
+				"totals are not managed; check the pods' " SYNC_ANN_NODE_ID
+				" (their items' reason in the report), and nodeManagerSelector "
+				"(%s=%s)",
 				cl, (long long)rm, rm == 1 ? "" : "s",
 				json_string_value(json_object_get(it, "firstUnclaimed")) ?: "?",
-				rm > 1 ? ", ..." : "", pods, pods == 1 ? "" : "s");
+				rm > 1 ? ", ..." : "", pods, pods == 1 ? "" : "s",
+				sc->options.nm_label_key, sc->options.nm_label_value);
 		else
 			cli_warn(
 				"cluster '%s': the RM lists %lld active NodeManager%s (%s%s) and no "

@@ -237,8 +237,6 @@ void http_url_secrets_add(const char *url)
 	for (int decoded = 0; decoded <= 1; decoded++) {
 		cleanup_free char *d = decoded ? percent_decode(ui) : xstrdup(ui);
 		const char *p = strchr(d, ':');
-		/* the Authorization: Basic header's: curl sends "user:" for a
-		 * userinfo without a password */
 		cleanup_free char *pair = p ? xstrdup(d) : xasprintf("%s:", d);
 		cleanup_free char *basic = base64(pair);
 
@@ -246,6 +244,20 @@ void http_url_secrets_add(const char *url)
 		err_secret_add(basic);
 		if (p)
 			err_secret_add(p + 1);
+	}
+	/* the Authorization: Basic header as curl makes it: the raw userinfo
+	 * split at its first ':' (none: an empty password), then each part
+	 * decoded ("a%3Ab" is the user "a:b" with no password) */
+	{
+		const char *colon = strchr(ui, ':');
+		cleanup_free char *user_raw = colon ? xasprintf("%.*s", (int)(colon - ui), ui)
+						    : xstrdup(ui);
+		cleanup_free char *user = percent_decode(user_raw);
+		cleanup_free char *pass = percent_decode(colon ? colon + 1 : "");
+		cleanup_free char *pair = xasprintf("%s:%s", user, pass);
+		cleanup_free char *basic = base64(pair);
+
+		err_secret_add(basic);
 	}
 }
 

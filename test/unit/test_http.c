@@ -343,6 +343,15 @@ START_TEST(test_http_url_secrets_add_basic)
 		ck_assert_msg(r && !strstr(r, "TUFS"), "%s", r ? r : "(not redacted)");
 		free(r);
 	}
+	/* a ':' only once decoded: curl splits first, so the user is "abcd:efghi"
+	 * and the password empty: Basic base64("abcd:efghi:") */
+	http_url_secrets_add("http://abcd%3Aefghi@rm:8088/");
+	{
+		char *r = err_redact_all("Basic YWJjZDplZmdoaTo= refused");
+
+		ck_assert_msg(r && !strstr(r, "YWJj"), "%s", r ? r : "(not redacted)");
+		free(r);
+	}
 	http_url_secrets_add("http://rm:8088/"); /* no userinfo: nothing */
 	http_url_secrets_add(NULL);
 	err_secret_clear();

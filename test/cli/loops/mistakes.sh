@@ -36,7 +36,7 @@ sync_loop "$tmpdir/l3" --config "$tmpdir/kilo-sync.yaml"
 logged "$tmpdir/l3" "node 'worker-1': skipped (unknown-node-id): node id $SYNC_NM_ID unknown to the RM of cluster 'yarn-cluster-1' (candidates: ${SYNC_NM_ID%:*}:45454)" \
 	"a wrong node id"
 #    and no NodeManager pod claims what the RM lists: said once for the cluster
-logged "$tmpdir/l3" "kilo-sync: warning: cluster 'yarn-cluster-1': the RM lists 1 active NodeManager (${SYNC_NM_ID%:*}:45454), and the node ids of its 1 NodeManager pod name none of them: their totals are not managed; see those nodes' lines (candidates)" \
+logged "$tmpdir/l3" "kilo-sync: warning: cluster 'yarn-cluster-1': the RM lists 1 active NodeManager (${SYNC_NM_ID%:*}:45454), and the node ids of its 1 NodeManager pod name none of them: their totals are not managed; check the pods' yarn.hadoop.apache.org/node-id (their items' reason in the report), and nodeManagerSelector (app.kubernetes.io/component=node-manager)" \
 	"NodeManagers no pod's id names"
 jq -e '.items[] | select(.node == "worker-1") | .reasonCode == "unknown-node-id"' \
 	"$tmpdir/state/last-report.json" >/dev/null || fail "the kept report: $(cat "$tmpdir/state/last-report.json")"
