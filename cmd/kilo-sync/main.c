@@ -290,11 +290,6 @@ static void count_plan(const json_t *plan, struct sync_stats *st)
  * and code in one line. */
 #define NODE_LINES_MAX 100
 
-/* "c1 skipped (unknown-node-id), ..." of the nodes not shown: counts of
- * each distinct state and code, in first-seen order, into buf. */
-static void count_rest(const json_t *items, size_t skip_first, const struct sync_rms *rms,
-		       char *buf, size_t size);
-
 /* Whether item's node was skipped only because its cluster is down (the
  * cluster's own line says why). */
 static int cluster_down_skip(const json_t *item, const struct sync_node_state *ns,
@@ -321,6 +316,9 @@ static int node_line_due(const json_t *item, const struct sync_rms *rms)
 	       !cluster_down_skip(item, &ns, rms);
 }
 
+/* "3 skipped (unknown-node-id), ..." of the nodes not shown (those past
+ * the first skip_first due): counts of each distinct state and code, in
+ * first-seen order, into buf. */
 static void count_rest(const json_t *items, size_t skip_first, const struct sync_rms *rms,
 		       char *buf, size_t size)
 {
