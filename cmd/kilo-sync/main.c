@@ -395,10 +395,19 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 		const char *node = json_string_value(json_object_get(it, "node"));
 		const char *pod = json_string_value(json_object_get(it, "ignoredPod"));
 
+		const json_t *lc = json_object_get(it, "lifecycle");
+		const char *was = json_string_value(json_object_get(lc, "previous"));
+		const char *lres = json_string_value(json_object_get(lc, "result"));
+
 		if (pod && !ignored++) {
 			first_pod = pod;
 			first_node = node;
 		}
+		if (was && !quiet) /* the node's lifecycle news: one line each */
+			cli_error("node '%s': lifecycle %s -> %s%s: %s", node ? node : "?", was,
+				  json_string_value(json_object_get(lc, "state")) ?: "?",
+				  lres && strcmp(lres, "planned") == 0 ? " (planned)" : "",
+				  json_string_value(json_object_get(lc, "reason")) ?: "");
 		if (quiet || !node_line_due(it, rms))
 			continue;
 		if (due++ < NODE_LINES_MAX) {
@@ -415,9 +424,10 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 						 ? json_string_value(json_array_get(cand, 1)) ?: "?"
 						 : "",
 					 json_array_size(cand) > 2 ? ", ..." : "");
-			cli_error("node '%s': %s%s (%s): %s%s", node ? node : "?", ns.state,
-				  ns.part ? " (annotation)" : "", ns.code ? ns.code : "-",
-				  ns.why ? ns.why : "(no reason given)", more);
+			cli_error("node '%s': %s%s%s%s (%s): %s%s", node ? node : "?", ns.state,
+				  ns.part ? " (" : "", ns.part ? ns.part : "", ns.part ? ")" : "",
+				  ns.code ? ns.code : "-", ns.why ? ns.why : "(no reason given)",
+				  more);
 			lines++;
 		}
 	}

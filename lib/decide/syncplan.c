@@ -14,6 +14,7 @@
 #include "core/num.h"
 #include "core/quantity.h"
 #include "core/xalloc.h"
+#include "decide/lifecycle.h"
 #include "decide/podreq.h"
 
 struct sync_node {
@@ -35,6 +36,10 @@ struct sync_node {
 	char *alloc_error;
 	char *pod_error;   /* the first pod whose figures cannot be summed: skips the node */
 	json_t *addresses; /* status.addresses[].address of the Node (strings), or NULL */
+	int lc_has;        /* lifecycle enabled and LC_ANNOTATION read into lc */
+	struct lc_record lc;
+	char *lc_error;    /* LC_ANNOTATION present but unreadable */
+	int label_present; /* the Node carries lifecycle.nodeLabel */
 };
 
 struct in_cluster {
@@ -105,6 +110,7 @@ void sync_input_free(struct sync_input *in)
 		json_decref(n->claims);
 		free(n->nm_foreign);
 		free(n->alloc_error);
+		free(n->lc_error);
 		free(n->pod_error);
 		json_decref(n->addresses);
 	}
@@ -278,6 +284,37 @@ static void read_addresses(struct sync_node *n, const json_t *node)
 	}
 }
 
+/* With lifecycle enabled: the node's record (LC_ANNOTATION) and whether it
+ * carries lifecycle.nodeLabel.  An unreadable record skips the node. */
+static void read_lifecycle(const struct sync_input *in, struct sync_node *n, const json_t *node)
+{
+	const struct sync_lifecycle *l = &in->o.lifecycle;
+	const json_t *v = json_object_get(
+		json_object_get(json_object_get(node, "metadata"), "annotations"), LC_ANNOTATION);
+	struct err e = { 0 };
+
+	n->lc_has = 0;
+	n->label_present = 0;
+	set_str(&n->lc_error, NULL);
+	if (!l->enabled)
+		return;
+	if (l->label_key) {
+		const json_t *labels = json_object_get(json_object_get(node, "metadata"), "labels");
+		const char *have = json_string_value(json_object_get(labels, l->label_key));
+
+		n->label_present = have && strcmp(have, l->label_value) == 0;
+	}
+	if (!v || json_is_null(v))
+		return;
+	if (!json_is_string(v)) {
+		jsonio_bad_value(&e, "Node metadata", "annotations." LC_ANNOTATION, "a string", v);
+	} else if (lc_record_parse(json_string_value(v), LC_ANNOTATION, &n->lc, &e) == 0) {
+		n->lc_has = 1;
+		return;
+	}
+	n->lc_error = xstrdup(e.msg);
+}
+
 int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e)
 {
 	const char *name = str_at(node, "metadata", "name");
@@ -346,6 +383,7 @@ int sync_input_add_node(struct sync_input *in, const json_t *node, struct err *e
 		err_clear(e);
 	}
 	read_addresses(n, node);
+	read_lifecycle(in, n, node);
 	return 0;
 }
 
@@ -541,9 +579,11 @@ int sync_reason_fits(const char *action, enum sync_reason r, int annotation)
 	if (!action)
 		return 0;
 	if (strcmp(action, "update") == 0)
-		return r == SYNC_R_TOTAL_DIFFERS || r == SYNC_R_TOTAL_DAMPED;
+		return r == SYNC_R_TOTAL_DIFFERS || r == SYNC_R_TOTAL_DAMPED ||
+		       r == SYNC_R_LIFECYCLE_HOLD;
 	if (strcmp(action, "none") == 0)
-		return r == SYNC_R_TOTAL_MATCHES || r == SYNC_R_TOTAL_WITHIN_DEADBAND;
+		return r == SYNC_R_TOTAL_MATCHES || r == SYNC_R_TOTAL_WITHIN_DEADBAND ||
+		       r == SYNC_R_LIFECYCLE_HOLD;
 	return strcmp(action, "skip") == 0 && r > SYNC_R_NONE && r < SYNC_R_TOTAL_DIFFERS;
 }
 
@@ -998,6 +1038,38 @@ struct yarn_resource sync_damp(const struct sync_damping *d, struct yarn_resourc
 
 /* Make item a skip with code and the reason fmt gives (severity error
  * when error). */
+enum batch_result { BATCH_OK, BATCH_RESERVE_OVERFLOW, BATCH_OVERFLOW, BATCH_TOO_MANY_VCORES };
+
+/* The node's YARN total: max(0, origin - requested - reserved) in whole
+ * vCores and MB (rounded down), the reservation in *res_cpu and *res_mem. */
+static enum batch_result node_batch(const struct sync_options *o, const struct sync_node *n,
+				    int64_t *res_cpu, int64_t *res_mem, struct yarn_resource *total)
+{
+	int64_t free_cpu, free_mem;
+
+	*res_cpu = *res_mem = 0;
+	total->vcores = total->memory_mb = 0;
+	/* ceil(origin x percent / 100) without the product: origin >= 0 and
+	 * percent <= 100, so only the sums can overflow, and those are checked */
+	if (num_add(o->reserve_cpu_milli,
+		    n->origin_cpu / 100 * o->reserve_percent +
+			    (n->origin_cpu % 100 * o->reserve_percent + 99) / 100,
+		    res_cpu) < 0 ||
+	    num_add(o->reserve_memory_bytes,
+		    n->origin_mem / 100 * o->reserve_percent +
+			    (n->origin_mem % 100 * o->reserve_percent + 99) / 100,
+		    res_mem) < 0)
+		return BATCH_RESERVE_OVERFLOW;
+	if (num_sub(n->origin_cpu, n->req_cpu, &free_cpu) < 0 ||
+	    num_sub(free_cpu, *res_cpu, &free_cpu) < 0 ||
+	    num_sub(n->origin_mem, n->req_mem, &free_mem) < 0 ||
+	    num_sub(free_mem, *res_mem, &free_mem) < 0)
+		return BATCH_OVERFLOW;
+	total->vcores = free_cpu > 0 ? floor_div(free_cpu, 1000) : 0;
+	total->memory_mb = free_mem > 0 ? floor_div(free_mem, 1 << 20) : 0;
+	return total->vcores > INT32_MAX ? BATCH_TOO_MANY_VCORES : BATCH_OK;
+}
+
 static json_t *skipf(json_t *item, enum sync_reason code, int error, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static json_t *skipf(json_t *item, enum sync_reason code, int error, const char *fmt, ...)
@@ -1018,9 +1090,51 @@ static json_t *skipf(json_t *item, enum sync_reason code, int error, const char 
 	return item;
 }
 
+/* The lifecycle part of an item: the record after this pass (its fields,
+ * which apply writes as LC_ANNOTATION), whether to write it, the label
+ * action, and the Batch figure it was decided on. */
+static json_t *lifecycle_part(const struct sync_node *n, const struct lc_step *st,
+			      const struct lc_facts *f)
+{
+	char since[32], pending[32];
+	const struct lc_record *r = &st->next;
+	json_t *p = json_pack("{s:s,s:s,s:s}", "state", lc_state_name(r->state), "since",
+			      clock_format_rfc3339(r->since_ms, since, sizeof(since)), "reason",
+			      r->reason);
+
+	if (r->pending_ms >= 0)
+		json_object_set_new(
+			p, "pendingSince",
+			json_string(clock_format_rfc3339(r->pending_ms, pending, sizeof(pending))));
+	if (r->label_removed)
+		json_object_set_new(p, "labelRemoved", json_true());
+	if (st->changed)
+		json_object_set_new(
+			p, "previous",
+			json_string(lc_state_name(n->lc_has ? n->lc.state : LC_ACTIVE)));
+	json_object_set_new(p, "action", json_string(st->record ? "record" : "none"));
+	json_object_set_new(p, "label",
+			    json_string(st->label > 0   ? "set"
+					: st->label < 0 ? "remove"
+							: "none"));
+	if (f->seen != LC_SEEN_NOTHING)
+		json_object_set_new(p, "batch", yarn_res(f->batch));
+	if (!n->lc_has && !st->record) /* no record: "since" would say only "now" */
+		json_object_del(p, "since");
+	return p;
+}
+
+/* The step of a node on this pass's facts. */
+static void lifecycle_step(const struct sync_input *in, const struct sync_node *n,
+			   const struct lc_facts *f, int64_t now_ms, struct lc_step *st)
+{
+	lc_next(&in->o.lifecycle, n->lc_has ? &n->lc : NULL, f, now_ms, st);
+}
+
 /* The item of a node without a NodeManager pod: its hadoop-yarn entry is
  * zeroed only on this pass's RM evidence that YARN uses nothing there. */
-static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n, json_t *item)
+static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n, json_t *item,
+			  int64_t now_ms)
 {
 	cleanup_free char *note = NULL, *why = NULL, *reason = NULL;
 	int has_share = n->has_alloc && (n->alloc_cpu || n->alloc_mem);
@@ -1052,6 +1166,17 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
 	json_object_set_new(item, "annotation", annotation_part(&in->o, n, 0, 0));
 	if (n->alloc_error)
 		json_object_set_new(item, "severity", json_string("error"));
+	if (in->o.lifecycle.enabled && !n->nm_terminating && !n->nm_foreign && n->seen &&
+	    !n->origin_error && !n->pod_error) {
+		struct lc_facts f = { .seen = LC_SEEN_NO_NM, .label_present = n->label_present };
+		int64_t rc, rm;
+		struct lc_step st;
+
+		if (node_batch(&in->o, n, &rc, &rm, &f.batch) == BATCH_OK) {
+			lifecycle_step(in, n, &f, now_ms, &st);
+			json_object_set_new(item, "lifecycle", lifecycle_part(n, &st, &f));
+		}
+	}
 	return item;
 }
 
@@ -1085,27 +1210,35 @@ static char *join_names(const json_t *names)
 }
 
 static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
-			 const json_t *claims)
+			 const json_t *claims, int64_t now_ms)
 {
 	const struct sync_options *o = &in->o;
 	json_t *item = json_object();
 	const struct in_cluster *c;
 	const struct yarn_node *y;
-	int64_t res_cpu, res_mem, free_cpu, free_mem, used_cpu, used_mem;
+	int64_t res_cpu, res_mem, used_cpu, used_mem;
 	struct yarn_resource total, send;
 	const json_t *claimants;
 	cleanup_free char *reason = NULL, *why = NULL;
 	json_t *ann;
 	enum sync_reason code;
 	json_t *moved = NULL;
-	int draining;
+	int draining, lc_on = 0;
+	int64_t oct = o->over_commit_timeout_ms;
+	struct lc_facts lcf = { 0 };
+	struct lc_step lc = { 0 };
 
 	json_object_set_new(item, "node", json_string(n->name));
 	json_object_set_new(item, "cluster", n->nm_pods ? json_string(n->nm_cluster) : json_null());
 	json_object_set_new(item, "yarnNodeId",
 			    n->nm_node_id ? json_string(n->nm_node_id) : json_null());
+	if (o->lifecycle.enabled && n->lc_error)
+		return skipf(item, SYNC_R_INVALID_LIFECYCLE_RECORD, 1,
+			     "invalid lifecycle record: %s (delete it to start over: kubectl "
+			     "annotate node %s " LC_ANNOTATION "-)",
+			     n->lc_error, n->name);
 	if (!n->nm_pods)
-		return no_nm_item(in, n, item);
+		return no_nm_item(in, n, item, now_ms);
 #define SKIP(code, error, ...) return skipf(item, SYNC_R_##code, error, __VA_ARGS__)
 	if (!n->seen)
 		SKIP(NODE_NOT_FOUND, 0, "Node object not found (NodeManager pod %s)", n->nm_pod);
@@ -1144,28 +1277,20 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		     "is skipped",
 		     n->nm_node_id, n->nm_cluster, json_array_size(claimants), names);
 	}
-	/* ceil(origin x percent / 100) without the product: origin >= 0 and
-	 * percent <= 100, so only the sums can overflow, and those are checked */
-	if (num_add(o->reserve_cpu_milli,
-		    n->origin_cpu / 100 * o->reserve_percent +
-			    (n->origin_cpu % 100 * o->reserve_percent + 99) / 100,
-		    &res_cpu) < 0 ||
-	    num_add(o->reserve_memory_bytes,
-		    n->origin_mem / 100 * o->reserve_percent +
-			    (n->origin_mem % 100 * o->reserve_percent + 99) / 100,
-		    &res_mem) < 0)
+	switch (node_batch(o, n, &res_cpu, &res_mem, &total)) {
+	case BATCH_RESERVE_OVERFLOW:
 		SKIP(OVERFLOW, 1, "the reservation overflows on this node's origin pool");
-	json_object_set_new(item, "reserved", cpu_mem(res_cpu, res_mem));
-	if (num_sub(n->origin_cpu, n->req_cpu, &free_cpu) < 0 ||
-	    num_sub(free_cpu, res_cpu, &free_cpu) < 0 ||
-	    num_sub(n->origin_mem, n->req_mem, &free_mem) < 0 ||
-	    num_sub(free_mem, res_mem, &free_mem) < 0)
+	case BATCH_OVERFLOW:
+		json_object_set_new(item, "reserved", cpu_mem(res_cpu, res_mem));
 		SKIP(OVERFLOW, 1, "origin - requested - reserved overflows");
-	total.vcores = free_cpu > 0 ? floor_div(free_cpu, 1000) : 0;
-	total.memory_mb = free_mem > 0 ? floor_div(free_mem, 1 << 20) : 0;
-	if (total.vcores > INT32_MAX)
+	case BATCH_TOO_MANY_VCORES:
+		json_object_set_new(item, "reserved", cpu_mem(res_cpu, res_mem));
 		SKIP(OVERFLOW, 1, "%lld vCores exceed what the RM takes (2^31-1)",
 		     (long long)total.vcores);
+	case BATCH_OK:
+		break;
+	}
+	json_object_set_new(item, "reserved", cpu_mem(res_cpu, res_mem));
 	json_object_set_new(item, "yarnTotal", yarn_res(total));
 	c = cluster_entry((struct sync_input *)in, n->nm_cluster, 0);
 	if (!c) /* the same words live and offline: the plans must be equal */
@@ -1204,12 +1329,26 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		     "RM node %s reports impossible used figures (%lld vCores, %lld MB)",
 		     n->nm_node_id, (long long)y->used.vcores, (long long)y->used.memory_mb);
 #undef SKIP
-	json_object_set_new(item, "overCommitTimeoutMs", json_integer(o->over_commit_timeout_ms));
 	/* DECOMMISSIONING: the RM sets the total to the use on each heartbeat
 	 * (AbstractYarnScheduler.nodeUpdate) so nothing new lands there; a resize
 	 * to the plan would open room on a draining node until the next one. */
 	draining = strcmp(y->state, "DECOMMISSIONING") == 0;
 	send = sync_damp(&o->damping, y->total, total);
+	if (o->lifecycle.enabled && !y->inactive && !draining) {
+		lcf = (struct lc_facts){ .seen = LC_SEEN_RM,
+					 .batch = total,
+					 .rm_total = y->total,
+					 .rm_used = y->used,
+					 .rm_containers = y->containers,
+					 .label_present = n->label_present };
+		lifecycle_step(in, n, &lcf, now_ms, &lc);
+		lc_on = 1;
+		if (lc.zero) { /* nothing new lands, nothing is killed */
+			send = (struct yarn_resource){ 0 };
+			oct = -1;
+		}
+	}
+	json_object_set_new(item, "overCommitTimeoutMs", json_integer(oct));
 	if (!y->inactive && !draining &&
 	    (send.vcores != total.vcores || send.memory_mb != total.memory_mb)) {
 		json_object_set_new(item, "yarnTotal", yarn_res(send));
@@ -1235,6 +1374,16 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 				 "while it drains; not resized");
 		code = SYNC_R_RM_NODE_DECOMMISSIONING;
 		json_object_set_new(item, "action", json_string("skip"));
+	} else if (lc_on && lc.zero) {
+		reason = xasprintf("lifecycle %s: held at 0/0 with overCommitTimeoutMs -1 (Batch "
+				   "%lld vCores/%lld MB; %lld containers running)%s%s",
+				   lc_state_name(lc.next.state), (long long)total.vcores,
+				   (long long)total.memory_mb, (long long)y->containers,
+				   lc.next.reason[0] ? ": " : "", lc.next.reason);
+		code = SYNC_R_LIFECYCLE_HOLD;
+		json_object_set_new(item, "action",
+				    json_string(y->total.vcores || y->total.memory_mb ? "update"
+										      : "none"));
 	} else if (y->total.vcores != send.vcores || y->total.memory_mb != send.memory_mb) {
 		int damped = send.vcores != total.vcores || send.memory_mb != total.memory_mb;
 
@@ -1280,11 +1429,11 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 					     : 0,
 		};
 		char *more = xasprintf(
-			o->over_commit_timeout_ms >= 0
+			oct >= 0
 				? "%s; YARN uses more than the new total: the RM preempts after %lld ms"
 				: "%s; YARN uses more than the new total; overCommitTimeoutMs %lld: "
 				  "containers are not preempted",
-			reason, (long long)o->over_commit_timeout_ms);
+			reason, (long long)oct);
 
 		json_object_set_new(item, "reclaim", yarn_res(back));
 		free(reason);
@@ -1313,6 +1462,8 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	json_object_set_new(item, "annotation", ann);
 	if (n->alloc_error)
 		json_object_set_new(item, "severity", json_string("error"));
+	if (lc_on)
+		json_object_set_new(item, "lifecycle", lifecycle_part(n, &lc, &lcf));
 	return item;
 }
 
@@ -1391,13 +1542,24 @@ json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const
 	}
 	for (size_t i = 0; i < in->n; i++) {
 		const struct sync_node *n = order[i];
+		json_t *item;
 
 		if (!listed(n->name, only_nodes))
 			continue;
 		if (!n->nm_pods && !(n->has_alloc && (n->alloc_cpu || n->alloc_mem)) &&
-		    !n->alloc_error && !n->nm_terminating && !n->nm_foreign)
+		    !n->alloc_error && !n->nm_terminating && !n->nm_foreign &&
+		    !(in->o.lifecycle.enabled && (n->lc_has || n->lc_error)))
 			continue; /* never had YARN: not touched */
-		json_array_append_new(items, plan_item(in, n, claims));
+		item = plan_item(in, n, claims, now_ms);
+		if (in->o.lifecycle.enabled && !n->lc_error &&
+		    !json_object_get(item, "lifecycle")) {
+			struct lc_facts f = { .seen = LC_SEEN_NOTHING };
+			struct lc_step st;
+
+			lifecycle_step(in, n, &f, now_ms, &st); /* held: the record as it is */
+			json_object_set_new(item, "lifecycle", lifecycle_part(n, &st, &f));
+		}
+		json_array_append_new(items, item);
 	}
 	json_object_set_new(plan, "metadata", jsonio_metadata(NULL, now_ms));
 	json_object_set_new(plan, "clusters", clusters);

@@ -101,8 +101,9 @@
 	X(INVALID_ANNOTATION, "invalid-annotation") /* originExtendedAllocatable unreadable */     \
 	X(INVALID_ALLOCATION, "invalid-allocation") /* thirdPartyAllocations unreadable */         \
 	X(INVALID_POD, "invalid-pod")               /* a pod's quantities cannot be read */        \
-	X(MULTIPLE_NODEMANAGERS, "multiple-nodemanagers")   /* two NodeManager pods */             \
-	X(INVALID_NODE_ID, "invalid-node-id")               /* no valid node-id annotation */      \
+	X(INVALID_LIFECYCLE_RECORD, "invalid-lifecycle-record") /* kilo.sh/yarn-lifecycle bad */   \
+	X(MULTIPLE_NODEMANAGERS, "multiple-nodemanagers")       /* two NodeManager pods */         \
+	X(INVALID_NODE_ID, "invalid-node-id")                   /* no valid node-id annotation */  \
 	X(NODE_ID_MISMATCH, "node-id-mismatch")             /* the id's host is not this node */   \
 	X(NODE_ID_CONFLICT, "node-id-conflict")             /* one id claimed on several nodes */  \
 	X(OVERFLOW, "overflow")                             /* the figures overflow */             \
@@ -121,7 +122,8 @@
 	X(TOTAL_DIFFERS, "total-differs")                     /* update: the RM's total differs */ \
 	X(TOTAL_MATCHES, "total-matches") /* none: the RM's total is the plan's */                 \
 	X(TOTAL_DAMPED, "total-damped")   /* update: a rise ramped by damping.maxIncrease */       \
-	X(TOTAL_WITHIN_DEADBAND, "total-within-deadband") /* none: a rise within deadband */
+	X(TOTAL_WITHIN_DEADBAND, "total-within-deadband") /* none: a rise within deadband */       \
+	X(LIFECYCLE_HOLD, "lifecycle-hold") /* update/none: draining or offline, held at 0/0 */
 /* Report (why an action failed; errorCode): */
 #define SYNC_APPLY_REASONS(X)                                                                      \
 	X(INVALID_PLAN_ITEM, "invalid-plan-item")   /* the item breaks SyncPlan's rules */         \
@@ -149,7 +151,8 @@ enum sync_reason sync_reason_parse(const char *s);
 
 /* 1 when r is a reasonCode a plan gives with action (update: total-differs
  * or total-damped; none: total-matches or total-within-deadband; skip: one
- * of the skip codes, rm-node-state-unknown included), or for an annotation
+ * of the skip codes, rm-node-state-unknown included; lifecycle-hold with
+ * update or none), or for an annotation
  * part (annotation != 0: invalid-allocation only), else 0. */
 int sync_reason_fits(const char *action, enum sync_reason r, int annotation);
 

@@ -189,19 +189,79 @@ static int load_damping(struct sync_config *sc, struct err *e)
 	return 0;
 }
 
+/* lifecycle: {enabled, min: {vCores, memoryMB}, returnMargin: {vCores,
+ * memoryMB}, holdDownMs, holdUpMs, drainTimeoutMs, nodeLabel}; present
+ * means on (unless enabled: false).  min defaults to one container of
+ * YARN's default minimum allocation (yarn.scheduler.minimum-allocation-mb
+ * 1024, -vcores 1). */
+static int load_lifecycle(struct sync_config *sc, struct err *e)
+{
+	static const char *const known[] = { "enabled",    "min",      "returnMargin",
+					     "holdDownMs", "holdUpMs", "drainTimeoutMs",
+					     "nodeLabel",  NULL };
+	static const char *const res_known[] = { "vCores", "memoryMB", NULL };
+	const struct config *c = &sc->file;
+	struct sync_lifecycle *l = &sc->options.lifecycle;
+	json_t *lc = NULL, *min = NULL, *margin = NULL;
+	const char *label = NULL, *eq;
+	int on = 0;
+
+	if (config_obj(c, c->root, "", "lifecycle", &lc, e) < 0)
+		return -1;
+	if (!lc)
+		return 0;
+	if (config_fields(c, lc, "lifecycle", known, NULL, CONFIG_STRICT, NULL, e) < 0 ||
+	    config_bool(c, lc, "lifecycle", "enabled", 1, &on, e) < 0 ||
+	    config_obj(c, lc, "lifecycle", "min", &min, e) < 0 ||
+	    config_obj(c, lc, "lifecycle", "returnMargin", &margin, e) < 0 ||
+	    config_fields(c, min, "lifecycle.min", res_known, NULL, CONFIG_STRICT, NULL, e) < 0 ||
+	    config_fields(c, margin, "lifecycle.returnMargin", res_known, NULL, CONFIG_STRICT, NULL,
+			  e) < 0 ||
+	    config_int(c, min, "lifecycle.min", "vCores", 1, 0, INT32_MAX, &l->min_vcores, e) < 0 ||
+	    config_int(c, min, "lifecycle.min", "memoryMB", 1024, 0, INT64_C(1) << 40,
+		       &l->min_memory_mb, e) < 0 ||
+	    config_int(c, margin, "lifecycle.returnMargin", "vCores", 1, 0, INT32_MAX,
+		       &l->margin_vcores, e) < 0 ||
+	    config_int(c, margin, "lifecycle.returnMargin", "memoryMB", 1024, 0, INT64_C(1) << 40,
+		       &l->margin_memory_mb, e) < 0 ||
+	    config_int(c, lc, "lifecycle", "holdDownMs", 300000, 0, INT64_C(1) << 40,
+		       &l->hold_down_ms, e) < 0 ||
+	    config_int(c, lc, "lifecycle", "holdUpMs", 600000, 0, INT64_C(1) << 40, &l->hold_up_ms,
+		       e) < 0 ||
+	    config_int(c, lc, "lifecycle", "drainTimeoutMs", 3600000, 1000, INT64_C(1) << 40,
+		       &l->drain_timeout_ms, e) < 0 ||
+	    config_str(c, lc, "lifecycle", "nodeLabel", NULL, &label, e) < 0)
+		return -1;
+	if (l->min_vcores == 0 && l->min_memory_mb == 0)
+		return config_reject(c, lc, "lifecycle", "min",
+				     "at least 1 vCore or 1 MB (a pool of 0/0 never drains)", e);
+	if (l->margin_vcores == 0 && l->margin_memory_mb == 0)
+		return config_reject(c, lc, "lifecycle", "returnMargin",
+				     "at least 1 vCore or 1 MB (else a node flaps at min)", e);
+	if (label && *label) {
+		eq = strchr(label, '=');
+		if (!eq || eq == label || !eq[1] || strchr(eq + 1, '=') || strchr(label, ','))
+			return config_reject(c, lc, "lifecycle", "nodeLabel",
+					     "one label as key=value (the NodeManager DaemonSet's "
+					     "nodeSelector)",
+					     e);
+		sc->lc_label = xstrdup(label);
+		sc->lc_label[eq - label] = '\0';
+		l->label_key = sc->lc_label;
+		l->label_value = sc->lc_label + (eq - label) + 1;
+	}
+	l->enabled = on;
+	return 0;
+}
+
 int sync_config_load(struct sync_config *sc, const char *path, struct err *e)
 {
-	static const char *const known[] = { "clusters",
-					     "batchResources",
-					     "nodeManagerSelector",
-					     "podLabelSelector",
-					     "overCommitTimeoutMs",
-					     "reservation",
-					     "kubernetes",
-					     "passTimeoutMs",
-					     "nodeManagerNamespaces",
-					     "damping",
-					     NULL };
+	static const char *const known[] = {
+		"clusters",         "batchResources",      "nodeManagerSelector",
+		"podLabelSelector", "overCommitTimeoutMs", "reservation",
+		"kubernetes",       "passTimeoutMs",       "nodeManagerNamespaces",
+		"damping",          "lifecycle",           NULL
+	};
 	static const char *const res_known[] = { "cpu", "memory", NULL };
 	static const char *const rsv_known[] = { "cpuMilli", "memoryBytes", "percent", NULL };
 	static const char *const kube_known[] = { "kubeconfig", "context",  "pageSize",
@@ -284,7 +344,7 @@ int sync_config_load(struct sync_config *sc, const char *path, struct err *e)
 		o->nm_label_key = sc->nm_selector;
 		o->nm_label_value = sc->nm_selector + (eq - sel) + 1;
 	}
-	if (load_nm_namespaces(sc, e) < 0 || load_damping(sc, e) < 0)
+	if (load_nm_namespaces(sc, e) < 0 || load_damping(sc, e) < 0 || load_lifecycle(sc, e) < 0)
 		return -1;
 	clusters = json_object_get(c->root, "clusters");
 	if (clusters && !json_is_array(clusters))
@@ -305,6 +365,7 @@ void sync_config_release(struct sync_config *sc)
 		free((void *)sc->clusters[i].rm_urls);
 	free(sc->clusters);
 	free(sc->nm_selector);
+	free(sc->lc_label);
 	free(sc->nm_ns);
 	config_release(&sc->file);
 	memset(sc, 0, sizeof(*sc));

@@ -27,6 +27,14 @@
  *                                # a rise per pass of at most the larger of
  *                                # these (percent of the RM's current total)
  *     deadband: {vCores: 1, memoryMB: 1024}   # a rise of at most this: not sent
+ *   lifecycle:                   # off when absent; present: on (enabled: true)
+ *     min: {vCores: 1, memoryMB: 1024}          # Batch below this: drain
+ *     returnMargin: {vCores: 1, memoryMB: 1024} # back at min + this
+ *     holdDownMs: 300000         # below min this long before draining
+ *     holdUpMs: 600000           # above min + margin this long before returning
+ *     drainTimeoutMs: 3600000    # containers still running after this: stuck
+ *     nodeLabel: ""              # "key=value" the NodeManager DaemonSet selects
+ *                                # on: removed once offline, set on return
  *
  * Every field is optional; the defaults are shown.  An unknown field, at
  * any level, is an error (config_fields() CONFIG_STRICT: the file is kilo's
@@ -56,6 +64,22 @@ struct sync_damping {
 	int64_t deadband_memory_mb;     /* deadband.memoryMB */
 };
 
+/* lifecycle: a node's NodeManager leaves YARN when its Batch pool is gone
+ * and comes back when it returns (decide/lifecycle.h; issue "NodeManager
+ * lifecycle", slice b).  Off unless enabled. */
+struct sync_lifecycle {
+	int enabled;
+	int64_t min_vcores;       /* min.vCores: below this the node drains, default 1 */
+	int64_t min_memory_mb;    /* min.memoryMB, default 1024 (YARN's minimum allocation) */
+	int64_t margin_vcores;    /* returnMargin.vCores: back at min + this, default 1 */
+	int64_t margin_memory_mb; /* returnMargin.memoryMB, default 1024 */
+	int64_t hold_down_ms;     /* holdDownMs: below min this long to drain, default 300000 */
+	int64_t hold_up_ms;       /* holdUpMs: above min + margin this long to return, 600000 */
+	int64_t drain_timeout_ms; /* drainTimeoutMs: containers left after it: stuck, 3600000 */
+	const char *label_key;    /* nodeLabel "key=value": removed offline, set on return; */
+	const char *label_value;  /* NULL key: no label is touched */
+};
+
 /* The planner's options (decide/syncplan.h reads them). */
 struct sync_options {
 	const char *batch_cpu;    /* resource name, default kubernetes.io/batch-cpu (milli-cores) */
@@ -68,6 +92,7 @@ struct sync_options {
 	int64_t reserve_memory_bytes;     /* default 0 */
 	int reserve_percent;              /* percent of the origin pool, 0..100, default 0 */
 	struct sync_damping damping;      /* default off */
+	struct sync_lifecycle lifecycle;  /* default off */
 };
 
 /* Fill *o with the defaults above. */
@@ -104,6 +129,7 @@ struct sync_config {
 	int64_t max_pages;       /* kubernetes.maxPages: pages of one listing, default 2000 */
 	int64_t pass_timeout_ms; /* passTimeoutMs: the whole gathering, default 120000 */
 	char *nm_selector;       /* "key=value", owned */
+	char *lc_label;          /* lifecycle.nodeLabel "key=value", owned */
 	const char **nm_ns;      /* nodeManagerNamespaces, owned array (strings borrowed) */
 };
 

@@ -576,17 +576,26 @@ json_t *k8s_list_all(struct k8s_client *c, const char *path, const struct k8s_li
 	return all;
 }
 
+json_t *k8s_node_patch_metadata(struct k8s_client *c, const char *name, const json_t *annotations,
+				const json_t *labels, const char *resource_version, struct err *e)
+{
+	cleanup_free char *seg = http_escape(name, 1);
+	cleanup_free char *path = xasprintf("/api/v1/nodes/%s", seg);
+	json_auto_t *body = json_pack("{s:{}}", "metadata");
+	json_t *meta = json_object_get(body, "metadata");
+
+	if (annotations)
+		json_object_set(meta, "annotations", (json_t *)annotations);
+	if (labels)
+		json_object_set(meta, "labels", (json_t *)labels);
+	if (resource_version)
+		json_object_set_new(meta, "resourceVersion", json_string(resource_version));
+	return k8s_call(c, HTTP_PATCH, path, NULL, "application/merge-patch+json", body, e);
+}
+
 json_t *k8s_node_patch_annotations(struct k8s_client *c, const char *name,
 				   const json_t *annotations, const char *resource_version,
 				   struct err *e)
 {
-	cleanup_free char *seg = http_escape(name, 1);
-	cleanup_free char *path = xasprintf("/api/v1/nodes/%s", seg);
-	json_auto_t *body =
-		json_pack("{s:{s:O}}", "metadata", "annotations", (json_t *)annotations);
-
-	if (resource_version)
-		json_object_set_new(json_object_get(body, "metadata"), "resourceVersion",
-				    json_string(resource_version));
-	return k8s_call(c, HTTP_PATCH, path, NULL, "application/merge-patch+json", body, e);
+	return k8s_node_patch_metadata(c, name, annotations, NULL, resource_version, e);
 }

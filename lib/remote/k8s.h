@@ -247,6 +247,12 @@ json_t *k8s_node_patch_annotations(struct k8s_client *c, const char *name,
 				   const json_t *annotations, const char *resource_version,
 				   struct err *e);
 
+/* The same for annotations and labels together (either may be NULL): one
+ * merge patch {"metadata":{"annotations":..,"labels":..,"resourceVersion":rv}},
+ * so both change or neither does. */
+json_t *k8s_node_patch_metadata(struct k8s_client *c, const char *name, const json_t *annotations,
+				const json_t *labels, const char *resource_version, struct err *e);
+
 /* Build (pure): the error for a non-2xx answer.  A metav1 Status body
  * gives "<what>: <message> (<reason>)", anything else (plain text, HTML)
  * "<what>: HTTP <status>: <start of body>"; kind from http_status_kind().

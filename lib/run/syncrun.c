@@ -12,6 +12,7 @@
 #include "core/jsonio.h"
 #include "core/quantity.h"
 #include "core/xalloc.h"
+#include "run/synclife.h"
 
 struct page_ctx {
 	struct sync_input *in;
@@ -372,6 +373,8 @@ static int check_item(const json_t *it, size_t i, const struct sync_config *sc, 
 			       ? -1
 			       : jsonio_bad_value(e, sub, "action", "annotate, none or skip",
 						  json_object_get(ann, "action"));
+	if (sync_lifecycle_check(it, ctx, &sc->options.lifecycle, e) < 0)
+		return -1;
 	if (aa && strcmp(aa, "annotate") == 0)
 		return plan_allocation(ann, ctx, &sc->options, &cpu, &mem, e);
 	return 0;
@@ -519,6 +522,40 @@ static void apply_annotation(const json_t *item, json_t *out, const struct sync_
 		   : e.kind == ERR_TEMP || !kc ? SYNC_R_KUBERNETES_UNREACHABLE
 					       : SYNC_R_ANNOTATION_REFUSED,
 		   st);
+}
+
+/* The lifecycle part: its record and label onto the Node (run/synclife.h). */
+static void apply_lifecycle(const json_t *item, json_t *out, const struct sync_config *sc,
+			    struct k8s_client *kc, int dry_run, struct sync_stats *st)
+{
+	const json_t *part = json_object_get(item, "lifecycle");
+	json_t *opart = json_object_get(out, "lifecycle");
+	const char *action = item_str(part, "action");
+	enum sync_reason code = SYNC_R_KUBERNETES_UNREACHABLE;
+	struct err e = { 0 };
+	int ret = -1;
+
+	if (!json_is_object(opart))
+		return;
+	if (!action || strcmp(action, "record") != 0 || dry_run) {
+		json_object_set_new(opart, "result",
+				    json_string(action && strcmp(action, "record") == 0
+							? "planned"
+							: "unchanged"));
+		return;
+	}
+	if (!kc)
+		err_set(&e, ERR_USAGE, 0, "no Kubernetes connection");
+	else
+		ret = sync_lifecycle_write(kc, item_str(item, "node"), part, &sc->options.lifecycle,
+					   &code, &e);
+	if (ret >= 0) {
+		json_object_set_new(opart, "result", json_string(ret ? "recorded" : "unchanged"));
+		if (ret)
+			st->recorded++;
+		return;
+	}
+	set_failed(opart, &e, code, st);
 }
 
 /* Up to this many accepted resizes of one cluster are read back one node
@@ -680,12 +717,14 @@ static void confirm_accepted(struct accepted_list *acc, struct sync_rms *rms,
 static void forget_results(json_t *out)
 {
 	static const char *const keys[] = { "result", "error", "errorCode", "via" };
-	json_t *ann = json_object_get(out, "annotation");
+	json_t *ann = json_object_get(out, "annotation"), *lc = json_object_get(out, "lifecycle");
 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		json_object_del(out, keys[k]);
 		if (json_is_object(ann))
 			json_object_del(ann, keys[k]);
+		if (json_is_object(lc))
+			json_object_del(lc, keys[k]);
 	}
 }
 
@@ -758,17 +797,21 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 		}
 		apply_rm(it, out, rms, dry_run, &acc, st);
 		apply_annotation(it, out, sc, kc, dry_run, st);
+		apply_lifecycle(it, out, sc, kc, dry_run, st);
 	}
 	confirm_accepted(&acc, rms, sc, st);
 	free(acc.a);
 	json_array_foreach(items_out, i, it)
 	{
-		json_t *ann = json_object_get(it, "annotation");
+		json_t *ann = json_object_get(it, "annotation"),
+		       *lc = json_object_get(it, "lifecycle");
 
 		if (!json_object_get(it, "error"))
 			json_object_set_new(it, "error", json_null());
 		if (json_is_object(ann) && !json_object_get(ann, "error"))
 			json_object_set_new(ann, "error", json_null());
+		if (json_is_object(lc) && !json_object_get(lc, "error"))
+			json_object_set_new(lc, "error", json_null());
 	}
 	return report;
 }
@@ -790,19 +833,22 @@ static int zeroing(const json_t *item, const char *ares, const char *aact)
 void sync_item_state(const json_t *item, struct sync_node_state *out)
 {
 	const json_t *ann = json_object_get(item, "annotation");
+	const json_t *lc = json_object_get(item, "lifecycle");
 	const char *result = item_str(item, "result"), *ares = item_str(ann, "result");
 	const char *action = item_str(item, "action"), *aact = item_str(ann, "action");
+	const char *lres = item_str(lc, "result");
 	int failed = result && strcmp(result, "failed") == 0;
 	int afailed = ares && strcmp(ares, "failed") == 0;
+	int lfailed = lres && strcmp(lres, "failed") == 0;
 
 	memset(out, 0, sizeof(*out));
-	if (failed || afailed) {
-		const json_t *f = failed ? item : ann;
+	if (failed || afailed || lfailed) {
+		const json_t *f = failed ? item : afailed ? ann : lc;
 
 		out->state = "failed";
 		out->code = item_str(f, "errorCode");
 		out->why = item_str(f, "error");
-		out->part = failed ? NULL : "annotation";
+		out->part = failed ? NULL : afailed ? "annotation" : "lifecycle";
 	} else if (zeroing(item, ares, aact)) {
 		/* no NodeManager: the skip of the resize is the normal path, the
 		 * write of the share the node's news */
@@ -831,6 +877,32 @@ void sync_item_state(const json_t *item, struct sync_node_state *out)
 }
 
 /* ---- metrics ---- */
+
+/* kilo_sync_node_lifecycle: only when items carry a lifecycle part (the
+ * family stays out of the textfile of a kilo-sync without lifecycle). */
+static void lifecycle_metric(struct promtext *p, const json_t *report)
+{
+	size_t i, n = 0;
+	json_t *it;
+
+	json_array_foreach(json_object_get(report, "items"), i, it)
+	{
+		const json_t *lc = json_object_get(it, "lifecycle");
+		const char *labels[] = { "node",  item_str(it, "node"),  "cluster", NULL,
+					 "state", item_str(lc, "state"), NULL };
+
+		if (!labels[1] || !labels[5])
+			continue;
+		if (!n++)
+			promtext_family(
+				p, "kilo_sync_node_lifecycle", "gauge",
+				"1 per node of the last pass, labelled with its NodeManager "
+				"lifecycle state (active, draining, stuck, offline, "
+				"returning; kilo-sync(1) LIFECYCLE)");
+		labels[3] = item_str(it, "cluster") ? item_str(it, "cluster") : "";
+		promtext_sample_i64(p, "kilo_sync_node_lifecycle", labels, 1);
+	}
+}
 
 void sync_metrics(struct promtext *p, const json_t *report, const struct sync_rms *rms,
 		  const struct sync_stats *st, double duration_s)
@@ -894,6 +966,7 @@ void sync_metrics(struct promtext *p, const json_t *report, const struct sync_rm
 		if (labels[1])
 			promtext_sample_i64(p, "kilo_sync_node_state", labels, 1);
 	}
+	lifecycle_metric(p, report);
 	promtext_family(p, "kilo_sync_yarn_nodes", "gauge",
 			"Nodes of the last pass by YARN cluster and the RM's NodeState of their "
 			"NodeManager (unknown: none of YARN's states)");

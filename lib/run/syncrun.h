@@ -23,6 +23,7 @@ struct sync_stats {
 	size_t updated, annotated, unchanged, skipped, failed; /* applied actions */
 	size_t skipped_bad; /* of skipped: for bad or conflicting data ("severity":"error") */
 	size_t conflicts;   /* annotation writes that met a 409 and were re-made */
+	size_t recorded;    /* lifecycle records (and labels) written */
 	size_t errors[ERR_TEMP + 1]; /* failed actions (or the failed gathering) by err_kind */
 };
 

@@ -1959,6 +1959,140 @@ START_TEST(test_syncplan_rm_states)
 }
 END_TEST
 
+/* The lifecycle in the plan (issue "NodeManager lifecycle", slice b): a
+ * draining node is held at 0/0 with -1 whatever overCommitTimeoutMs says,
+ * an offline one without its NodeManager pod returns with its label, a bad
+ * record skips the node, and with lifecycle off the record is not read. */
+#define LC_NODE(name, record, labels)                                                              \
+	"{\"kind\":\"Node\",\"metadata\":{\"name\":\"" name "\",\"labels\":{" labels               \
+	"},\"annotations\":{\"kilo.sh/yarn-lifecycle\":" record "}},\"status\":{\"allocatable\":{" \
+	"\"kubernetes.io/batch-cpu\":\"10k\",\"kubernetes.io/batch-memory\":\"10Gi\"}}}"
+
+static void lifecycle_on(void)
+{
+	opts.lifecycle = (struct sync_lifecycle){ .enabled = 1,
+						  .min_vcores = 1,
+						  .min_memory_mb = 1024,
+						  .margin_vcores = 1,
+						  .margin_memory_mb = 1024,
+						  .hold_down_ms = 300000,
+						  .hold_up_ms = 600000,
+						  .drain_timeout_ms = 3600000,
+						  .label_key = "kilo.sh/yarn-nodemanager",
+						  .label_value = "true" };
+	opts.over_commit_timeout_ms = 5000;
+	sync_input_free(in);
+	in = sync_input_new(&opts);
+}
+
+START_TEST(test_syncplan_lifecycle_holds_and_returns)
+{
+	json_t *it, *lc;
+
+	lifecycle_on();
+	add_text(LC_NODE(
+		"n1",
+		"\"{\\\"state\\\":\\\"draining\\\",\\\"since\\\":\\\"2026-11-30T16:00:00Z\\\"}\"",
+		"\"kilo.sh/yarn-nodemanager\":\"true\""));
+	add_text(pod_doc("nm1", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_text(
+		"{\"nodes\":{\"node\":[{\"id\":\"n1:8041\",\"state\":\"RUNNING\",\"numContainers\":2,"
+		"\"totalResource\":{\"vCores\":10,\"memory\":10240},\"usedMemoryMB\":2048,"
+		"\"usedVirtualCores\":2}]}}");
+	/* offline since yesterday, its Batch back for over holdUpMs, no pod */
+	add_text(LC_NODE(
+		"n2",
+		"\"{\\\"state\\\":\\\"offline\\\",\\\"since\\\":\\\"2026-11-29T10:00:00Z\\\","
+		"\\\"pendingSince\\\":\\\"2026-11-29T12:00:00Z\\\",\\\"labelRemoved\\\":true}\"",
+		""));
+	add_text(LC_NODE("n3", "\"{\\\"state\\\":\\\"asleep\\\"}\"", ""));
+	add_text(pod_doc("p", "n1", "Running", NULL, NULL, "\"containers\":[]"));
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "update");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "lifecycle-hold");
+	ck_assert_int_eq(geti(it, "yarnTotal", "vCores"), 0);
+	ck_assert_int_eq(geti(it, "yarnTotal", "memoryMB"), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(it, "overCommitTimeoutMs")), -1);
+	lc = json_object_get(it, "lifecycle");
+	ck_assert_str_eq(gets_(lc, "state"), "draining");
+	/* its Batch is back: the hold-up starts, the node stays held */
+	ck_assert_str_eq(gets_(lc, "action"), "record");
+	ck_assert_str_eq(gets_(lc, "pendingSince"), "2026-11-30T16:00:00Z");
+	ck_assert_str_eq(gets_(lc, "label"), "none");
+	ck_assert_int_eq(geti(lc, "batch", "vCores"), 10);
+	ck_assert_str_eq(gets_(it, "reason"),
+			 "lifecycle draining: held at 0/0 with overCommitTimeoutMs -1 (Batch 10 "
+			 "vCores/10240 MB; 2 containers running); YARN uses more than the new "
+			 "total; overCommitTimeoutMs -1: containers are not preempted");
+	json_decref(it);
+	it = plan_of("n2");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "no-nodemanager");
+	lc = json_object_get(it, "lifecycle");
+	ck_assert_str_eq(gets_(lc, "state"), "returning");
+	ck_assert_str_eq(gets_(lc, "previous"), "offline");
+	ck_assert_str_eq(gets_(lc, "action"), "record");
+	ck_assert_str_eq(gets_(lc, "label"), "set");
+	ck_assert_str_eq(gets_(lc, "since"), "2026-11-30T16:00:00Z");
+	ck_assert_ptr_null(json_object_get(lc, "labelRemoved"));
+	json_decref(it);
+	it = plan_of("n3");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "invalid-lifecycle-record");
+	ck_assert_str_eq(gets_(it, "severity"), "error");
+	ck_assert_ptr_null(json_object_get(it, "lifecycle"));
+	json_decref(it);
+	/* lifecycle off: the record is not read, n2 and n3 have nothing */
+	opts.lifecycle.enabled = 0;
+	sync_input_free(in);
+	in = sync_input_new(&opts);
+	add_text(LC_NODE("n3", "\"{\\\"state\\\":\\\"asleep\\\"}\"", ""));
+	ck_assert_ptr_null(plan_of("n3"));
+}
+END_TEST
+
+/* A node that drained goes offline with its label; an active node whose
+ * Batch went below min starts the hold-down in its record. */
+START_TEST(test_syncplan_lifecycle_offline_and_hold_down)
+{
+	json_t *it, *lc;
+
+	lifecycle_on();
+	add_text(LC_NODE(
+		"n1",
+		"\"{\\\"state\\\":\\\"draining\\\",\\\"since\\\":\\\"2026-11-30T16:00:00Z\\\"}\"",
+		"\"kilo.sh/yarn-nodemanager\":\"true\""));
+	add_text(pod_doc("nm1", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_text("{\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\"},\"status\":{\"allocatable\":{"
+		 "\"kubernetes.io/batch-cpu\":\"500\",\"kubernetes.io/batch-memory\":\"10Gi\"}}}");
+	add_text(pod_doc("nm2", "n2", "Running", "n2:8041", NULL, "\"containers\":[]"));
+	add_text(
+		"{\"nodes\":{\"node\":[{\"id\":\"n1:8041\",\"state\":\"RUNNING\",\"numContainers\":0,"
+		"\"totalResource\":{\"vCores\":0,\"memory\":0},\"usedMemoryMB\":0,"
+		"\"usedVirtualCores\":0},{\"id\":\"n2:8041\",\"state\":\"RUNNING\","
+		"\"totalResource\":{\"vCores\":4,\"memory\":4096},\"usedMemoryMB\":0,"
+		"\"usedVirtualCores\":0}]}}");
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "none");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "lifecycle-hold");
+	lc = json_object_get(it, "lifecycle");
+	ck_assert_str_eq(gets_(lc, "state"), "offline");
+	ck_assert_str_eq(gets_(lc, "label"), "remove");
+	ck_assert_int_eq(json_is_true(json_object_get(lc, "labelRemoved")), 1);
+	json_decref(it);
+	it = plan_of("n2"); /* 0.5 CPU: 0 vCores, below min; resized as usual meanwhile */
+	ck_assert_str_eq(gets_(it, "action"), "update");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "total-differs");
+	ck_assert_int_eq(json_integer_value(json_object_get(it, "overCommitTimeoutMs")), 5000);
+	lc = json_object_get(it, "lifecycle");
+	ck_assert_str_eq(gets_(lc, "state"), "active");
+	ck_assert_str_eq(gets_(lc, "action"), "record");
+	ck_assert_str_eq(gets_(lc, "pendingSince"), "2026-11-30T16:00:00Z");
+	ck_assert_ptr_null(json_object_get(lc, "previous"));
+	json_decref(it);
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -2012,6 +2146,8 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_rm_states);
 	tcase_add_test(tc, test_syncplan_node_id_moved_share_follows);
 	tcase_add_test(tc, test_syncplan_node_id_moved_same_host_only);
+	tcase_add_test(tc, test_syncplan_lifecycle_holds_and_returns);
+	tcase_add_test(tc, test_syncplan_lifecycle_offline_and_hold_down);
 	suite_add_tcase(s, tc);
 	return s;
 }

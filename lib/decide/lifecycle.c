@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "decide/lifecycle.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/jsonio.h"
+#include "core/num.h"
+
+static const char *const state_names[LC_STATE_COUNT] = {
+	[LC_ACTIVE] = "active",   [LC_DRAINING] = "draining",   [LC_STUCK] = "stuck",
+	[LC_OFFLINE] = "offline", [LC_RETURNING] = "returning",
+};
+
+const char *lc_state_name(enum lc_state s)
+{
+	return (unsigned)s < LC_STATE_COUNT ? state_names[s] : NULL;
+}
+
+int lc_state_parse(const char *s)
+{
+	for (int i = 0; s && i < LC_STATE_COUNT; i++)
+		if (strcmp(s, state_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int get_time(const json_t *doc, const char *ctx, const char *key, int64_t *ms, struct err *e)
+{
+	const char *s = NULL;
+	int r = jsonio_get_str(doc, ctx, key, &s, e);
+
+	if (r <= 0)
+		return r;
+	if (clock_parse_rfc3339(s, ms) < 0)
+		return jsonio_bad_value(e, ctx, key, "an RFC 3339 time", json_object_get(doc, key));
+	return 1;
+}
+
+int lc_record_parse(const char *value, const char *ctx, struct lc_record *r, struct err *e)
+{
+	json_auto_t *doc = jsonio_parse(value, ctx, e);
+
+	memset(r, 0, sizeof(*r));
+	r->pending_ms = -1;
+	return doc ? lc_record_from_json(doc, ctx, r, e) : -1;
+}
+
+int lc_record_from_json(const json_t *doc, const char *ctx, struct lc_record *r, struct err *e)
+{
+	const char *state = NULL, *reason = NULL;
+	int st, removed = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->pending_ms = -1;
+	if (!json_is_object(doc))
+		return jsonio_bad_value(e, ctx, NULL, "an object", doc);
+	if (jsonio_get_str(doc, ctx, "state", &state, e) < 0)
+		return -1;
+	if ((st = lc_state_parse(state)) < 0)
+		return jsonio_bad_value(e, ctx, "state",
+					"active, draining, stuck, offline or returning",
+					json_object_get(doc, "state"));
+	r->state = (enum lc_state)st;
+	if (get_time(doc, ctx, "since", &r->since_ms, e) <= 0)
+		return e->kind != ERR_NONE
+			       ? -1
+			       : jsonio_bad_value(e, ctx, "since", "an RFC 3339 time", NULL);
+	if (get_time(doc, ctx, "pendingSince", &r->pending_ms, e) < 0 ||
+	    jsonio_get_str(doc, ctx, "reason", &reason, e) < 0 ||
+	    jsonio_get_bool(doc, ctx, "labelRemoved", &removed, e) < 0)
+		return -1;
+	if (reason && strlen(reason) >= sizeof(r->reason))
+		return jsonio_bad_value(e, ctx, "reason", "a reason of at most 239 bytes",
+					json_object_get(doc, "reason"));
+	snprintf(r->reason, sizeof(r->reason), "%s", reason ? reason : "");
+	r->label_removed = removed;
+	return 0;
+}
+
+char *lc_record_format(const struct lc_record *r)
+{
+	char since[32], pending[32];
+	json_auto_t *doc = json_pack("{s:s,s:s,s:s}", "state", lc_state_name(r->state), "since",
+				     clock_format_rfc3339(r->since_ms, since, sizeof(since)),
+				     "reason", r->reason);
+
+	if (r->pending_ms >= 0)
+		json_object_set_new(
+			doc, "pendingSince",
+			json_string(clock_format_rfc3339(r->pending_ms, pending, sizeof(pending))));
+	if (r->label_removed)
+		json_object_set_new(doc, "labelRemoved", json_true());
+	return json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+}
+
+/* ---- the step ---- */
+
+static int below_min(const struct sync_lifecycle *c, struct yarn_resource b)
+{
+	return b.vcores < c->min_vcores || b.memory_mb < c->min_memory_mb;
+}
+
+static int back_above(const struct sync_lifecycle *c, struct yarn_resource b)
+{
+	int64_t v, m;
+
+	if (num_add(c->min_vcores, c->margin_vcores, &v) < 0 ||
+	    num_add(c->min_memory_mb, c->margin_memory_mb, &m) < 0)
+		return 0; /* unreachable: the config bounds both */
+	return b.vcores >= v && b.memory_mb >= m;
+}
+
+/* The condition for the next state holds: has it held for hold ms?  Keeps
+ * (or starts) pendingSince. */
+static int held_for(struct lc_record *next, int64_t now, int64_t hold)
+{
+	if (next->pending_ms < 0 || next->pending_ms > now)
+		next->pending_ms = now;
+	return now - next->pending_ms >= hold;
+}
+
+static int empty_at_rm(const struct lc_facts *f)
+{
+	return f->seen == LC_SEEN_NO_NM ||
+	       (f->rm_total.vcores == 0 && f->rm_total.memory_mb == 0 && f->rm_used.vcores == 0 &&
+		f->rm_used.memory_mb == 0 && f->rm_containers == 0);
+}
+
+static void go(struct lc_record *next, enum lc_state s, int64_t now, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void go(struct lc_record *next, enum lc_state s, int64_t now, const char *fmt, ...)
+{
+	va_list ap;
+
+	next->state = s;
+	next->since_ms = now;
+	next->pending_ms = -1;
+	va_start(ap, fmt);
+	vsnprintf(next->reason, sizeof(next->reason), fmt, ap);
+	va_end(ap);
+}
+
+#define RES(r) (long long)(r).vcores, (long long)(r).memory_mb
+
+void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
+	     const struct lc_facts *f, int64_t now, struct lc_step *out)
+{
+	struct lc_record *n = &out->next;
+	int labelled = cfg->label_key != NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (cur) {
+		*n = *cur;
+		if (n->since_ms > now)
+			n->since_ms = now;
+	} else {
+		*n = (struct lc_record){ .state = LC_ACTIVE, .since_ms = now, .pending_ms = -1 };
+	}
+	if (f->seen == LC_SEEN_NOTHING) { /* no facts: the record stays as it is */
+		out->zero = n->state == LC_DRAINING || n->state == LC_STUCK ||
+			    n->state == LC_OFFLINE;
+		return;
+	}
+	switch (n->state) {
+	case LC_ACTIVE:
+	case LC_RETURNING:
+		if (!below_min(cfg, f->batch)) {
+			n->pending_ms = -1;
+			if (n->state == LC_RETURNING && f->seen == LC_SEEN_RM)
+				go(n, LC_ACTIVE, now,
+				   "the NodeManager is back at the RM: resized to Batch %lld "
+				   "vCores/%lld MB",
+				   RES(f->batch));
+			break;
+		}
+		if (n->state == LC_ACTIVE && f->seen == LC_SEEN_NO_NM) {
+			n->pending_ms = -1; /* no NodeManager to drain: not kilo's to move */
+			break;
+		}
+		if (!held_for(n, now, cfg->hold_down_ms))
+			break;
+		if (f->seen == LC_SEEN_RM) {
+			go(n, LC_DRAINING, now,
+			   "Batch %lld vCores/%lld MB below lifecycle.min %lld vCores/%lld MB for "
+			   "%lld ms: held at 0/0, running containers finish",
+			   RES(f->batch), (long long)cfg->min_vcores, (long long)cfg->min_memory_mb,
+			   (long long)cfg->hold_down_ms);
+		} else {
+			int removed = labelled && f->label_present;
+
+			go(n, LC_OFFLINE, now,
+			   "Batch %lld vCores/%lld MB below lifecycle.min before the NodeManager "
+			   "came back%s",
+			   RES(f->batch), removed ? ": its label removed again" : "");
+			n->label_removed = n->label_removed || removed;
+			out->label = removed ? -1 : 0;
+		}
+		break;
+	case LC_DRAINING:
+	case LC_STUCK:
+		if (back_above(cfg, f->batch) && f->seen == LC_SEEN_RM) {
+			if (held_for(n, now, cfg->hold_up_ms)) {
+				go(n, LC_ACTIVE, now,
+				   "Batch back at %lld vCores/%lld MB for %lld ms before the "
+				   "node drained: drain cancelled",
+				   RES(f->batch), (long long)cfg->hold_up_ms);
+				break;
+			}
+		} else {
+			n->pending_ms = -1;
+		}
+		if (empty_at_rm(f)) {
+			int removed = labelled && f->label_present;
+
+			go(n, LC_OFFLINE, now, "%s%s",
+			   f->seen == LC_SEEN_NO_NM
+				   ? "the NodeManager pod is gone"
+				   : "no YARN container left on the node (the RM lists 0/0 in use)",
+			   removed ? ": label removed, the NodeManager DaemonSet stops its pod"
+				   : "");
+			n->label_removed = removed;
+			out->label = removed ? -1 : 0;
+		} else if (n->state == LC_DRAINING && now - n->since_ms >= cfg->drain_timeout_ms) {
+			go(n, LC_STUCK, now,
+			   "%lld containers (%lld vCores/%lld MB) still running %lld ms after the "
+			   "drain began: not killed (local eviction still guards the node)",
+			   (long long)f->rm_containers, RES(f->rm_used),
+			   (long long)cfg->drain_timeout_ms);
+		}
+		break;
+	case LC_OFFLINE:
+		if (!back_above(cfg, f->batch)) {
+			n->pending_ms = -1;
+			break;
+		}
+		if (!held_for(n, now, cfg->hold_up_ms))
+			break;
+		go(n, LC_RETURNING, now, "Batch back at %lld vCores/%lld MB for %lld ms%s",
+		   RES(f->batch), (long long)cfg->hold_up_ms,
+		   labelled && n->label_removed ? ": label set again, the NodeManager returns"
+						: "");
+		out->label = labelled && cur && cur->label_removed && !f->label_present ? 1 : 0;
+		n->label_removed = 0;
+		break;
+	default:
+		break;
+	}
+	out->zero = n->state == LC_DRAINING || n->state == LC_STUCK || n->state == LC_OFFLINE;
+	out->changed = !cur ? n->state != LC_ACTIVE : n->state != cur->state;
+	out->record = !cur ? (n->state != LC_ACTIVE || n->pending_ms >= 0)
+			   : (out->changed || n->pending_ms != cur->pending_ms ||
+			      n->label_removed != cur->label_removed ||
+			      n->since_ms != cur->since_ms);
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* lifecycle - a NodeManager's lifecycle as kilo-sync drives it (issue
+ * "NodeManager lifecycle", slice b): a pure step from a node's record, this
+ * pass's facts and "now" to the next record and what to do.
+ *
+ *   active ---- Batch below min for holdDownMs ----> draining
+ *   draining -- no YARN container left (the RM lists 0/0 total and used,
+ *               no container; or no NodeManager pod any more) --> offline
+ *   draining -- still containers after drainTimeoutMs --> stuck
+ *   stuck ----- no YARN container left --> offline
+ *   draining, stuck -- Batch at min + returnMargin for holdUpMs --> active
+ *   offline --- Batch at min + returnMargin for holdUpMs --> returning
+ *   returning - the RM lists the NodeManager again (resized) --> active
+ *   returning - Batch below min for holdDownMs --> draining (or offline
+ *               while no NodeManager runs)
+ *
+ * Draining, stuck and offline hold the node at 0/0 with overCommitTimeout
+ * -1: the RM places nothing new there and kills nothing (peers-and-
+ * lifecycle.md: a negative timeout never kills; a total equal to what is
+ * allocated would be refilled on the next heartbeat).  kilo never kills a
+ * container for the lifecycle.  With lifecycle.nodeLabel, the label is
+ * removed when a node goes offline (the NodeManager DaemonSet stops its
+ * pod) and set again on return, but only when kilo removed it: a node an
+ * operator unlabelled stays out of YARN.
+ *
+ * The record is the value of the Node annotation LC_ANNOTATION, compact
+ * JSON (doc/SCHEMAS.md "Lifecycle record"):
+ *   {"state":"draining","since":"2026-11-29T16:00:00Z",
+ *    "reason":"...","pendingSince":"...","labelRemoved":true}
+ * pendingSince: when the condition for the next state (below min, or back
+ * above min + margin) was first seen; labelRemoved: kilo removed nodeLabel.
+ */
+#ifndef KILO_LIFECYCLE_H
+#define KILO_LIFECYCLE_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "doc/rmnode.h"
+#include "doc/syncconfig.h"
+
+#define LC_ANNOTATION "kilo.sh/yarn-lifecycle"
+#define LC_REASON_MAX 240
+
+enum lc_state { LC_ACTIVE, LC_DRAINING, LC_STUCK, LC_OFFLINE, LC_RETURNING, LC_STATE_COUNT };
+
+/* "active", "draining", "stuck", "offline", "returning"; NULL out of range. */
+const char *lc_state_name(enum lc_state s);
+
+/* The state named s; -1 when s is none of them (NULL too). */
+int lc_state_parse(const char *s);
+
+struct lc_record {
+	enum lc_state state;
+	int64_t since_ms;   /* entered state, ms since the epoch */
+	int64_t pending_ms; /* pendingSince, or -1 */
+	int label_removed;  /* kilo removed lifecycle.nodeLabel */
+	char reason[LC_REASON_MAX];
+};
+
+/* Parse the annotation's value.  Unknown fields are ignored (a later
+ * kilo's).  Returns 0, or -1 with e set (ERR_INPUT, "<ctx>.<field>:
+ * expected ..., got ..."): not JSON, not an object, an unknown state, a
+ * time that is not RFC 3339, a reason longer than LC_REASON_MAX - 1. */
+int lc_record_parse(const char *value, const char *ctx, struct lc_record *r, struct err *e);
+
+/* The same from a parsed object (the annotation's, or a SyncPlan item's
+ * lifecycle part, which carries the record's fields). */
+int lc_record_from_json(const json_t *doc, const char *ctx, struct lc_record *r, struct err *e);
+
+/* The annotation's value for r: compact JSON, keys in a fixed order, a new
+ * string. */
+char *lc_record_format(const struct lc_record *r);
+
+/* What this pass knows of the node. */
+enum lc_seen {
+	LC_SEEN_NOTHING, /* its item is a skip for another reason: nothing moves */
+	LC_SEEN_NO_NM,   /* no NodeManager pod on the node (none terminating) */
+	LC_SEEN_RM,      /* its NodeManager pod and its RM node (RUNNING, NEW, UNHEALTHY) */
+};
+
+struct lc_facts {
+	enum lc_seen seen;
+	struct yarn_resource batch;             /* the plan's total, before damping (NO_NM, RM) */
+	struct yarn_resource rm_total, rm_used; /* RM only */
+	int64_t rm_containers;                  /* RM only: numContainers */
+	int label_present;                      /* the Node carries nodeLabel key=value */
+};
+
+struct lc_step {
+	struct lc_record next; /* the record after this pass */
+	int record;            /* 1: write next (it differs from the current one) */
+	int changed;           /* 1: next.state differs from the current state */
+	int zero;              /* 1: send 0/0, overCommitTimeout -1, not the plan's total */
+	int label;             /* +1 set nodeLabel, -1 remove it, 0 leave it */
+};
+
+/* The step of one node.  cur is its record (NULL: none, taken as active
+ * since now).  Times in ms since the epoch; a since or pendingSince in the
+ * future counts as now.  Pure; never fails (figures are checked by the
+ * caller; sums saturate). */
+void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
+	     const struct lc_facts *f, int64_t now_ms, struct lc_step *out);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* synclife - the lifecycle part of a SyncPlan item (decide/lifecycle.h,
+ * doc/SCHEMAS.md "Lifecycle"): its check before anything is sent, and its
+ * write onto the Node (the record annotation and lifecycle.nodeLabel in one
+ * merge patch).  syncrun.h's sync_apply() calls both.
+ */
+#ifndef KILO_SYNCLIFE_H
+#define KILO_SYNCLIFE_H
+
+#include <jansson.h>
+
+#include "core/err.h"
+#include "decide/syncplan.h"
+#include "doc/syncconfig.h"
+#include "remote/k8s.h"
+
+/* Check item's lifecycle part (absent: fine).  ERR_INPUT naming the field
+ * (ctx "SyncPlan.items[3]"): a part while l is not enabled, an action other
+ * than record/none, a label other than set/remove/none, a label action
+ * without lifecycle.nodeLabel or without record, a record that
+ * lc_record_from_json() refuses, and an update of a node whose state is
+ * draining, stuck or offline that is not 0/0 with overCommitTimeoutMs -1
+ * (the lifecycle never sends room to a draining node, nor a kill). */
+int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_lifecycle *l,
+			 struct err *e);
+
+/* Write the part's record and label action on the fresh Node: one merge
+ * patch with its resourceVersion, the Node read again once on a 409.
+ * Returns 1 written (the answer carries both), 0 when the Node already
+ * held them, -1 with e set and *code (annotation-conflict, node-not-found,
+ * kubernetes-unreachable, annotation-refused). */
+int sync_lifecycle_write(struct k8s_client *kc, const char *node, const json_t *part,
+			 const struct sync_lifecycle *l, enum sync_reason *code, struct err *e);
+
+#endif

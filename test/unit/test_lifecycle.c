@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The NodeManager lifecycle step (decide/lifecycle.h), every transition
+ * from literals, and its record's parse and format. */
+#include <check.h>
+#include <string.h>
+
+#include "core/jsonio.h"
+#include "decide/lifecycle.h"
+#include "testlib.h"
+
+#define T INT64_C(1800000000000)
+#define NONE (-1)
+
+static const struct sync_lifecycle cfg = {
+	.enabled = 1,
+	.min_vcores = 1,
+	.min_memory_mb = 1024,
+	.margin_vcores = 1,
+	.margin_memory_mb = 1024,
+	.hold_down_ms = 300000,
+	.hold_up_ms = 600000,
+	.drain_timeout_ms = 3600000,
+	.label_key = "kilo.sh/yarn-nodemanager",
+	.label_value = "true",
+};
+
+enum { A = LC_ACTIVE, D = LC_DRAINING, S = LC_STUCK, O = LC_OFFLINE, R = LC_RETURNING, X = -1 };
+enum { NOTHING = LC_SEEN_NOTHING, NO_NM = LC_SEEN_NO_NM, RM = LC_SEEN_RM };
+
+/* One case: the record (state X: none), the facts, what must follow. */
+struct lc_case {
+	int line;
+	int state;
+	int64_t since, pending;
+	int removed;
+	int seen;
+	int64_t bv, bm;         /* Batch */
+	int64_t tv, tm, uv, um; /* RM total and used */
+	int64_t containers;
+	int label_present;
+	/* want */
+	int w_state;
+	int64_t w_since, w_pending;
+	int w_zero, w_label, w_record, w_removed;
+};
+
+#define C(...)                                                                                     \
+	{                                                                                          \
+		__LINE__, __VA_ARGS__                                                              \
+	}
+
+static const struct lc_case cases[] = {
+	/* no record: a node with Batch is active, nothing written */
+	C(X, 0, NONE, 0, RM, 10, 10240, 10, 10240, 0, 0, 0, 1, A, T, NONE, 0, 0, 0, 0),
+	/* no record, Batch below min: the hold-down starts (recorded) */
+	C(X, 0, NONE, 0, RM, 0, 512, 10, 10240, 0, 0, 0, 1, A, T, T, 0, 0, 1, 0),
+	/* the hold-down not yet over: nothing changes */
+	C(A, T - 900000, T - 299999, 0, RM, 0, 512, 10, 10240, 1, 1024, 1, 1, A, T - 900000,
+	  T - 299999, 0, 0, 0, 0),
+	/* over: draining, held at 0/0 */
+	C(A, T - 900000, T - 300000, 0, RM, 0, 512, 10, 10240, 1, 1024, 1, 1, D, T, NONE, 1, 0, 1,
+	  0),
+	/* one dimension below is enough (vCores) */
+	C(A, T - 900000, T - 300000, 0, RM, 0, 99999, 10, 10240, 1, 1024, 1, 1, D, T, NONE, 1, 0, 1,
+	  0),
+	/* exactly min is not below: the hold-down is forgotten */
+	C(A, T - 900000, T - 100, 0, RM, 1, 1024, 1, 1024, 0, 0, 0, 1, A, T - 900000, NONE, 0, 0, 1,
+	  0),
+	/* active without a NodeManager pod: nothing of kilo's to drain */
+	C(A, T - 900000, T - 400000, 0, NO_NM, 0, 0, 0, 0, 0, 0, 0, 1, A, T - 900000, NONE, 0, 0, 1,
+	  0),
+	/* a pendingSince in the future counts as now: no early drain */
+	C(A, T - 900000, T + 5000000, 0, RM, 0, 0, 10, 10240, 0, 0, 0, 1, A, T - 900000, T, 0, 0, 1,
+	  0),
+	/* a since in the future counts as now */
+	C(A, T + 1000, NONE, 0, RM, 10, 10240, 10, 10240, 0, 0, 0, 1, A, T, NONE, 0, 0, 1, 0),
+	/* draining, containers still running: held */
+	C(D, T - 1000, NONE, 0, RM, 0, 0, 0, 0, 2, 2048, 2, 1, D, T - 1000, NONE, 1, 0, 0, 0),
+	/* the RM still lists the old total (the resize not yet applied): not empty */
+	C(D, T - 1000, NONE, 0, RM, 0, 0, 4, 4096, 0, 0, 0, 1, D, T - 1000, NONE, 1, 0, 0, 0),
+	/* a container the RM lists with no figures: not empty */
+	C(D, T - 1000, NONE, 0, RM, 0, 0, 0, 0, 0, 0, 1, 1, D, T - 1000, NONE, 1, 0, 0, 0),
+	/* past drainTimeoutMs: stuck, still held, nothing killed */
+	C(D, T - 3600000, NONE, 0, RM, 0, 0, 0, 0, 2, 2048, 2, 1, S, T, NONE, 1, 0, 1, 0),
+	/* stuck stays stuck while containers run */
+	C(S, T - 99999999, NONE, 0, RM, 0, 0, 0, 0, 1, 1024, 1, 1, S, T - 99999999, NONE, 1, 0, 0,
+	  0),
+	/* drained: offline, the label removed */
+	C(D, T - 1000, NONE, 0, RM, 0, 0, 0, 0, 0, 0, 0, 1, O, T, NONE, 1, -1, 1, 1),
+	/* drained, the label already gone (an operator's): not kilo's to set again */
+	C(D, T - 1000, NONE, 0, RM, 0, 0, 0, 0, 0, 0, 0, 0, O, T, NONE, 1, 0, 1, 0),
+	/* stuck, then drained */
+	C(S, T - 1000, NONE, 0, RM, 0, 0, 0, 0, 0, 0, 0, 1, O, T, NONE, 1, -1, 1, 1),
+	/* draining and the NodeManager pod gone: offline */
+	C(D, T - 1000, NONE, 0, NO_NM, 0, 0, 0, 0, 0, 0, 0, 1, O, T, NONE, 1, -1, 1, 1),
+	/* Batch back while draining: the hold-up starts, still held */
+	C(D, T - 1000, NONE, 0, RM, 2, 2048, 0, 0, 1, 1024, 1, 1, D, T - 1000, T, 1, 0, 1, 0),
+	/* back long enough: the drain is cancelled */
+	C(D, T - 9000000, T - 600000, 0, RM, 2, 2048, 0, 0, 1, 1024, 1, 1, A, T, NONE, 0, 0, 1, 0),
+	/* back above min but not min + margin: the hold-up is forgotten */
+	C(D, T - 1000, T - 10, 0, RM, 1, 2048, 0, 0, 1, 1024, 1, 1, D, T - 1000, NONE, 1, 0, 1, 0),
+	/* offline, still no Batch: held at 0/0 */
+	C(O, T - 1000, NONE, 1, NO_NM, 0, 0, 0, 0, 0, 0, 0, 0, O, T - 1000, NONE, 1, 0, 0, 1),
+	/* offline, Batch back: the hold-up starts */
+	C(O, T - 1000, NONE, 1, NO_NM, 2, 2048, 0, 0, 0, 0, 0, 0, O, T - 1000, T, 1, 0, 1, 1),
+	/* ... and is over: returning, the label set again */
+	C(O, T - 9000000, T - 600000, 1, NO_NM, 2, 2048, 0, 0, 0, 0, 0, 0, R, T, NONE, 0, 1, 1, 0),
+	/* returning a node whose label kilo did not remove: the label stays as it is */
+	C(O, T - 9000000, T - 600000, 0, NO_NM, 2, 2048, 0, 0, 0, 0, 0, 0, R, T, NONE, 0, 0, 1, 0),
+	/* offline with the NodeManager still registered (no label): returning */
+	C(O, T - 9000000, T - 600000, 0, RM, 8, 8192, 0, 0, 0, 0, 0, 1, R, T, NONE, 0, 0, 1, 0),
+	/* returning, no NodeManager pod yet: waiting */
+	C(R, T - 1000, NONE, 0, NO_NM, 8, 8192, 0, 0, 0, 0, 0, 1, R, T - 1000, NONE, 0, 0, 0, 0),
+	/* returning, the NodeManager is back at the RM: active */
+	C(R, T - 1000, NONE, 0, RM, 8, 8192, 8, 8192, 0, 0, 0, 1, A, T, NONE, 0, 0, 1, 0),
+	/* returning, Batch gone again before the NodeManager came: offline, label off */
+	C(R, T - 9000000, T - 300000, 0, NO_NM, 0, 0, 0, 0, 0, 0, 0, 1, O, T, NONE, 1, -1, 1, 1),
+	/* returning, Batch gone again with the NodeManager up: draining */
+	C(R, T - 9000000, T - 300000, 0, RM, 0, 0, 8, 8192, 0, 0, 0, 1, D, T, NONE, 1, 0, 1, 0),
+	/* nothing known of the node this pass: the record stays, holds stay */
+	C(O, T - 1000, T - 500, 1, NOTHING, 99, 99999, 0, 0, 0, 0, 0, 0, O, T - 1000, T - 500, 1, 0,
+	  0, 1),
+	C(D, T - 99999999, NONE, 0, NOTHING, 0, 0, 0, 0, 5, 5, 5, 1, D, T - 99999999, NONE, 1, 0, 0,
+	  0),
+	C(A, T - 1000, T - 99999999, 0, NOTHING, 0, 0, 0, 0, 0, 0, 0, 1, A, T - 1000, T - 99999999,
+	  0, 0, 0, 0),
+};
+
+START_TEST(test_lifecycle_transitions)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct lc_case *c = &cases[i];
+		struct lc_record cur = { .state = (enum lc_state)(c->state < 0 ? 0 : c->state),
+					 .since_ms = c->since,
+					 .pending_ms = c->pending,
+					 .label_removed = c->removed };
+		struct lc_facts f = {
+			.seen = (enum lc_seen)c->seen,
+			.batch = { .vcores = c->bv, .memory_mb = c->bm },
+			.rm_total = { .vcores = c->tv, .memory_mb = c->tm },
+			.rm_used = { .vcores = c->uv, .memory_mb = c->um },
+			.rm_containers = c->containers,
+			.label_present = c->label_present,
+		};
+		struct lc_step st;
+
+		lc_next(&cfg, c->state < 0 ? NULL : &cur, &f, T, &st);
+		ck_assert_msg(st.next.state == (enum lc_state)c->w_state &&
+				      st.next.since_ms == c->w_since &&
+				      st.next.pending_ms == c->w_pending && st.zero == c->w_zero &&
+				      st.label == c->w_label && st.record == c->w_record &&
+				      st.next.label_removed == c->w_removed,
+			      "line %d: got %s since %lld pending %lld zero %d label %d record %d "
+			      "removed %d (%s)",
+			      c->line, lc_state_name(st.next.state),
+			      (long long)(st.next.since_ms - T),
+			      (long long)(st.next.pending_ms < 0 ? -1 : st.next.pending_ms - T),
+			      st.zero, st.label, st.record, st.next.label_removed, st.next.reason);
+		ck_assert_int_eq(st.changed,
+				 c->state < 0 ? c->w_state != A : c->w_state != c->state);
+	}
+}
+END_TEST
+
+/* Without lifecycle.nodeLabel no label is ever touched. */
+START_TEST(test_lifecycle_without_label)
+{
+	struct sync_lifecycle nolabel = cfg;
+	struct lc_record d = { .state = LC_DRAINING, .since_ms = T - 1000, .pending_ms = -1 };
+	struct lc_facts f = { .seen = LC_SEEN_RM, .label_present = 1 };
+	struct lc_step st;
+
+	nolabel.label_key = nolabel.label_value = NULL;
+	lc_next(&nolabel, &d, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_OFFLINE);
+	ck_assert_int_eq(st.label, 0);
+	ck_assert_int_eq(st.next.label_removed, 0);
+	ck_assert_str_eq(st.next.reason,
+			 "no YARN container left on the node (the RM lists 0/0 in use)");
+}
+END_TEST
+
+/* The reasons an operator reads, with their figures. */
+START_TEST(test_lifecycle_reasons)
+{
+	struct lc_record a = { .state = LC_ACTIVE, .since_ms = T - 1, .pending_ms = T - 300000 };
+	struct lc_record d = { .state = LC_DRAINING, .since_ms = T - 3600000, .pending_ms = -1 };
+	struct lc_facts f = { .seen = LC_SEEN_RM,
+			      .batch = { .vcores = 0, .memory_mb = 512 },
+			      .rm_used = { .vcores = 3, .memory_mb = 3072 },
+			      .rm_containers = 3,
+			      .label_present = 1 };
+	struct lc_step st;
+
+	lc_next(&cfg, &a, &f, T, &st);
+	ck_assert_str_eq(st.next.reason,
+			 "Batch 0 vCores/512 MB below lifecycle.min 1 vCores/1024 MB for 300000 "
+			 "ms: held at 0/0, running containers finish");
+	lc_next(&cfg, &d, &f, T, &st);
+	ck_assert_str_eq(st.next.reason,
+			 "3 containers (3 vCores/3072 MB) still running 3600000 ms after the drain "
+			 "began: not killed (local eviction still guards the node)");
+}
+END_TEST
+
+START_TEST(test_lifecycle_record_round_trip)
+{
+	struct lc_record r = { .state = LC_OFFLINE,
+			       .since_ms = T,
+			       .pending_ms = T + 1000,
+			       .label_removed = 1 },
+			 back;
+	struct err e = { 0 };
+	char *s;
+
+	snprintf(r.reason, sizeof(r.reason), "drained \"quoted\"");
+	s = lc_record_format(&r);
+	ck_assert_str_eq(s, "{\"state\":\"offline\",\"since\":\"2027-01-15T08:00:00Z\",\"reason\":"
+			    "\"drained \\\"quoted\\\"\",\"pendingSince\":\"2027-01-15T08:00:01Z\","
+			    "\"labelRemoved\":true}");
+	ck_assert_int_eq(lc_record_parse(s, "r", &back, &e), 0);
+	ck_assert_int_eq(back.state, LC_OFFLINE);
+	ck_assert_int_eq(back.since_ms, T);
+	ck_assert_int_eq(back.pending_ms, T + 1000);
+	ck_assert_int_eq(back.label_removed, 1);
+	ck_assert_str_eq(back.reason, r.reason);
+	free(s);
+	/* the minimal record, and a later kilo's extra field */
+	ck_assert_int_eq(lc_record_parse("{\"state\":\"stuck\",\"since\":\"2027-01-15T08:00:00Z\","
+					 "\"newer\":[1]}",
+					 "r", &back, &e),
+			 0);
+	ck_assert_int_eq(back.state, LC_STUCK);
+	ck_assert_int_eq(back.pending_ms, -1);
+	ck_assert_int_eq(back.label_removed, 0);
+}
+END_TEST
+
+START_TEST(test_lifecycle_record_refused)
+{
+	static const struct {
+		const char *value, *msg;
+	} bad[] = {
+		{ "not json", NULL },
+		{ "[1]", NULL },
+		{ "{\"since\":\"2027-01-15T08:00:00Z\"}",
+		  "r.state: expected active, draining, stuck, offline or returning, got nothing" },
+		{ "{\"state\":\"gone\",\"since\":\"2027-01-15T08:00:00Z\"}",
+		  "r.state: expected active, draining, stuck, offline or returning, got \"gone\"" },
+		{ "{\"state\":\"offline\"}", "r.since: expected an RFC 3339 time, got nothing" },
+		{ "{\"state\":\"offline\",\"since\":\"yesterday\"}",
+		  "r.since: expected an RFC 3339 time, got \"yesterday\"" },
+		{ "{\"state\":\"offline\",\"since\":7}", NULL },
+		{ "{\"state\":\"offline\",\"since\":\"2027-01-15T08:00:00Z\",\"labelRemoved\":\"yes\"}",
+		  NULL },
+		{ "{\"state\":\"offline\",\"since\":\"2027-01-15T08:00:00Z\",\"pendingSince\":\"x\"}",
+		  "r.pendingSince: expected an RFC 3339 time, got \"x\"" },
+	};
+	char longer[400];
+	struct lc_record r;
+	struct err e = { 0 };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err_clear(&e);
+		ck_assert_msg(lc_record_parse(bad[i].value, "r", &r, &e) == -1, "%s", bad[i].value);
+		ck_assert_int_eq(e.kind, ERR_INPUT);
+		if (bad[i].msg)
+			ck_assert_str_eq(e.msg, bad[i].msg);
+	}
+	snprintf(longer, sizeof(longer),
+		 "{\"state\":\"offline\",\"since\":\"2027-01-15T08:00:00Z\",\"reason\":\"%0300d\"}",
+		 0);
+	err_clear(&e);
+	ck_assert_int_eq(lc_record_parse(longer, "r", &r, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "r.reason: expected a reason of at most 239 bytes"));
+}
+END_TEST
+
+static Suite *lifecycle_suite(void)
+{
+	Suite *s = suite_create("lifecycle");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_lifecycle_transitions);
+	tcase_add_test(tc, test_lifecycle_without_label);
+	tcase_add_test(tc, test_lifecycle_reasons);
+	tcase_add_test(tc, test_lifecycle_record_round_trip);
+	tcase_add_test(tc, test_lifecycle_record_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KILO_TEST_MAIN(lifecycle_suite)
