@@ -73,6 +73,22 @@ int lc_record_from_json(const json_t *doc, const char *ctx, struct lc_record *r,
 	    jsonio_get_str(doc, ctx, "reason", &reason, e) < 0 ||
 	    jsonio_get_bool(doc, ctx, "labelRemoved", &removed, e) < 0)
 		return -1;
+	{
+		json_t *nm = NULL;
+		char sub[120];
+
+		snprintf(sub, sizeof(sub), "%s.nodeManagerRequest", ctx);
+		if (jsonio_get_obj(doc, ctx, "nodeManagerRequest", &nm, e) < 0 ||
+		    (nm && (jsonio_get_int(nm, sub, "cpuMilli", 0, INT64_C(1) << 53,
+					   &r->nm_cpu_milli, e) <= 0 ||
+			    jsonio_get_int(nm, sub, "memoryBytes", 0, INT64_C(1) << 53,
+					   &r->nm_memory_bytes, e) <= 0)))
+			return e->kind != ERR_NONE
+				       ? -1
+				       : jsonio_bad_value(e, sub, NULL,
+							  "{cpuMilli, memoryBytes} integers", nm);
+		r->nm_known = nm != NULL;
+	}
 	if (reason && strlen(reason) >= sizeof(r->reason))
 		return jsonio_bad_value(e, ctx, "reason", "a reason of at most 239 bytes",
 					json_object_get(doc, "reason"));
@@ -94,6 +110,10 @@ char *lc_record_format(const struct lc_record *r)
 			json_string(clock_format_rfc3339(r->pending_ms, pending, sizeof(pending))));
 	if (r->label_removed)
 		json_object_set_new(doc, "labelRemoved", json_true());
+	if (r->nm_known)
+		json_object_set_new(doc, "nodeManagerRequest",
+				    json_pack("{s:I,s:I}", "cpuMilli", (json_int_t)r->nm_cpu_milli,
+					      "memoryBytes", (json_int_t)r->nm_memory_bytes));
 	return json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
 }
 
@@ -116,10 +136,15 @@ static int back_above(const struct sync_lifecycle *c, struct yarn_resource b)
 
 /* The condition for the next state holds: has it held for hold ms?  Keeps
  * (or starts) pendingSince. */
-static int held_for(struct lc_record *next, int64_t now, int64_t hold)
+static int held_for(struct lc_record *next, int64_t now, int64_t hold, const char *what,
+		    struct yarn_resource b)
 {
-	if (next->pending_ms < 0 || next->pending_ms > now)
+	if (next->pending_ms < 0 || next->pending_ms > now) {
 		next->pending_ms = now;
+		snprintf(next->reason, sizeof(next->reason),
+			 "Batch %lld vCores/%lld MB %s once it stays so for %lld ms",
+			 (long long)b.vcores, (long long)b.memory_mb, what, (long long)hold);
+	}
 	return now - next->pending_ms >= hold;
 }
 
@@ -181,7 +206,7 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 			n->pending_ms = -1; /* no NodeManager to drain: not kilo's to move */
 			break;
 		}
-		if (!held_for(n, now, cfg->hold_down_ms))
+		if (!held_for(n, now, cfg->hold_down_ms, "below lifecycle.min: draining", f->batch))
 			break;
 		if (f->seen == LC_SEEN_RM) {
 			go(n, LC_DRAINING, now,
@@ -203,7 +228,9 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 	case LC_DRAINING:
 	case LC_STUCK:
 		if (back_above(cfg, f->batch) && f->seen == LC_SEEN_RM) {
-			if (held_for(n, now, cfg->hold_up_ms)) {
+			if (held_for(n, now, cfg->hold_up_ms,
+				     "back at lifecycle.min + returnMargin: the drain ends",
+				     f->batch)) {
 				go(n, LC_ACTIVE, now,
 				   "Batch back at %lld vCores/%lld MB for %lld ms before the "
 				   "node drained: drain cancelled",
@@ -237,7 +264,8 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 			n->pending_ms = -1;
 			break;
 		}
-		if (!held_for(n, now, cfg->hold_up_ms))
+		if (!held_for(n, now, cfg->hold_up_ms,
+			      "back at lifecycle.min + returnMargin: returning", f->batch))
 			break;
 		go(n, LC_RETURNING, now, "Batch back at %lld vCores/%lld MB for %lld ms%s",
 		   RES(f->batch), (long long)cfg->hold_up_ms,

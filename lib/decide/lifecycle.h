@@ -26,9 +26,14 @@
  * The record is the value of the Node annotation LC_ANNOTATION, compact
  * JSON (doc/SCHEMAS.md "Lifecycle record"):
  *   {"state":"draining","since":"2026-11-29T16:00:00Z",
- *    "reason":"...","pendingSince":"...","labelRemoved":true}
+ *    "reason":"...","pendingSince":"...","labelRemoved":true,
+ *    "nodeManagerRequest":{"cpuMilli":1000,"memoryBytes":2147483648}}
  * pendingSince: when the condition for the next state (below min, or back
- * above min + margin) was first seen; labelRemoved: kilo removed nodeLabel.
+ * above min + margin) was first seen; labelRemoved: kilo removed nodeLabel;
+ * nodeManagerRequest: the NodeManager pod's own Batch request when the
+ * record was last written with the pod there.  While the pod is gone its
+ * request is still taken off the Batch pool the return is judged on: a
+ * node must not return on the room its own NodeManager leaves (and flap).
  */
 #ifndef KILO_LIFECYCLE_H
 #define KILO_LIFECYCLE_H
@@ -53,9 +58,11 @@ int lc_state_parse(const char *s);
 
 struct lc_record {
 	enum lc_state state;
-	int64_t since_ms;   /* entered state, ms since the epoch */
-	int64_t pending_ms; /* pendingSince, or -1 */
-	int label_removed;  /* kilo removed lifecycle.nodeLabel */
+	int64_t since_ms;                      /* entered state, ms since the epoch */
+	int64_t pending_ms;                    /* pendingSince, or -1 */
+	int label_removed;                     /* kilo removed lifecycle.nodeLabel */
+	int nm_known;                          /* nodeManagerRequest was recorded: */
+	int64_t nm_cpu_milli, nm_memory_bytes; /* the NodeManager pod's own Batch request */
 	char reason[LC_REASON_MAX];
 };
 

@@ -38,8 +38,9 @@ struct sync_node {
 	json_t *addresses; /* status.addresses[].address of the Node (strings), or NULL */
 	int lc_has;        /* lifecycle enabled and LC_ANNOTATION read into lc */
 	struct lc_record lc;
-	char *lc_error;    /* LC_ANNOTATION present but unreadable */
-	int label_present; /* the Node carries lifecycle.nodeLabel */
+	char *lc_error;                 /* LC_ANNOTATION present but unreadable */
+	int label_present;              /* the Node carries lifecycle.nodeLabel */
+	int64_t nm_req_cpu, nm_req_mem; /* the (last) NodeManager pod's own Batch request */
 };
 
 struct in_cluster {
@@ -518,8 +519,13 @@ int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
 			n->pod_error = xstrdup(e->msg);
 		err_clear(e);
 	}
-	if (label && strcmp(label, in->o.nm_label_value) == 0)
+	if (label && strcmp(label, in->o.nm_label_value) == 0) {
 		add_nm_pod(in, n, pod, who);
+		if (n->nm_pod && strcmp(n->nm_pod, who) == 0 && ret == 0) {
+			n->nm_req_cpu = cpu; /* the lifecycle keeps it while the pod is gone */
+			n->nm_req_mem = mem;
+		}
+	}
 	return 0;
 }
 
@@ -1108,6 +1114,9 @@ static json_t *lifecycle_part(const struct sync_node *n, const struct lc_step *s
 			json_string(clock_format_rfc3339(r->pending_ms, pending, sizeof(pending))));
 	if (r->label_removed)
 		json_object_set_new(p, "labelRemoved", json_true());
+	if (r->nm_known)
+		json_object_set_new(p, "nodeManagerRequest",
+				    cpu_mem(r->nm_cpu_milli, r->nm_memory_bytes));
 	if (st->changed)
 		json_object_set_new(
 			p, "previous",
@@ -1169,10 +1178,15 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
 	if (in->o.lifecycle.enabled && !n->nm_terminating && !n->nm_foreign && n->seen &&
 	    !n->origin_error && !n->pod_error) {
 		struct lc_facts f = { .seen = LC_SEEN_NO_NM, .label_present = n->label_present };
+		struct sync_node with = *n; /* as if its NodeManager pod ran (lifecycle.h) */
 		int64_t rc, rm;
 		struct lc_step st;
 
-		if (node_batch(&in->o, n, &rc, &rm, &f.batch) == BATCH_OK) {
+		if (n->lc_has && n->lc.nm_known &&
+		    (num_add(with.req_cpu, n->lc.nm_cpu_milli, &with.req_cpu) < 0 ||
+		     num_add(with.req_mem, n->lc.nm_memory_bytes, &with.req_mem) < 0))
+			return item; /* held: the record's figures cannot be used */
+		if (node_batch(&in->o, &with, &rc, &rm, &f.batch) == BATCH_OK) {
 			lifecycle_step(in, n, &f, now_ms, &st);
 			json_object_set_new(item, "lifecycle", lifecycle_part(n, &st, &f));
 		}
@@ -1343,6 +1357,11 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 					 .label_present = n->label_present };
 		lifecycle_step(in, n, &lcf, now_ms, &lc);
 		lc_on = 1;
+		if (lc.record) { /* written with the pod here: its request, for the return */
+			lc.next.nm_known = 1;
+			lc.next.nm_cpu_milli = n->nm_req_cpu;
+			lc.next.nm_memory_bytes = n->nm_req_mem;
+		}
 		if (lc.zero) { /* nothing new lands, nothing is killed */
 			send = (struct yarn_resource){ 0 };
 			oct = -1;

@@ -2022,7 +2022,9 @@ START_TEST(test_syncplan_lifecycle_holds_and_returns)
 	ck_assert_int_eq(geti(lc, "batch", "vCores"), 10);
 	ck_assert_str_eq(gets_(it, "reason"),
 			 "lifecycle draining: held at 0/0 with overCommitTimeoutMs -1 (Batch 10 "
-			 "vCores/10240 MB; 2 containers running); YARN uses more than the new "
+			 "vCores/10240 MB; 2 containers running): Batch 10 vCores/10240 MB back at "
+			 "lifecycle.min + returnMargin: the drain ends once it stays so for 600000 "
+			 "ms; YARN uses more than the new "
 			 "total; overCommitTimeoutMs -1: containers are not preempted");
 	json_decref(it);
 	it = plan_of("n2");

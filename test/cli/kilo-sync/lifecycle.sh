@@ -1,0 +1,151 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# The NodeManager lifecycle (kilo-sync(1) LIFECYCLE) against the fake API
+# server and the fake RM, driven by kubectl as an operator would see it:
+# worker-1's Batch pool goes, the node drains at 0/0 with -1 (the config's
+# overCommitTimeoutMs 30000 is not used), gets stuck past drainTimeoutMs,
+# goes offline once YARN has nothing on it (label removed), returns when
+# the pool comes back (label set) and is active again once its NodeManager
+# is back at the RM.  KILO_NOW steps the clock across the holds.
+. "$KILO_TOP/test/lib.sh"
+. "$KILO_TOP/test/fake/sync-cluster.sh"
+cd "$tmpdir" || exit 1
+
+export KUBECONFIG="$tmpdir/kubeconfig"
+LABEL=kilo.sh/yarn-nodemanager
+cat >"$tmpdir/lc.yaml" <<EOF
+clusters:
+  - id: yarn-cluster-1
+    rmUrls: [$rm1, $rm2]
+    timeoutMs: 5000
+    confirmTimeoutMs: 2000
+overCommitTimeoutMs: 30000
+kubernetes: {pageSize: 50}
+lifecycle:
+  holdDownMs: 60000
+  holdUpMs: 120000
+  drainTimeoutMs: 600000
+  nodeLabel: $LABEL=true
+EOF
+# pass AT [ARGS...]: one pass at time AT (seconds after 16:00:00); rc in $rc
+pass() {
+	at=$1
+	shift
+	rc=0
+	KILO_NOW=$(date -u -d "@$((1796054400 + at))" +%Y-%m-%dT%H:%M:%SZ) \
+		kilo-sync --config "$tmpdir/lc.yaml" --textfile-dir "$tmpdir" "$@" \
+		>"$tmpdir/report.json" 2>"$tmpdir/sync.err" || rc=$?
+}
+w1() { jq -c ".items[] | select(.node == \"worker-1\") | $1" "$tmpdir/report.json"; }
+record() { kubectl get node worker-1 -o jsonpath='{.metadata.annotations.kilo\.sh/yarn-lifecycle}'; }
+label() { kubectl get node worker-1 -o jsonpath="{.metadata.labels.kilo\.sh/yarn-nodemanager}"; }
+rm_w1() { rm_get /state | jq -c ".nodes[] | select(.id == \"$SYNC_NM_ID\") | [.vCores, .memoryMB]"; }
+origin() {
+	kubectl annotate node worker-1 --overwrite \
+		"node.koordinator.sh/originExtendedAllocatable={\"resources\":{\"kubernetes.io/batch-cpu\":\"$1\",\"kubernetes.io/batch-memory\":\"112431567289\"}}" \
+		>/dev/null || fail "kubectl annotate"
+}
+lines() { grep "lifecycle" "$tmpdir/sync.err"; }
+
+kubectl label node worker-1 "$LABEL=true" >/dev/null || fail "kubectl label"
+
+# 1. Batch 30 vCores: active, resized as always, no record written
+pass 0
+assert_eq "$rc" 0 "first pass exit ($(cat "$tmpdir/sync.err"))"
+assert_eq "$(w1 '[.action, .reasonCode, .lifecycle.state, .lifecycle.action, .lifecycle.result]')" \
+	'["update","total-differs","active","none","unchanged"]' "active pass"
+assert_eq "$(record)" "" "no record for a node that never left active"
+assert_eq "$(rm_w1)" "[30,97598]" "resized to Batch"
+
+# 2. the pool shrinks to 0.5 CPU (0 vCores): the hold-down starts; the node
+#    is resized as the plan says meanwhile (0 vCores, its memory)
+origin 7500
+pass 10
+assert_eq "$(w1 '[.yarnTotal, .overCommitTimeoutMs, .lifecycle.state, .lifecycle.pendingSince]')" \
+	'[{"vCores":0,"memoryMB":97598},30000,"active","2026-11-30T16:00:10Z"]' "hold-down starts"
+assert_eq "$(record)" \
+	'{"state":"active","since":"2026-11-30T16:00:10Z","reason":"Batch 0 vCores/97598 MB below lifecycle.min: draining once it stays so for 60000 ms","pendingSince":"2026-11-30T16:00:10Z","nodeManagerRequest":{"cpuMilli":2000,"memoryBytes":2147483648}}' \
+	"the record keeps when it began, and the NodeManager pod's request"
+pass 69
+assert_eq "$(w1 '.lifecycle.state')" '"active"' "59 s: not yet"
+
+# 3. 60 s below min: draining, held at 0/0 with -1; the two containers run on
+pass 70
+assert_eq "$(w1 '[.action, .reasonCode, .yarnTotal, .overCommitTimeoutMs, .result]')" \
+	'["update","lifecycle-hold",{"vCores":0,"memoryMB":0},-1,"updated"]' "draining resize"
+assert_eq "$(rm_get /state | jq -c '[.resizes[-1] | .vCores, .memory, .overCommitTimeout]')" \
+	'[0,0,-1]' "the RM got 0/0 with -1"
+assert_eq "$(lines)" \
+	"kilo-sync: node 'worker-1': lifecycle active -> draining: Batch 0 vCores/97598 MB below lifecycle.min 1 vCores/1024 MB for 60000 ms: held at 0/0, running containers finish" \
+	"transition line"
+assert_eq "$(record | jq -r .state)" draining "record: draining"
+assert_eq "$(label)" true "the label stays while draining"
+grep -q '^kilo_sync_node_lifecycle{node="worker-1",cluster="yarn-cluster-1",state="draining"} 1$' \
+	"$tmpdir/kilo-sync.prom" || fail "lifecycle metric: $(grep lifecycle "$tmpdir/kilo-sync.prom")"
+posts=$(count_rm_posts)
+pass 100
+assert_eq "$(w1 '[.action, .reasonCode, .lifecycle.action]')" '["none","lifecycle-hold","none"]' \
+	"held: nothing more to send"
+assert_eq "$(count_rm_posts)" "$posts" "no RM write while held"
+
+# 4. past drainTimeoutMs the containers still run: stuck, never killed
+pass 680
+assert_eq "$(w1 '[.lifecycle.previous, .lifecycle.state, .lifecycle.result]')" \
+	'["draining","stuck","recorded"]' "stuck"
+assert_eq "$(rm_get /state | jq -c '[.resizes[] | select(.node == env.SYNC_NM_ID) | .overCommitTimeout] | .[2:] | unique')" \
+	'[-1]' "every resize since the drain said -1"
+grep -q '^kilo_sync_node_lifecycle{node="worker-1",cluster="yarn-cluster-1",state="stuck"} 1$' \
+	"$tmpdir/kilo-sync.prom" || fail "stuck metric"
+
+# 5. the containers finish: offline, the label goes (the DaemonSet then stops
+#    the NodeManager pod)
+rm_post /nodes "[{\"id\":\"$SYNC_NM_ID\",\"state\":\"RUNNING\",\"memoryMB\":0,\"vCores\":0,\"usedMemoryMB\":0,\"usedVCores\":0,\"containers\":0},{\"id\":\"other-host:8041\",\"state\":\"RUNNING\",\"memoryMB\":8192,\"vCores\":8}]"
+pass 700
+assert_eq "$(w1 '[.lifecycle.previous, .lifecycle.state, .lifecycle.label, .lifecycle.result]')" \
+	'["stuck","offline","remove","recorded"]' "offline"
+assert_eq "$(label)" "" "label removed"
+assert_eq "$(record | jq -c '[.state, .labelRemoved]')" '["offline",true]' "record: offline"
+#    the pod goes, its NodeManager leaves the RM
+kubectl -n hadoop-yarn delete pod yarn-nm-0 --wait=false >/dev/null || fail "kubectl delete pod"
+rm_post /nodes "[{\"id\":\"$SYNC_NM_ID\",\"state\":\"SHUTDOWN\",\"memoryMB\":0,\"vCores\":0},{\"id\":\"other-host:8041\",\"state\":\"RUNNING\",\"memoryMB\":8192,\"vCores\":8}]"
+pass 760
+#    (the 2 CPUs its NodeManager pod requested are free now, but still taken
+#    off the pool the return is judged on: it must not come back on them)
+assert_eq "$(w1 '[.action, .reasonCode, .lifecycle.state, .lifecycle.action]')" \
+	'["skip","no-nodemanager","offline","none"]' "offline, no NodeManager"
+
+# 6. the pool comes back: after holdUpMs the node returns, the label is set
+origin 37480
+pass 800
+assert_eq "$(w1 '[.lifecycle.state, .lifecycle.pendingSince]')" '["offline","2026-11-30T16:13:20Z"]' \
+	"hold-up starts"
+pass 920
+assert_eq "$(w1 '[.lifecycle.previous, .lifecycle.state, .lifecycle.label, .lifecycle.result]')" \
+	'["offline","returning","set","recorded"]' "returning"
+assert_eq "$(label)" true "label set again"
+assert_eq "$(record | jq -c '[.state, .labelRemoved]')" '["returning",null]' "record: returning"
+
+# 7. the DaemonSet starts the NodeManager again: active, resized to Batch
+jq '.items[] | select(.metadata.name == "yarn-nm-0")' "$tmpdir/cluster.json" |
+	kubectl create -f - >/dev/null || fail "kubectl create pod"
+rm_post /nodes "[{\"id\":\"$SYNC_NM_ID\",\"state\":\"RUNNING\",\"memoryMB\":40960,\"vCores\":20},{\"id\":\"other-host:8041\",\"state\":\"RUNNING\",\"memoryMB\":8192,\"vCores\":8}]"
+pass 930
+assert_eq "$(w1 '[.lifecycle.previous, .lifecycle.state, .action, .yarnTotal.vCores, .result]')" \
+	'["returning","active","update",30,"updated"]' "active again"
+assert_eq "$(rm_w1)" "[30,97598]" "the RM has the Batch total again"
+assert_eq "$(record | jq -r .state)" active "record: active"
+
+# 8. --dry-run writes no record; a plan that sends room to a held node is refused
+origin 7500
+pass 1000
+pass 1100 --dry-run
+assert_eq "$(w1 '[.lifecycle.state, .lifecycle.result]')" '["draining","planned"]' "dry run plans"
+assert_eq "$(record | jq -r .state)" active "dry run wrote nothing"
+KILO_NOW=2026-11-30T16:18:20Z kilo-sync plan --config "$tmpdir/lc.yaml" >"$tmpdir/plan.json" 2>/dev/null
+jq '(.items[] | select(.node == "worker-1") | .yarnTotal) = {"vCores":8,"memoryMB":8192}' \
+	"$tmpdir/plan.json" >"$tmpdir/bad-plan.json"
+rc=0
+kilo-sync apply --config "$tmpdir/lc.yaml" <"$tmpdir/bad-plan.json" >/dev/null 2>"$tmpdir/apply.err" || rc=$?
+assert_eq "$rc" 2 "apply of room for a held node"
+grep -q "yarnTotal: expected 0/0 for a node the lifecycle holds" "$tmpdir/apply.err" ||
+	fail "apply message: $(cat "$tmpdir/apply.err")"
