@@ -2006,6 +2006,13 @@ START_TEST(test_syncplan_lifecycle_holds_and_returns)
 		"\\\"pendingSince\\\":\\\"2026-11-29T12:00:00Z\\\",\\\"labelRemoved\\\":true}\"",
 		""));
 	add_text(LC_NODE("n3", "\"{\\\"state\\\":\\\"asleep\\\"}\"", ""));
+	/* offline as n2, but its NodeManager pod requested 9.5 CPUs: not back */
+	add_text(LC_NODE(
+		"n4",
+		"\"{\\\"state\\\":\\\"offline\\\",\\\"since\\\":\\\"2026-11-29T10:00:00Z\\\","
+		"\\\"pendingSince\\\":\\\"2026-11-29T12:00:00Z\\\",\\\"labelRemoved\\\":true,"
+		"\\\"nodeManagerRequest\\\":{\\\"cpuMilli\\\":9500,\\\"memoryBytes\\\":0}}\"",
+		""));
 	add_text(pod_doc("p", "n1", "Running", NULL, NULL, "\"containers\":[]"));
 	it = plan_of("n1");
 	ck_assert_str_eq(gets_(it, "action"), "update");
@@ -2037,6 +2044,14 @@ START_TEST(test_syncplan_lifecycle_holds_and_returns)
 	ck_assert_str_eq(gets_(lc, "label"), "set");
 	ck_assert_str_eq(gets_(lc, "since"), "2026-11-30T16:00:00Z");
 	ck_assert_ptr_null(json_object_get(lc, "labelRemoved"));
+	json_decref(it);
+	it = plan_of("n4");
+	lc = json_object_get(it, "lifecycle");
+	ck_assert_str_eq(gets_(lc, "state"), "offline");
+	ck_assert_str_eq(gets_(lc, "label"), "none");
+	ck_assert_int_eq(geti(lc, "batch", "vCores"), 0);
+	ck_assert_ptr_null(json_object_get(lc, "pendingSince"));
+	ck_assert_int_eq(geti(lc, "nodeManagerRequest", "cpuMilli"), 9500);
 	json_decref(it);
 	it = plan_of("n3");
 	ck_assert_str_eq(gets_(it, "action"), "skip");
