@@ -13,6 +13,14 @@ grep -q 'YARN total 19 vCores/38912 MB' "$tmpdir/out" || fail "worker-1 total"
 grep -q 'RM rm1 got POST /ws/v1/cluster/nodes/worker-1:8041/resource {"resource":{"memory":38912,"vCores":19},"overCommitTimeout":-1}' \
 	"$tmpdir/out" || fail "the RM did not get the resize"
 grep -q '0 updated, 0 annotated' "$tmpdir/out" || fail "second kilo-sync pass was not idle"
+grep -q "^  kilo-sync: node 'worker-2': lifecycle active -> draining: " "$tmpdir/out" || fail "no drain"
+grep -q '^  worker-2: draining, action update (lifecycle-hold): YARN total 0 vCores/0 MB, overCommitTimeoutMs -1$' \
+	"$tmpdir/out" || fail "the drain did not hold worker-2 at 0/0 with -1"
+grep -q "^  kilo-sync: node 'worker-2': lifecycle draining -> offline: " "$tmpdir/out" || fail "not offline"
+grep -q '^  worker-2 label kilo.sh/yarn-nodemanager: (none)$' "$tmpdir/out" || fail "label not removed"
+grep -q "^  kilo-sync: node 'worker-2': lifecycle returning -> active: " "$tmpdir/out" || fail "did not return"
+grep -q '^  worker-2: active, action update (total-differs): YARN total 15 vCores/30720 MB' "$tmpdir/out" ||
+	fail "not resized on return"
 grep -q '^== Done' "$tmpdir/out" || fail "the story did not end"
 if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu ] && [ -w /sys/fs/cgroup/memory ]; then
 	grep -q 'checked: every planned process is gone' "$tmpdir/out" || fail "kill not checked"
