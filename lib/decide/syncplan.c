@@ -39,6 +39,7 @@ struct sync_node {
 	int lc_has;        /* lifecycle enabled and LC_ANNOTATION read into lc */
 	struct lc_record lc;
 	char *lc_error;                 /* LC_ANNOTATION present but unreadable */
+	char *lc_value;                 /* LC_ANNOTATION as read, or NULL */
 	int label_present;              /* the Node carries lifecycle.nodeLabel */
 	int64_t nm_req_cpu, nm_req_mem; /* the (last) NodeManager pod's own Batch request */
 };
@@ -112,6 +113,7 @@ void sync_input_free(struct sync_input *in)
 		free(n->nm_foreign);
 		free(n->alloc_error);
 		free(n->lc_error);
+		free(n->lc_value);
 		free(n->pod_error);
 		json_decref(n->addresses);
 	}
@@ -297,6 +299,7 @@ static void read_lifecycle(const struct sync_input *in, struct sync_node *n, con
 	n->lc_has = 0;
 	n->label_present = 0;
 	set_str(&n->lc_error, NULL);
+	set_str(&n->lc_value, NULL);
 	if (!l->enabled)
 		return;
 	if (l->label_key) {
@@ -311,6 +314,7 @@ static void read_lifecycle(const struct sync_input *in, struct sync_node *n, con
 		jsonio_bad_value(&e, "Node metadata", "annotations." LC_ANNOTATION, "a string", v);
 	} else if (lc_record_parse(json_string_value(v), LC_ANNOTATION, &n->lc, &e) == 0) {
 		n->lc_has = 1;
+		set_str(&n->lc_value, json_string_value(v));
 		return;
 	}
 	n->lc_error = xstrdup(e.msg);
@@ -1122,6 +1126,9 @@ static json_t *lifecycle_part(const struct sync_node *n, const struct lc_step *s
 			p, "previous",
 			json_string(lc_state_name(n->lc_has ? n->lc.state : LC_ACTIVE)));
 	json_object_set_new(p, "action", json_string(st->record ? "record" : "none"));
+	if (st->record) /* apply writes only over the record this was decided on */
+		json_object_set_new(p, "basis",
+				    n->lc_value ? json_string(n->lc_value) : json_null());
 	json_object_set_new(p, "label",
 			    json_string(st->label > 0   ? "set"
 					: st->label < 0 ? "remove"

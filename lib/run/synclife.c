@@ -50,8 +50,14 @@ int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_
 		return jsonio_bad_value(e, sub, "label", "none when action is none",
 					json_object_get(part, "label"));
 	if (strcmp(action, "record") == 0) {
+		const json_t *basis = json_object_get(part, "basis");
+
 		if (lc_record_from_json(part, sub, &r, e) < 0)
 			return -1;
+		if (!json_is_string(basis) && !json_is_null(basis))
+			return jsonio_bad_value(e, sub, "basis",
+						"the record the plan read (a string, or null)",
+						basis);
 		st = (int)r.state;
 	} else if ((st = lc_state_parse(str_of(part, "state"))) < 0) {
 		return jsonio_bad_value(e, sub, "state",
@@ -97,17 +103,26 @@ static int holds(const json_t *node, const char *value, const char *label,
 	return 1;
 }
 
-static int write_once(struct k8s_client *kc, const char *node, const char *value, const char *label,
-		      const struct sync_lifecycle *l, struct err *e)
+static int write_once(struct k8s_client *kc, const char *node, const char *value, const char *basis,
+		      const char *label, const struct sync_lifecycle *l, int *stale, struct err *e)
 {
 	json_auto_t *cur = k8s_node_get(kc, node, e);
 	json_auto_t *patched = NULL, *ann = NULL, *labels = NULL;
-	const char *rv;
+	const char *rv, *have;
 
 	if (!cur)
 		return -1;
 	if (holds(cur, value, label, l))
 		return 0;
+	have = str_of(json_object_get(json_object_get(cur, "metadata"), "annotations"),
+		      LC_ANNOTATION);
+	if ((have || basis) && (!have || !basis || strcmp(have, basis) != 0)) {
+		*stale = 1; /* someone else wrote (or deleted) it: theirs stands */
+		return err_set(e, ERR_TEMP, 0,
+			       "node %s: its lifecycle record changed since the plan read it: not "
+			       "overwritten (the next pass decides from the new one)",
+			       node);
+	}
 	rv = str_of(json_object_get(cur, "metadata"), "resourceVersion");
 	ann = json_pack("{s:s}", LC_ANNOTATION, value);
 	if (strcmp(label, "set") == 0)
@@ -129,22 +144,22 @@ int sync_lifecycle_write(struct k8s_client *kc, const char *node, const json_t *
 {
 	struct lc_record r;
 	cleanup_free char *value = NULL;
-	const char *label = str_of(part, "label");
-	int ret;
+	const char *label = str_of(part, "label"), *basis = str_of(part, "basis");
+	int ret, stale = 0;
 
 	if (lc_record_from_json(part, "lifecycle", &r, e) < 0) { /* checked already */
 		*code = SYNC_R_INVALID_PLAN_ITEM;
 		return -1;
 	}
 	value = lc_record_format(&r);
-	ret = write_once(kc, node, value, label, l, e);
-	if (ret < 0 && kc->last_status == 409) {
+	ret = write_once(kc, node, value, basis, label, l, &stale, e);
+	if (ret < 0 && !stale && kc->last_status == 409) {
 		err_clear(e);
-		ret = write_once(kc, node, value, label, l, e);
-		if (ret < 0 && kc->last_status == 409) {
-			*code = SYNC_R_ANNOTATION_CONFLICT;
-			return -1;
-		}
+		ret = write_once(kc, node, value, basis, label, l, &stale, e);
+	}
+	if (ret < 0 && (stale || kc->last_status == 409)) {
+		*code = SYNC_R_ANNOTATION_CONFLICT;
+		return -1;
 	}
 	if (ret < 0)
 		*code = e->kind == ERR_NOTFOUND ? SYNC_R_NODE_NOT_FOUND

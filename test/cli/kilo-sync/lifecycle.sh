@@ -149,3 +149,17 @@ kilo-sync apply --config "$tmpdir/lc.yaml" <"$tmpdir/bad-plan.json" >/dev/null 2
 assert_eq "$rc" 2 "apply of room for a held node"
 grep -q "yarnTotal: expected 0/0 for a node the lifecycle holds" "$tmpdir/apply.err" ||
 	fail "apply message: $(cat "$tmpdir/apply.err")"
+
+# 9. a plan applied after someone else changed the record does not overwrite
+#    it: an operator who deleted it to start over is not undone
+origin 7500
+KILO_NOW=2026-11-30T16:30:00Z kilo-sync plan --config "$tmpdir/lc.yaml" >"$tmpdir/plan2.json" 2>/dev/null
+assert_eq "$(jq -c '.items[] | select(.node == "worker-1") | [.lifecycle.action, (.lifecycle.basis | fromjson | .state)]' "$tmpdir/plan2.json")" \
+	'["record","active"]' "the plan records over the active record"
+kubectl annotate node worker-1 kilo.sh/yarn-lifecycle- >/dev/null || fail "kubectl annotate -"
+rc=0
+kilo-sync apply --config "$tmpdir/lc.yaml" <"$tmpdir/plan2.json" >"$tmpdir/report.json" 2>"$tmpdir/apply.err" || rc=$?
+assert_eq "$(w1 '[.lifecycle.result, .lifecycle.errorCode]')" '["failed","annotation-conflict"]' "stale plan"
+grep -q "node 'worker-1': failed (lifecycle) (annotation-conflict): node worker-1: its lifecycle record changed since the plan read it" \
+	"$tmpdir/apply.err" || fail "stale plan line: $(cat "$tmpdir/apply.err")"
+assert_eq "$(record)" "" "the operator's deletion stands"
