@@ -89,6 +89,26 @@ int lc_record_from_json(const json_t *doc, const char *ctx, struct lc_record *r,
 							  "{cpuMilli, memoryBytes} integers", nm);
 		r->nm_known = nm != NULL;
 	}
+	{
+		json_t *ex = NULL;
+		const char *host = NULL, *cluster = NULL;
+		char sub[120];
+
+		snprintf(sub, sizeof(sub), "%s.excluded", ctx);
+		if (jsonio_get_obj(doc, ctx, "excluded", &ex, e) < 0 ||
+		    (ex && (jsonio_get_str(ex, sub, "host", &host, e) < 0 ||
+			    jsonio_get_str(ex, sub, "cluster", &cluster, e) < 0)))
+			return -1;
+		if (ex && (!host || !*host || strlen(host) >= sizeof(r->excluded_host)))
+			return jsonio_bad_value(e, sub, "host", "a host name",
+						json_object_get(ex, "host"));
+		if (ex && (!cluster || !*cluster || strlen(cluster) >= sizeof(r->excluded_cluster)))
+			return jsonio_bad_value(e, sub, "cluster", "a cluster id",
+						json_object_get(ex, "cluster"));
+		snprintf(r->excluded_host, sizeof(r->excluded_host), "%s", host ? host : "");
+		snprintf(r->excluded_cluster, sizeof(r->excluded_cluster), "%s",
+			 cluster ? cluster : "");
+	}
 	if (reason && strlen(reason) >= sizeof(r->reason))
 		return jsonio_bad_value(e, ctx, "reason", "a reason of at most 239 bytes",
 					json_object_get(doc, "reason"));
@@ -110,6 +130,10 @@ char *lc_record_format(const struct lc_record *r)
 			json_string(clock_format_rfc3339(r->pending_ms, pending, sizeof(pending))));
 	if (r->label_removed)
 		json_object_set_new(doc, "labelRemoved", json_true());
+	if (r->excluded_host[0])
+		json_object_set_new(doc, "excluded",
+				    json_pack("{s:s,s:s}", "cluster", r->excluded_cluster, "host",
+					      r->excluded_host));
 	if (r->nm_known)
 		json_object_set_new(doc, "nodeManagerRequest",
 				    json_pack("{s:I,s:I}", "cpuMilli", (json_int_t)r->nm_cpu_milli,
@@ -148,10 +172,16 @@ static int held_for(struct lc_record *next, int64_t now, int64_t hold, const cha
 	return now - next->pending_ms >= hold;
 }
 
-static int empty_at_rm(const struct lc_facts *f)
+/* No YARN container left: the pod gone; decommissioning, the RM done with
+ * it (DECOMMISSIONED, or gone since); resizing, 0/0 in use and no container
+ * at a total of 0/0 (so none can have landed since). */
+static int empty_at_rm(const struct sync_lifecycle *cfg, const struct lc_facts *f)
 {
-	return f->seen == LC_SEEN_NO_NM ||
-	       (f->rm_total.vcores == 0 && f->rm_total.memory_mb == 0 && f->rm_used.vcores == 0 &&
+	if (f->seen == LC_SEEN_NO_NM)
+		return 1;
+	if (cfg->decommission)
+		return yarn_node_state_inactive(f->rm_state);
+	return (f->rm_total.vcores == 0 && f->rm_total.memory_mb == 0 && f->rm_used.vcores == 0 &&
 		f->rm_used.memory_mb == 0 && f->rm_containers == 0);
 }
 
@@ -170,6 +200,33 @@ static void go(struct lc_record *next, enum lc_state s, int64_t now, const char 
 }
 
 #define RES(r) (long long)(r).vcores, (long long)(r).memory_mb
+
+/* decommission: put the node id's host on the exclude list */
+static void exclude(const struct sync_lifecycle *cfg, struct lc_record *n, const struct lc_facts *f,
+		    struct lc_step *out)
+{
+	if (!cfg->decommission || !f->host || !*f->host || !f->cluster ||
+	    strlen(f->host) >= sizeof(n->excluded_host) ||
+	    strlen(f->cluster) >= sizeof(n->excluded_cluster))
+		return; /* held at 0/0 instead (lc_step.zero) */
+	snprintf(n->excluded_host, sizeof(n->excluded_host), "%s", f->host);
+	snprintf(n->excluded_cluster, sizeof(n->excluded_cluster), "%s", f->cluster);
+	snprintf(out->decommission_host, sizeof(out->decommission_host), "%s", f->host);
+	snprintf(out->decommission_cluster, sizeof(out->decommission_cluster), "%s", f->cluster);
+	out->decommission = 1;
+}
+
+/* take the host kilo excluded off the list again */
+static void include(struct lc_record *n, struct lc_step *out)
+{
+	if (!n->excluded_host[0])
+		return;
+	out->decommission = -1;
+	snprintf(out->decommission_host, sizeof(out->decommission_host), "%s", n->excluded_host);
+	snprintf(out->decommission_cluster, sizeof(out->decommission_cluster), "%s",
+		 n->excluded_cluster);
+	n->excluded_host[0] = n->excluded_cluster[0] = '\0';
+}
 
 void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 	     const struct lc_facts *f, int64_t now, struct lc_step *out)
@@ -211,9 +268,13 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 		if (f->seen == LC_SEEN_RM) {
 			go(n, LC_DRAINING, now,
 			   "Batch %lld vCores/%lld MB below lifecycle.min %lld vCores/%lld MB for "
-			   "%lld ms: held at 0/0, running containers finish",
+			   "%lld ms: %s, running containers finish",
 			   RES(f->batch), (long long)cfg->min_vcores, (long long)cfg->min_memory_mb,
-			   (long long)cfg->hold_down_ms);
+			   (long long)cfg->hold_down_ms,
+			   cfg->decommission ? "decommissioned gracefully (the exclude list, "
+					       "rmadmin -refreshNodes -g)"
+					     : "held at 0/0");
+			exclude(cfg, n, f, out);
 		} else {
 			int removed = labelled && f->label_present;
 
@@ -235,12 +296,13 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 				   "Batch back at %lld vCores/%lld MB for %lld ms before the "
 				   "node drained: drain cancelled",
 				   RES(f->batch), (long long)cfg->hold_up_ms);
+				include(n, out);
 				break;
 			}
 		} else {
 			n->pending_ms = -1;
 		}
-		if (empty_at_rm(f)) {
+		if (empty_at_rm(cfg, f)) {
 			int removed = labelled && f->label_present;
 
 			go(n, LC_OFFLINE, now, "%s%s",
@@ -251,6 +313,10 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 				   : "");
 			n->label_removed = removed;
 			out->label = removed ? -1 : 0;
+		} else if (cfg->decommission && f->seen == LC_SEEN_RM &&
+			   !yarn_node_state_inactive(f->rm_state) &&
+			   strcmp(f->rm_state ? f->rm_state : "", "DECOMMISSIONING") != 0) {
+			exclude(cfg, n, f, out); /* not decommissioning yet: ask again */
 		} else if (n->state == LC_DRAINING && now - n->since_ms >= cfg->drain_timeout_ms) {
 			go(n, LC_STUCK, now,
 			   "%lld containers (%lld vCores/%lld MB) still running %lld ms after the "
@@ -273,14 +339,20 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 						: "");
 		out->label = labelled && cur && cur->label_removed && !f->label_present ? 1 : 0;
 		n->label_removed = 0;
+		include(n, out);
 		break;
 	default:
 		break;
 	}
 	out->zero = n->state == LC_DRAINING || n->state == LC_STUCK || n->state == LC_OFFLINE;
+	if (cfg->decommission && f->seen == LC_SEEN_RM &&
+	    (yarn_node_state_inactive(f->rm_state) ||
+	     strcmp(f->rm_state ? f->rm_state : "", "DECOMMISSIONING") == 0))
+		out->zero = 0; /* the RM holds its total itself, or it is gone */
 	out->changed = !cur ? n->state != LC_ACTIVE : n->state != cur->state;
 	out->record = !cur ? (n->state != LC_ACTIVE || n->pending_ms >= 0)
 			   : (out->changed || n->pending_ms != cur->pending_ms ||
 			      n->label_removed != cur->label_removed ||
-			      n->since_ms != cur->since_ms);
+			      n->since_ms != cur->since_ms ||
+			      strcmp(n->excluded_host, cur->excluded_host) != 0);
 }

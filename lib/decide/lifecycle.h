@@ -14,6 +14,14 @@
  *   returning - Batch below min for holdDownMs --> draining (or offline
  *               while no NodeManager runs)
  *
+ * With lifecycle.drain decommission (slice c) the drain is YARN's graceful
+ * decommission instead: the node id's host goes on the RM's exclude list
+ * (then rmadmin -refreshNodes -g T -server); the RM holds the node's total
+ * at its use (DECOMMISSIONING) and ends at DECOMMISSIONED, which is
+ * offline; returning (and a cancelled drain) takes the host off the list
+ * again, before the label is set.  A node the RM still lists RUNNING while
+ * draining is asked again, and held at 0/0 meanwhile.
+ *
  * Draining, stuck and offline hold the node at 0/0 with overCommitTimeout
  * -1: the RM places nothing new there and kills nothing (peers-and-
  * lifecycle.md: a negative timeout never kills; a total equal to what is
@@ -27,9 +35,11 @@
  * JSON (doc/SCHEMAS.md "Lifecycle record"):
  *   {"state":"draining","since":"2026-11-29T16:00:00Z",
  *    "reason":"...","pendingSince":"...","labelRemoved":true,
- *    "nodeManagerRequest":{"cpuMilli":1000,"memoryBytes":2147483648}}
+ *    "nodeManagerRequest":{"cpuMilli":1000,"memoryBytes":2147483648},
+ *    "excluded":{"cluster":"c1","host":"worker-1.example.com"}}
  * pendingSince: when the condition for the next state (below min, or back
  * above min + margin) was first seen; labelRemoved: kilo removed nodeLabel;
+ * excluded: the host kilo put on that cluster's exclude list (decommission);
  * nodeManagerRequest: the NodeManager pod's own Batch request when the
  * record was last written with the pod there.  While the pod is gone its
  * request is still taken off the Batch pool the return is judged on: a
@@ -58,10 +68,12 @@ int lc_state_parse(const char *s);
 
 struct lc_record {
 	enum lc_state state;
-	int64_t since_ms;                      /* entered state, ms since the epoch */
-	int64_t pending_ms;                    /* pendingSince, or -1 */
-	int label_removed;                     /* kilo removed lifecycle.nodeLabel */
-	int nm_known;                          /* nodeManagerRequest was recorded: */
+	int64_t since_ms;           /* entered state, ms since the epoch */
+	int64_t pending_ms;         /* pendingSince, or -1 */
+	int label_removed;          /* kilo removed lifecycle.nodeLabel */
+	char excluded_host[256];    /* excluded.host: the host kilo put on the exclude list, "" */
+	char excluded_cluster[128]; /* excluded.cluster: the YARN cluster of that list */
+	int nm_known;               /* nodeManagerRequest was recorded: */
 	int64_t nm_cpu_milli, nm_memory_bytes; /* the NodeManager pod's own Batch request */
 	char reason[LC_REASON_MAX];
 };
@@ -92,15 +104,23 @@ struct lc_facts {
 	struct yarn_resource batch;             /* the plan's total, before damping (NO_NM, RM) */
 	struct yarn_resource rm_total, rm_used; /* RM only */
 	int64_t rm_containers;                  /* RM only: numContainers */
+	const char *rm_state;                   /* RM only: its NodeState */
+	const char *host;                       /* RM only: the node id's host */
+	const char *cluster;                    /* RM only: its YARN cluster */
 	int label_present;                      /* the Node carries nodeLabel key=value */
 };
 
 struct lc_step {
-	struct lc_record next; /* the record after this pass */
-	int record;            /* 1: write next (it differs from the current one) */
-	int changed;           /* 1: next.state differs from the current state */
-	int zero;              /* 1: send 0/0, overCommitTimeout -1, not the plan's total */
-	int label;             /* +1 set nodeLabel, -1 remove it, 0 leave it */
+	struct lc_record next;       /* the record after this pass */
+	int record;                  /* 1: write next (it differs from the current one) */
+	int changed;                 /* 1: next.state differs from the current state */
+	int zero;                    /* 1: send 0/0, overCommitTimeout -1, not the plan's total */
+	int label;                   /* +1 set nodeLabel, -1 remove it, 0 leave it */
+	int decommission;            /* lifecycle.drain decommission: +1 put next.excluded_host on
+				* the exclude list, -1 take it off (then refresh gracefully,
+				* before the record is written), 0 nothing */
+	char decommission_host[256]; /* the host of that action */
+	char decommission_cluster[128]; /* and its cluster */
 };
 
 /* The step of one node.  cur is its record (NULL: none, taken as active

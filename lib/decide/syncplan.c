@@ -1133,6 +1133,17 @@ static json_t *lifecycle_part(const struct sync_node *n, const struct lc_step *s
 			    json_string(st->label > 0   ? "set"
 					: st->label < 0 ? "remove"
 							: "none"));
+	if (r->excluded_host[0])
+		json_object_set_new(p, "excluded",
+				    json_pack("{s:s,s:s}", "cluster", r->excluded_cluster, "host",
+					      r->excluded_host));
+	if (st->decommission) {
+		json_object_set_new(p, "decommission",
+				    json_string(st->decommission > 0 ? "exclude" : "include"));
+		json_object_set_new(p, "decommissionHost",
+				    json_pack("{s:s,s:s}", "cluster", st->decommission_cluster,
+					      "host", st->decommission_host));
+	}
 	if (f->seen != LC_SEEN_NOTHING)
 		json_object_set_new(p, "batch", yarn_res(f->batch));
 	if (!n->lc_has && !st->record) /* no record: "since" would say only "now" */
@@ -1355,12 +1366,20 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	 * to the plan would open room on a draining node until the next one. */
 	draining = strcmp(y->state, "DECOMMISSIONING") == 0;
 	send = sync_damp(&o->damping, y->total, total);
-	if (o->lifecycle.enabled && !y->inactive && !draining) {
+	/* decommission: a DECOMMISSIONING or DECOMMISSIONED node is the drain's */
+	if (o->lifecycle.enabled && ((!y->inactive && !draining) || o->lifecycle.decommission)) {
+		char host[256];
+
+		snprintf(host, sizeof(host), "%.*s", (int)id_host_len(n->nm_node_id),
+			 n->nm_node_id);
 		lcf = (struct lc_facts){ .seen = LC_SEEN_RM,
 					 .batch = total,
 					 .rm_total = y->total,
 					 .rm_used = y->used,
 					 .rm_containers = y->containers,
+					 .rm_state = y->state,
+					 .host = host,
+					 .cluster = n->nm_cluster,
 					 .label_present = n->label_present };
 		lifecycle_step(in, n, &lcf, now_ms, &lc);
 		lc_on = 1;
@@ -1369,10 +1388,11 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 			lc.next.nm_cpu_milli = n->nm_req_cpu;
 			lc.next.nm_memory_bytes = n->nm_req_mem;
 		}
-		if (lc.zero) { /* nothing new lands, nothing is killed */
+		if (lc.zero && !y->inactive && !draining) { /* nothing lands, nothing is killed */
 			send = (struct yarn_resource){ 0 };
 			oct = -1;
 		}
+		lcf.host = lcf.cluster = NULL; /* host is this block's */
 	}
 	json_object_set_new(item, "overCommitTimeoutMs", json_integer(oct));
 	if (!y->inactive && !draining &&

@@ -133,7 +133,10 @@
 	X(RESIZE_NOT_CONFIRMED, "resize-not-confirmed")     /* accepted, never listed */           \
 	X(ANNOTATION_CONFLICT, "annotation-conflict")       /* 409 again after a re-read */        \
 	X(ANNOTATION_REFUSED, "annotation-refused")         /* the API server refused the patch */ \
-	X(KUBERNETES_UNREACHABLE, "kubernetes-unreachable") /* 5xx, 429, timeout, connection */
+	X(KUBERNETES_UNREACHABLE, "kubernetes-unreachable") /* 5xx, 429, timeout, connection */    \
+	X(EXCLUDE_LIST_FAILED, "exclude-list-failed")       /* the exclude list not written */     \
+	X(DECOMMISSION_FAILED, "decommission-failed")       /* rmadmin -refreshNodes failed */     \
+	X(DECOMMISSION_NOT_CONFIRMED, "decommission-not-confirmed") /* not DECOMMISSIONING */
 
 enum sync_reason {
 	SYNC_R_NONE = 0,

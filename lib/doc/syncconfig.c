@@ -22,17 +22,21 @@ void sync_options_defaults(struct sync_options *o)
 	o->over_commit_timeout_ms = -1;
 }
 
+static int dns_label(const char *s);
+
 static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, struct err *e)
 {
-	static const char *const known[] = {
-		"id", "rmUrls", "userName", "timeoutMs", "confirmTimeoutMs", "tls", "rmadmin", NULL
-	};
+	static const char *const known[] = { "id",        "rmUrls",           "userName",
+					     "timeoutMs", "confirmTimeoutMs", "tls",
+					     "rmadmin",   "exclude",          NULL };
+	static const char *const exclude_known[] = { "file", "configMap", NULL };
+	static const char *const cm_known[] = { "namespace", "name", "key", NULL };
 	static const char *const tls_known[] = { "caFile", "certFile", "keyFile",
 						 "insecureSkipVerify", NULL };
 	static const char *const rmadmin_known[] = { "command", "timeoutMs", NULL };
 	const struct config *c = &sc->file;
 	struct sync_cluster *y = &sc->clusters[i];
-	json_t *urls = NULL, *tls = NULL, *rmadmin = NULL, *u;
+	json_t *urls = NULL, *tls = NULL, *rmadmin = NULL, *exclude = NULL, *cm = NULL, *u;
 	const char **list;
 	char ctx[64], sub[96];
 	size_t j;
@@ -48,7 +52,8 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, str
 	    config_int(c, obj, ctx, "confirmTimeoutMs", 10000, 0, 3600000, &y->confirm_timeout_ms,
 		       e) < 0 ||
 	    config_obj(c, obj, ctx, "tls", &tls, e) < 0 ||
-	    config_obj(c, obj, ctx, "rmadmin", &rmadmin, e) < 0)
+	    config_obj(c, obj, ctx, "rmadmin", &rmadmin, e) < 0 ||
+	    config_obj(c, obj, ctx, "exclude", &exclude, e) < 0)
 		return -1;
 	snprintf(sub, sizeof(sub), "%s.tls", ctx);
 	if (config_fields(c, tls, sub, tls_known, NULL, CONFIG_STRICT, NULL, e) < 0)
@@ -100,6 +105,40 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, str
 	    config_int(c, rmadmin, sub, "timeoutMs", 60000, 1, 3600000, &y->rmadmin_timeout_ms, e) <
 		    0)
 		return -1;
+	snprintf(sub, sizeof(sub), "%s.exclude", ctx);
+	if (config_fields(c, exclude, sub, exclude_known, NULL, CONFIG_STRICT, NULL, e) < 0 ||
+	    config_str(c, exclude, sub, "file", NULL, &y->exclude_file, e) < 0 ||
+	    config_obj(c, exclude, sub, "configMap", &cm, e) < 0)
+		return -1;
+	if (exclude && !y->exclude_file == !cm)
+		return config_reject(
+			c, obj, ctx, "exclude",
+			"either file (the RM's yarn.resourcemanager.nodes.exclude-path) "
+			"or configMap",
+			e);
+	if (y->exclude_file && (!*y->exclude_file || y->exclude_file[0] != '/'))
+		return config_reject(c, exclude, sub, "file", "an absolute path", e);
+	if (y->exclude_file && strlen(y->exclude_file) > 4 &&
+	    strcmp(y->exclude_file + strlen(y->exclude_file) - 4, ".xml") == 0)
+		return config_reject(c, exclude, sub, "file",
+				     "the plain host list (the RM reads a name ending in .xml as "
+				     "its XML form, which kilo does not edit)",
+				     e);
+	snprintf(sub, sizeof(sub), "%s.exclude.configMap", ctx);
+	if (config_fields(c, cm, sub, cm_known, NULL, CONFIG_STRICT, NULL, e) < 0 ||
+	    config_str(c, cm, sub, "namespace", NULL, &y->exclude_cm_namespace, e) < 0 ||
+	    config_str(c, cm, sub, "name", NULL, &y->exclude_cm_name, e) < 0 ||
+	    config_str(c, cm, sub, "key", "yarn.exclude", &y->exclude_cm_key, e) < 0)
+		return -1;
+	if (cm && (!y->exclude_cm_namespace || !dns_label(y->exclude_cm_namespace)))
+		return config_reject(c, cm, sub, "namespace", "a namespace name", e);
+	if (cm && (!y->exclude_cm_name || !*y->exclude_cm_name || strchr(y->exclude_cm_name, '/')))
+		return config_reject(c, cm, sub, "name", "a ConfigMap name", e);
+	if (cm && (!*y->exclude_cm_key || strchr(y->exclude_cm_key, '/') ||
+		   (strlen(y->exclude_cm_key) > 4 &&
+		    strcmp(y->exclude_cm_key + strlen(y->exclude_cm_key) - 4, ".xml") == 0)))
+		return config_reject(c, cm, sub, "key",
+				     "a key of the ConfigMap's data naming a plain host list", e);
 	return 0;
 }
 
@@ -198,7 +237,9 @@ static int load_lifecycle(struct sync_config *sc, struct err *e)
 {
 	static const char *const known[] = { "enabled",    "min",      "returnMargin",
 					     "holdDownMs", "holdUpMs", "drainTimeoutMs",
-					     "nodeLabel",  NULL };
+					     "nodeLabel",  "drain",    "decommissionTimeoutSeconds",
+					     NULL };
+	static const char *const drains[] = { "resize", "decommission", NULL };
 	static const char *const res_known[] = { "vCores", "memoryMB", NULL };
 	const struct config *c = &sc->file;
 	struct sync_lifecycle *l = &sc->options.lifecycle;
@@ -230,7 +271,10 @@ static int load_lifecycle(struct sync_config *sc, struct err *e)
 		       e) < 0 ||
 	    config_int(c, lc, "lifecycle", "drainTimeoutMs", 3600000, 1000, INT64_C(1) << 40,
 		       &l->drain_timeout_ms, e) < 0 ||
-	    config_str(c, lc, "lifecycle", "nodeLabel", NULL, &label, e) < 0)
+	    config_str(c, lc, "lifecycle", "nodeLabel", NULL, &label, e) < 0 ||
+	    config_enum(c, lc, "lifecycle", "drain", drains, 0, &l->decommission, e) < 0 ||
+	    config_int(c, lc, "lifecycle", "decommissionTimeoutSeconds", 3600, 1, INT32_MAX,
+		       &l->decommission_timeout_s, e) < 0)
 		return -1;
 	if (l->min_vcores == 0 && l->min_memory_mb == 0)
 		return config_reject(c, lc, "lifecycle", "min",
@@ -251,6 +295,43 @@ static int load_lifecycle(struct sync_config *sc, struct err *e)
 		l->label_value = sc->lc_label + (eq - label) + 1;
 	}
 	l->enabled = on;
+	return 0;
+}
+
+/* lifecycle.drain decommission needs the label (a DECOMMISSIONED
+ * NodeManager exits; a DaemonSet would restart it into SHUTDOWN forever)
+ * and, per cluster, the exclude list and the rmadmin command that refreshes
+ * it. */
+static int check_decommission(const struct sync_config *sc, struct err *e)
+{
+	const struct config *c = &sc->file;
+	const struct sync_lifecycle *l = &sc->options.lifecycle;
+	json_t *lc = json_object_get(c->root, "lifecycle");
+	char ctx[64];
+
+	if (!l->enabled || !l->decommission)
+		return 0;
+	if (!l->label_key)
+		return config_reject(c, lc, "lifecycle", "drain",
+				     "resize, or decommission with lifecycle.nodeLabel (a "
+				     "decommissioned NodeManager exits; its DaemonSet must not "
+				     "restart it)",
+				     e);
+	for (size_t i = 0; i < sc->nclusters; i++) {
+		const struct sync_cluster *y = &sc->clusters[i];
+		json_t *obj = json_array_get(json_object_get(c->root, "clusters"), i);
+
+		snprintf(ctx, sizeof(ctx), "clusters[%zu]", i);
+		if (!y->exclude_file && !y->exclude_cm_name)
+			return config_reject(
+				c, obj, ctx, "exclude",
+				"the RM's exclude list (lifecycle.drain is decommission)", e);
+		if (!y->rmadmin)
+			return config_reject(c, obj, ctx, "rmadmin",
+					     "the yarn command (rmadmin -refreshNodes; "
+					     "lifecycle.drain is decommission)",
+					     e);
+	}
 	return 0;
 }
 
@@ -356,7 +437,7 @@ int sync_config_load(struct sync_config *sc, const char *path, struct err *e)
 		if (load_cluster(sc, cl, i, e) < 0)
 			return -1;
 	}
-	return 0;
+	return check_decommission(sc, e);
 }
 
 void sync_config_release(struct sync_config *sc)

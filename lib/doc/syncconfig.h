@@ -11,6 +11,9 @@
  *       tls: {caFile: F, certFile: F, keyFile: F, insecureSkipVerify: false}
  *       rmadmin: {command: /opt/hadoop/bin/yarn, timeoutMs: 60000}
  *                                # fallback when the RM lacks the REST resize
+ *       exclude: {file: /etc/hadoop/yarn.exclude}  # lifecycle.drain decommission:
+ *                                # the RM's exclude list, or {configMap: {namespace,
+ *                                # name, key: yarn.exclude}} mounted into the RM pod
  *   batchResources: {cpu: kubernetes.io/batch-cpu, memory: kubernetes.io/batch-memory}
  *   nodeManagerSelector: app.kubernetes.io/component=node-manager
  *   nodeManagerNamespaces: [hadoop-yarn]  # NodeManager pods only from these
@@ -35,6 +38,9 @@
  *     drainTimeoutMs: 3600000    # containers still running after this: stuck
  *     nodeLabel: ""              # "key=value" the NodeManager DaemonSet selects
  *                                # on: removed once offline, set on return
+ *     drain: resize              # or decommission: YARN's graceful decommission
+ *                                # (clusters[].exclude, rmadmin; nodeLabel needed)
+ *     decommissionTimeoutSeconds: 3600   # rmadmin -refreshNodes -g T -server
  *
  * Every field is optional; the defaults are shown.  An unknown field, at
  * any level, is an error (config_fields() CONFIG_STRICT: the file is kilo's
@@ -78,6 +84,8 @@ struct sync_lifecycle {
 	int64_t drain_timeout_ms; /* drainTimeoutMs: containers left after it: stuck, 3600000 */
 	const char *label_key;    /* nodeLabel "key=value": removed offline, set on return; */
 	const char *label_value;  /* NULL key: no label is touched */
+	int decommission;         /* drain: decommission (1) or resize (0, the default) */
+	int64_t decommission_timeout_s; /* decommissionTimeoutSeconds: rmadmin -refreshNodes -g */
 };
 
 /* The planner's options (decide/syncplan.h reads them). */
@@ -114,6 +122,9 @@ struct sync_cluster {
 	int insecure_skip_verify;   /* tls.insecureSkipVerify */
 	const char *rmadmin;        /* rmadmin.command, or NULL */
 	int64_t rmadmin_timeout_ms; /* rmadmin.timeoutMs */
+	const char *exclude_file;   /* exclude.file: the RM's exclude list, or NULL */
+	const char *exclude_cm_namespace, *exclude_cm_name; /* exclude.configMap, or NULL */
+	const char *exclude_cm_key;                         /* its data key (yarn.exclude) */
 };
 
 struct sync_config {

@@ -370,23 +370,17 @@ static void rmadmin_guard(int on, struct sigaction *saved)
 	}
 }
 
-/* Run `<rmadmin> rmadmin -updateNodeResource ID MB VCORES TIMEOUT` with
- * stdin from /dev/null, collecting its output for the message. */
-static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn_resource total,
-		       int64_t timeout_ms, struct err *e)
+/* Run `<rmadmin> rmadmin ARGS...` (argv[0] c->rmadmin, argv[1] "rmadmin")
+ * with stdin from /dev/null, in a process group of its own killed after
+ * rmadmin.timeoutMs, collecting its output for the message; what names it
+ * there ("rmadmin -updateNodeResource ID"). */
+static int rmadmin_run(const struct yarn_cluster *c, char *const *argv, const char *what,
+		       struct err *e)
 {
-	char mb[32], vc[32], to[32], why[512];
+	char why[512];
 	struct sigaction saved[sizeof(rmadmin_fatal) / sizeof(rmadmin_fatal[0])];
 	sigset_t fatal, none, held;
 	cleanup_free struct yarn_rmadmin_out *out = xcalloc(1, sizeof(*out));
-	char *argv[] = { (char *)c->rmadmin,
-			 (char *)"rmadmin",
-			 (char *)"-updateNodeResource",
-			 (char *)id,
-			 mb,
-			 vc,
-			 to,
-			 NULL };
 	int64_t limit = c->rmadmin_timeout_ms ? c->rmadmin_timeout_ms : RMADMIN_TIMEOUT_MS;
 	int64_t deadline = clock_mono_ms() + limit;
 	posix_spawn_file_actions_t fa;
@@ -394,9 +388,6 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 	int pipefd[2], status = 0, rc, timed_out = 0;
 	pid_t pid;
 
-	snprintf(mb, sizeof(mb), "%" PRId64, total.memory_mb);
-	snprintf(vc, sizeof(vc), "%" PRId64, total.vcores);
-	snprintf(to, sizeof(to), "%" PRId64, timeout_ms);
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return err_set(e, ERR_SYSTEM, errno, "pipe");
 	posix_spawn_file_actions_init(&fa);
@@ -453,16 +444,54 @@ static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn
 	rmadmin_guard(0, saved);
 	yarn_rmadmin_why(out, why, sizeof(why));
 	if (timed_out)
-		return err_set(e, ERR_TEMP, 0,
-			       "%s rmadmin -updateNodeResource %s: timed out after %" PRId64 " ms",
-			       c->rmadmin, id, limit);
+		return err_set(e, ERR_TEMP, 0, "%s %s: timed out after %" PRId64 " ms", c->rmadmin,
+			       what, limit);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return err_set(e, ERR_REMOTE, 0, "%s rmadmin -updateNodeResource %s: %s %d%s%s",
-			       c->rmadmin, id,
+		return err_set(e, ERR_REMOTE, 0, "%s %s: %s %d%s%s", c->rmadmin, what,
 			       WIFEXITED(status) ? "exit status" : "killed by signal",
 			       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
 			       *why ? ": " : "", why);
 	return 0;
+}
+
+/* `<rmadmin> rmadmin -updateNodeResource ID MB VCORES TIMEOUT` */
+static int run_rmadmin(const struct yarn_cluster *c, const char *id, struct yarn_resource total,
+		       int64_t timeout_ms, struct err *e)
+{
+	char mb[32], vc[32], to[32], what[300];
+	char *argv[] = { (char *)c->rmadmin,
+			 (char *)"rmadmin",
+			 (char *)"-updateNodeResource",
+			 (char *)id,
+			 mb,
+			 vc,
+			 to,
+			 NULL };
+
+	snprintf(mb, sizeof(mb), "%" PRId64, total.memory_mb);
+	snprintf(vc, sizeof(vc), "%" PRId64, total.vcores);
+	snprintf(to, sizeof(to), "%" PRId64, timeout_ms);
+	snprintf(what, sizeof(what), "rmadmin -updateNodeResource %s", id);
+	return rmadmin_run(c, argv, what, e);
+}
+
+int yarn_refresh_nodes(const struct yarn_cluster *c, int64_t graceful_s, struct err *e)
+{
+	char g[32], what[96];
+	char *argv[] = { (char *)c->rmadmin,
+			 (char *)"rmadmin",
+			 (char *)"-refreshNodes",
+			 (char *)"-g",
+			 g,
+			 (char *)"-server",
+			 NULL };
+
+	if (!c->rmadmin)
+		return err_set(e, ERR_USAGE, 0, "cluster %s: no rmadmin command configured",
+			       c->id ? c->id : "?");
+	snprintf(g, sizeof(g), "%" PRId64, graceful_s);
+	snprintf(what, sizeof(what), "rmadmin -refreshNodes -g %s -server", g);
+	return rmadmin_run(c, argv, what, e);
 }
 
 int yarn_node_resize(struct yarn_cluster *c, const char *id, struct yarn_resource total,

@@ -155,6 +155,18 @@ int yarn_node_get(struct yarn_cluster *c, const char *id, struct yarn_node *out,
 int yarn_node_resize(struct yarn_cluster *c, const char *id, struct yarn_resource total,
 		     int64_t over_commit_timeout_ms, struct yarn_resize_result *res, struct err *e);
 
+/* Run `<rmadmin> rmadmin -refreshNodes -g GRACEFUL_S -server`: the RM
+ * rereads its include and exclude lists; hosts newly excluded are
+ * decommissioned gracefully (DECOMMISSIONING, then DECOMMISSIONED once
+ * their containers end or after GRACEFUL_S, tracked by the RM: -server),
+ * hosts taken off the list are recommissioned (peers-and-lifecycle.md;
+ * hadoop-yarn RMAdminCLI).  Graceful for every newly excluded host, the
+ * operator's too, so kilo never decommissions one at once.  Bounded by
+ * rmadmin.timeoutMs as the resize fallback.  Returns 0 (exit 0), or -1 with
+ * e set: ERR_USAGE no rmadmin configured, ERR_REMOTE its exit status and
+ * output, ERR_TEMP timed out, ERR_SYSTEM it could not start. */
+int yarn_refresh_nodes(const struct yarn_cluster *c, int64_t graceful_s, struct err *e);
+
 /* Poll yarn_node_get every poll_ms until the node's total equals want or
  * timeout_ms passed.  Returns 1 when it does (node in *out), 0 on timeout
  * (last read in *out), -1 with e set when a read failed. */

@@ -1,11 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "run/synclife.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/atomicfile.h"
 #include "core/cleanup.h"
+#include "core/clock.h"
 #include "core/jsonio.h"
+#include "core/xalloc.h"
 #include "decide/lifecycle.h"
+#include "doc/yarnhosts.h"
+#include "remote/http.h"
 
 static const char *str_of(const json_t *obj, const char *key)
 {
@@ -17,9 +26,50 @@ static int is_one_of(const char *s, const char *a, const char *b, const char *c)
 	return s && (strcmp(s, a) == 0 || strcmp(s, b) == 0 || (c && strcmp(s, c) == 0));
 }
 
-int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_lifecycle *l,
+/* The part's decommission action: +1 exclude, -1 include, 0 none (absent). */
+static int decommission_of(const json_t *part)
+{
+	const char *d = str_of(part, "decommission");
+
+	return !d ? 0 : strcmp(d, "exclude") == 0 ? 1 : strcmp(d, "include") == 0 ? -1 : 0;
+}
+
+static int check_decommission(const json_t *part, const char *sub, const struct sync_config *sc,
+			      struct err *e)
+{
+	const json_t *d = json_object_get(part, "decommission"), *h;
+	const struct sync_cluster *y;
+	const char *host, *cluster;
+	char hctx[120];
+
+	if (!d)
+		return 0;
+	if (!is_one_of(json_string_value(d), "exclude", "include", "none"))
+		return jsonio_bad_value(e, sub, "decommission", "exclude, include or none", d);
+	if (!decommission_of(part))
+		return 0;
+	if (!sc->options.lifecycle.decommission)
+		return jsonio_bad_value(e, sub, "decommission",
+					"none (lifecycle.drain is not decommission)", d);
+	h = json_object_get(part, "decommissionHost");
+	snprintf(hctx, sizeof(hctx), "%s.decommissionHost", sub);
+	host = str_of(h, "host");
+	cluster = str_of(h, "cluster");
+	if (!json_is_object(h) || !host || !*host)
+		return jsonio_bad_value(e, hctx, "host", "the host to exclude or include",
+					json_object_get(h, "host"));
+	y = cluster ? sync_config_cluster(sc, cluster) : NULL;
+	if (!y || (!y->exclude_file && !y->exclude_cm_name) || !y->rmadmin)
+		return jsonio_bad_value(e, hctx, "cluster",
+					"a cluster of the configuration with exclude and rmadmin",
+					json_object_get(h, "cluster"));
+	return 0;
+}
+
+int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_config *sc,
 			 struct err *e)
 {
+	const struct sync_lifecycle *l = &sc->options.lifecycle;
 	const json_t *part = json_object_get(item, "lifecycle");
 	const char *action, *label, *item_action = str_of(item, "action");
 	struct lc_record r;
@@ -49,6 +99,8 @@ int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_
 	if (strcmp(label, "none") != 0 && strcmp(action, "record") != 0)
 		return jsonio_bad_value(e, sub, "label", "none when action is none",
 					json_object_get(part, "label"));
+	if (check_decommission(part, sub, sc, e) < 0)
+		return -1;
 	if (strcmp(action, "record") == 0) {
 		const json_t *basis = json_object_get(part, "basis");
 
@@ -166,4 +218,150 @@ int sync_lifecycle_write(struct k8s_client *kc, const char *node, const json_t *
 			: e->kind == ERR_TEMP   ? SYNC_R_KUBERNETES_UNREACHABLE
 						: SYNC_R_ANNOTATION_REFUSED;
 	return ret;
+}
+
+/* The largest exclude list kilo edits. */
+#define EXCLUDE_MAX (1 << 20)
+
+/* The text of the exclude file at path ("" when it does not exist yet). */
+static char *read_exclude(const char *path, struct err *e)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	char *buf;
+	size_t n = 0;
+	ssize_t r;
+
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return xstrdup("");
+		err_set(e, ERR_SYSTEM, errno, "exclude list %s", path);
+		return NULL;
+	}
+	buf = xmalloc(EXCLUDE_MAX + 1);
+	while ((r = read(fd, buf + n, EXCLUDE_MAX + 1 - n)) > 0 && (n += (size_t)r) <= EXCLUDE_MAX)
+		;
+	close(fd);
+	if (r < 0 || n > EXCLUDE_MAX) {
+		free(buf);
+		err_set(e, ERR_SYSTEM, r < 0 ? errno : 0, "exclude list %s%s", path,
+			r < 0 ? "" : ": larger than 1 MiB");
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (strlen(buf) != n) {
+		free(buf);
+		err_set(e, ERR_INPUT, 0, "exclude list %s: holds a NUL byte", path);
+		return NULL;
+	}
+	return buf;
+}
+
+static int edit_file(const char *path, const char *host, int add, struct err *e)
+{
+	cleanup_free char *cur = read_exclude(path, e), *next = NULL;
+	int changed = 0;
+
+	if (!cur)
+		return -1;
+	if (!(next = yarn_hosts_edit(cur, host, add, &changed, e)))
+		return -1;
+	return changed ? atomicfile_write(path, next, strlen(next), 0644, e) : 0;
+}
+
+static int edit_configmap(const struct sync_cluster *cfg, struct k8s_client *kc, const char *host,
+			  int add, struct err *e)
+{
+	cleanup_free char *ns = http_escape(cfg->exclude_cm_namespace, 1);
+	cleanup_free char *nm = http_escape(cfg->exclude_cm_name, 1);
+	cleanup_free char *path = xasprintf("/api/v1/namespaces/%s/configmaps/%s", ns, nm);
+	cleanup_free char *next = NULL;
+	json_auto_t *cm = NULL, *patch = NULL, *done = NULL;
+	const json_t *data;
+	const char *cur, *rv;
+	int changed = 0;
+
+	if (!kc)
+		return err_set(e, ERR_USAGE, 0, "no Kubernetes connection");
+	if (!(cm = k8s_call(kc, HTTP_GET, path, NULL, NULL, NULL, e)))
+		return -1;
+	data = json_object_get(cm, "data");
+	cur = json_string_value(json_object_get(data, cfg->exclude_cm_key));
+	if ((data && !json_is_object(data)) || (json_object_get(data, cfg->exclude_cm_key) && !cur))
+		return err_set(e, ERR_INPUT, 0, "ConfigMap %s/%s: data.%s is not a string",
+			       cfg->exclude_cm_namespace, cfg->exclude_cm_name,
+			       cfg->exclude_cm_key);
+	if (cur && strlen(cur) > EXCLUDE_MAX)
+		return err_set(e, ERR_INPUT, 0, "ConfigMap %s/%s: data.%s is larger than 1 MiB",
+			       cfg->exclude_cm_namespace, cfg->exclude_cm_name,
+			       cfg->exclude_cm_key);
+	if (!(next = yarn_hosts_edit(cur, host, add, &changed, e)))
+		return -1;
+	if (!changed)
+		return 0;
+	rv = str_of(json_object_get(cm, "metadata"), "resourceVersion");
+	patch = json_pack("{s:{s:s},s:{}}", "data", cfg->exclude_cm_key, next, "metadata");
+	if (rv)
+		json_object_set_new(json_object_get(patch, "metadata"), "resourceVersion",
+				    json_string(rv));
+	done = k8s_call(kc, HTTP_PATCH, path, NULL, "application/merge-patch+json", patch, e);
+	if (!done)
+		return -1;
+	cur = json_string_value(
+		json_object_get(json_object_get(done, "data"), cfg->exclude_cm_key));
+	if (!cur || strcmp(cur, next) != 0)
+		return err_set(e, ERR_TEMP, 0,
+			       "ConfigMap %s/%s: the API server's answer does not carry the new "
+			       "data.%s",
+			       cfg->exclude_cm_namespace, cfg->exclude_cm_name,
+			       cfg->exclude_cm_key);
+	return 0;
+}
+
+#define DECOMMISSION_POLL_MS 250
+
+int sync_decommission(const struct sync_cluster *cfg, struct yarn_cluster *y, struct k8s_client *kc,
+		      const char *host, int add, int64_t graceful_s, const char *node_id,
+		      enum sync_reason *code, struct err *e)
+{
+	int64_t deadline;
+	struct yarn_node n = { 0 };
+	int ret;
+
+	ret = cfg->exclude_file ? edit_file(cfg->exclude_file, host, add, e)
+				: edit_configmap(cfg, kc, host, add, e);
+	if (ret < 0) {
+		*code = SYNC_R_EXCLUDE_LIST_FAILED;
+		return -1;
+	}
+	if (yarn_refresh_nodes(y, graceful_s, e) < 0) {
+		*code = SYNC_R_DECOMMISSION_FAILED;
+		return -1;
+	}
+	if (!add || !node_id)
+		return 0;
+	deadline = clock_mono_ms() + cfg->confirm_timeout_ms;
+	for (;;) {
+		struct err re = { 0 };
+
+		yarn_node_release(&n);
+		if (yarn_node_get(y, node_id, &n, &re) == 0 &&
+		    (strcmp(n.state, "DECOMMISSIONING") == 0 ||
+		     yarn_node_state_inactive(n.state))) {
+			yarn_node_release(&n);
+			return 0;
+		}
+		if (clock_mono_ms() >= deadline) {
+			*code = SYNC_R_DECOMMISSION_NOT_CONFIRMED;
+			err_set(e, ERR_TEMP, 0,
+				"rmadmin -refreshNodes exited 0, but the RM does not list %s "
+				"DECOMMISSIONING after %lld ms (%s%s): is %s on its exclude list "
+				"(yarn.resourcemanager.nodes.exclude-path)?",
+				node_id, (long long)cfg->confirm_timeout_ms,
+				re.kind != ERR_NONE ? "" : "state ",
+				re.kind != ERR_NONE ? re.msg : (n.state ? n.state : "?"), host);
+			yarn_node_release(&n);
+			return -1;
+		}
+		clock_sleep_ms(DECOMMISSION_POLL_MS);
+	}
 }

@@ -13,6 +13,7 @@
 #include "decide/syncplan.h"
 #include "doc/syncconfig.h"
 #include "remote/k8s.h"
+#include "remote/yarn.h"
 
 /* Check item's lifecycle part (absent: fine).  ERR_INPUT naming the field
  * (ctx "SyncPlan.items[3]"): a part while l is not enabled, an action other
@@ -20,8 +21,11 @@
  * without lifecycle.nodeLabel or without record, a record that
  * lc_record_from_json() refuses, and an update of a node whose state is
  * draining, stuck or offline that is not 0/0 with overCommitTimeoutMs -1
- * (the lifecycle never sends room to a draining node, nor a kill). */
-int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_lifecycle *l,
+ * (the lifecycle never sends room to a draining node, nor a kill); a
+ * decommission action (exclude, include) while lifecycle.drain is not
+ * decommission, or whose decommissionHost {cluster, host} names no cluster
+ * of sc. */
+int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_config *sc,
 			 struct err *e);
 
 /* Write the part's record and label action on the fresh Node: one merge
@@ -31,5 +35,18 @@ int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_
  * kubernetes-unreachable, annotation-refused). */
 int sync_lifecycle_write(struct k8s_client *kc, const char *node, const json_t *part,
 			 const struct sync_lifecycle *l, enum sync_reason *code, struct err *e);
+
+/* The decommission action of a lifecycle part (lifecycle.drain
+ * decommission): put host on cluster's exclude list (add) or take it off,
+ * keeping every other line (doc/yarnhosts.h); the list is cfg's exclude.file
+ * (written atomically, 0644) or the data key of its exclude.configMap
+ * (merge patch with the ConfigMap's resourceVersion); then `rmadmin
+ * -refreshNodes -g graceful_s -server` (remote/yarn.h).  On add, node_id
+ * must then be listed DECOMMISSIONING (or already gone) within
+ * cfg->confirm_timeout_ms.  Returns 0, or -1 with e set and *code
+ * (exclude-list-failed, decommission-failed, decommission-not-confirmed). */
+int sync_decommission(const struct sync_cluster *cfg, struct yarn_cluster *y, struct k8s_client *kc,
+		      const char *host, int add, int64_t graceful_s, const char *node_id,
+		      enum sync_reason *code, struct err *e);
 
 #endif

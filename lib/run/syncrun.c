@@ -373,7 +373,7 @@ static int check_item(const json_t *it, size_t i, const struct sync_config *sc, 
 			       ? -1
 			       : jsonio_bad_value(e, sub, "action", "annotate, none or skip",
 						  json_object_get(ann, "action"));
-	if (sync_lifecycle_check(it, ctx, &sc->options.lifecycle, e) < 0)
+	if (sync_lifecycle_check(it, ctx, sc, e) < 0)
 		return -1;
 	if (aa && strcmp(aa, "annotate") == 0)
 		return plan_allocation(ann, ctx, &sc->options, &cpu, &mem, e);
@@ -526,17 +526,41 @@ static void apply_annotation(const json_t *item, json_t *out, const struct sync_
 
 /* The lifecycle part: its record and label onto the Node (run/synclife.h). */
 static void apply_lifecycle(const json_t *item, json_t *out, const struct sync_config *sc,
-			    struct k8s_client *kc, int dry_run, struct sync_stats *st)
+			    struct sync_rms *rms, struct k8s_client *kc, int dry_run,
+			    struct sync_stats *st)
 {
 	const json_t *part = json_object_get(item, "lifecycle");
 	json_t *opart = json_object_get(out, "lifecycle");
-	const char *action = item_str(part, "action");
+	const char *action = item_str(part, "action"), *dec = item_str(part, "decommission");
 	enum sync_reason code = SYNC_R_KUBERNETES_UNREACHABLE;
 	struct err e = { 0 };
 	int ret = -1;
 
 	if (!json_is_object(opart))
 		return;
+	if (!dry_run && dec && strcmp(dec, "none") != 0) {
+		/* the exclude list and the refresh first: the record (and the
+		 * label of a return) only once the RM has it */
+		const json_t *h = json_object_get(part, "decommissionHost");
+		const char *cluster = item_str(h, "cluster");
+		const struct sync_cluster *cfg = sync_config_cluster(sc, cluster);
+		struct yarn_cluster *y = rms_find(rms, cluster);
+		int add = strcmp(dec, "exclude") == 0;
+
+		if (!cfg || !y) {
+			err_set(&e, ERR_USAGE, 0, "cluster %s: no RM client for it", cluster);
+			set_failed(opart, &e, SYNC_R_CLUSTER_NOT_CONFIGURED, st);
+			return;
+		}
+		if (sync_decommission(cfg, y, kc, item_str(h, "host"), add,
+				      sc->options.lifecycle.decommission_timeout_s,
+				      add ? item_str(item, "yarnNodeId") : NULL, &code, &e) < 0) {
+			set_failed(opart, &e, code, st);
+			return;
+		}
+		json_object_set_new(opart, "decommissionResult",
+				    json_string(add ? "excluded" : "included"));
+	}
 	if (!action || strcmp(action, "record") != 0 || dry_run) {
 		json_object_set_new(opart, "result",
 				    json_string(action && strcmp(action, "record") == 0
@@ -716,7 +740,8 @@ static void confirm_accepted(struct accepted_list *acc, struct sync_rms *rms,
  * inside annotation) from a copied plan item. */
 static void forget_results(json_t *out)
 {
-	static const char *const keys[] = { "result", "error", "errorCode", "via" };
+	static const char *const keys[] = { "result", "error", "errorCode", "via",
+					    "decommissionResult" };
 	json_t *ann = json_object_get(out, "annotation"), *lc = json_object_get(out, "lifecycle");
 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
@@ -797,7 +822,7 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 		}
 		apply_rm(it, out, rms, dry_run, &acc, st);
 		apply_annotation(it, out, sc, kc, dry_run, st);
-		apply_lifecycle(it, out, sc, kc, dry_run, st);
+		apply_lifecycle(it, out, sc, rms, kc, dry_run, st);
 	}
 	confirm_accepted(&acc, rms, sc, st);
 	free(acc.a);
