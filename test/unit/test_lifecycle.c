@@ -6,6 +6,7 @@
 
 #include "core/jsonio.h"
 #include "decide/lifecycle.h"
+#include "doc/yarnhosts.h"
 #include "testlib.h"
 
 #define T INT64_C(1800000000000)
@@ -276,6 +277,146 @@ START_TEST(test_lifecycle_record_refused)
 }
 END_TEST
 
+/* lifecycle.drain decommission: the exclude list instead of 0/0 */
+START_TEST(test_lifecycle_decommission)
+{
+	struct sync_lifecycle dc = cfg;
+	struct lc_record a = { .state = LC_ACTIVE, .since_ms = T - 1, .pending_ms = T - 300000 };
+	struct lc_facts f = { .seen = LC_SEEN_RM,
+			      .batch = { .vcores = 0, .memory_mb = 512 },
+			      .rm_total = { .vcores = 8, .memory_mb = 8192 },
+			      .rm_used = { .vcores = 2, .memory_mb = 2048 },
+			      .rm_containers = 2,
+			      .rm_state = "RUNNING",
+			      .host = "w1.example.com",
+			      .cluster = "c1",
+			      .label_present = 1 };
+	struct lc_step st;
+	struct lc_record d;
+
+	dc.decommission = 1;
+	dc.decommission_timeout_s = 3600;
+	/* active -> draining: exclude, and 0/0 until the RM says DECOMMISSIONING */
+	lc_next(&dc, &a, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_DRAINING);
+	ck_assert_int_eq(st.decommission, 1);
+	ck_assert_str_eq(st.decommission_host, "w1.example.com");
+	ck_assert_str_eq(st.decommission_cluster, "c1");
+	ck_assert_str_eq(st.next.excluded_host, "w1.example.com");
+	ck_assert_int_eq(st.zero, 1);
+	ck_assert_ptr_nonnull(strstr(st.next.reason, "decommissioned gracefully"));
+	d = st.next;
+	/* the RM shows it DECOMMISSIONING: nothing to send, nothing to ask */
+	f.rm_state = "DECOMMISSIONING";
+	lc_next(&dc, &d, &f, T + 1000, &st);
+	ck_assert_int_eq(st.next.state, LC_DRAINING);
+	ck_assert_int_eq(st.decommission, 0);
+	ck_assert_int_eq(st.zero, 0);
+	ck_assert_int_eq(st.record, 0);
+	/* still RUNNING a pass later (the refresh did not take): asked again */
+	f.rm_state = "RUNNING";
+	lc_next(&dc, &d, &f, T + 1000, &st);
+	ck_assert_int_eq(st.decommission, 1);
+	ck_assert_int_eq(st.zero, 1);
+	ck_assert_int_eq(st.record, 0);
+	/* 0/0 in use is not the end in this mode: the RM decides */
+	f.rm_state = "DECOMMISSIONING";
+	f.rm_used = (struct yarn_resource){ 0 };
+	f.rm_total = (struct yarn_resource){ 0 };
+	f.rm_containers = 0;
+	lc_next(&dc, &d, &f, T + 2000, &st);
+	ck_assert_int_eq(st.next.state, LC_DRAINING);
+	/* DECOMMISSIONED: offline, the label goes (its NodeManager exits) */
+	f.rm_state = "DECOMMISSIONED";
+	lc_next(&dc, &d, &f, T + 3000, &st);
+	ck_assert_int_eq(st.next.state, LC_OFFLINE);
+	ck_assert_int_eq(st.label, -1);
+	ck_assert_int_eq(st.zero, 0);
+	ck_assert_str_eq(st.next.excluded_host, "w1.example.com");
+	/* offline -> returning: off the exclude list first, the label back */
+	d = st.next;
+	f = (struct lc_facts){ .seen = LC_SEEN_NO_NM, .batch = { .vcores = 8, .memory_mb = 8192 } };
+	d.pending_ms = T - 600000;
+	lc_next(&dc, &d, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_RETURNING);
+	ck_assert_int_eq(st.decommission, -1);
+	ck_assert_str_eq(st.decommission_host, "w1.example.com");
+	ck_assert_str_eq(st.decommission_cluster, "c1");
+	ck_assert_str_eq(st.next.excluded_host, "");
+	ck_assert_int_eq(st.label, 1);
+}
+END_TEST
+
+/* A drain cancelled before DECOMMISSIONED takes the host off the list */
+START_TEST(test_lifecycle_decommission_cancelled)
+{
+	struct sync_lifecycle dc = cfg;
+	struct lc_record d = { .state = LC_DRAINING,
+			       .since_ms = T - 9000,
+			       .pending_ms = T - 600000 };
+	struct lc_facts f = { .seen = LC_SEEN_RM,
+			      .batch = { .vcores = 8, .memory_mb = 8192 },
+			      .rm_state = "DECOMMISSIONING",
+			      .rm_containers = 1,
+			      .host = "w1",
+			      .cluster = "c1" };
+	struct lc_step st;
+
+	dc.decommission = 1;
+	snprintf(d.excluded_host, sizeof(d.excluded_host), "w1");
+	snprintf(d.excluded_cluster, sizeof(d.excluded_cluster), "c1");
+	lc_next(&dc, &d, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_ACTIVE);
+	ck_assert_int_eq(st.decommission, -1);
+	ck_assert_str_eq(st.decommission_host, "w1");
+}
+END_TEST
+
+START_TEST(test_yarn_hosts_edit)
+{
+	static const struct {
+		const char *in, *host;
+		int add;
+		const char *out;
+		int changed;
+	} cases[] = {
+		{ NULL, "w1", 1, "w1\n", 1 },
+		{ "", "w1", 1, "w1\n", 1 },
+		{ "# the operator's\nold-1\n", "w1", 1, "# the operator's\nold-1\nw1\n", 1 },
+		{ "old-1", "w1", 1, "old-1\nw1\n", 1 },
+		{ "old-1 W1 old-2\n", "w1", 1, "old-1 W1 old-2\n", 0 }, /* listed: case aside */
+		{ "# w1 in a comment\n", "w1", 1, "# w1 in a comment\nw1\n", 1 },
+		{ "old-1\nw1\nold-2\n", "w1", 0, "old-1\nold-2\n", 1 },
+		{ "old-1 w1 old-2\n", "w1", 0, "old-1  old-2\n", 1 },
+		{ "w1 # kilo\nold\n", "w1", 0, " # kilo\nold\n", 1 },
+		{ "w1\n  w1\t\nw10\n", "w1", 0, "w10\n", 1 }, /* w10 is another host */
+		{ "old-1\n", "w1", 0, "old-1\n", 0 },
+		{ "# w1\n", "w1", 0, "# w1\n", 0 },
+	};
+	struct err e = { 0 };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int changed = -1;
+		char *out = yarn_hosts_edit(cases[i].in, cases[i].host, cases[i].add, &changed, &e);
+
+		ck_assert_msg(out != NULL, "case %zu: %s", i, e.msg);
+		ck_assert_msg(strcmp(out, cases[i].out) == 0 && changed == cases[i].changed,
+			      "case %zu: got '%s' changed %d", i, out, changed);
+		free(out);
+	}
+	ck_assert_int_eq(yarn_hosts_has("a b\n# w1\nc", "w1"), 0);
+	ck_assert_int_eq(yarn_hosts_has("a b\nW1# x\nc", "w1"), 1);
+	{
+		int changed;
+
+		ck_assert_ptr_null(yarn_hosts_edit("", "bad host", 1, &changed, &e));
+		ck_assert_str_eq(e.msg, "'bad host' is not a host name for the exclude list");
+		ck_assert_ptr_null(yarn_hosts_edit("", "h#x", 1, &changed, &e));
+		ck_assert_ptr_null(yarn_hosts_edit("", "", 0, &changed, &e));
+	}
+}
+END_TEST
+
 static Suite *lifecycle_suite(void)
 {
 	Suite *s = suite_create("lifecycle");
@@ -286,6 +427,9 @@ static Suite *lifecycle_suite(void)
 	tcase_add_test(tc, test_lifecycle_reasons);
 	tcase_add_test(tc, test_lifecycle_record_round_trip);
 	tcase_add_test(tc, test_lifecycle_record_refused);
+	tcase_add_test(tc, test_lifecycle_decommission);
+	tcase_add_test(tc, test_lifecycle_decommission_cancelled);
+	tcase_add_test(tc, test_yarn_hosts_edit);
 	suite_add_tcase(s, tc);
 	return s;
 }

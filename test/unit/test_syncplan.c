@@ -2110,6 +2110,80 @@ START_TEST(test_syncplan_lifecycle_offline_and_hold_down)
 }
 END_TEST
 
+/* lifecycle and its decommission mode: what the config refuses, one line
+ * naming the field and the value */
+START_TEST(test_syncconfig_lifecycle)
+{
+	static const char cl[] = "clusters:\n  - id: a\n    rmUrls: ['http://rm:8088']\n";
+	static const struct {
+		const char *extra, *want;
+	} cases[] = {
+		{ "lifecycle: {nodeLable: a=b}\n",
+		  "sync.yaml:4:13: lifecycle.nodeLable: unknown field (did you mean nodeLabel?)" },
+		{ "lifecycle: {nodeLabel: a}\n",
+		  "sync.yaml:4:24: lifecycle.nodeLabel: expected one label as key=value (the "
+		  "NodeManager DaemonSet's nodeSelector), got \"a\"" },
+		{ "lifecycle: {min: {vCores: 0, memoryMB: 0}}\n",
+		  "sync.yaml:4:18: lifecycle.min: expected at least 1 vCore or 1 MB (a pool of 0/0 "
+		  "never drains)" },
+		{ "lifecycle: {drain: drop}\n",
+		  "sync.yaml:4:20: lifecycle.drain: expected one of" },
+		{ "lifecycle: {drain: decommission}\n",
+		  "sync.yaml:4:20: lifecycle.drain: expected resize, or decommission with "
+		  "lifecycle.nodeLabel" },
+		{ "lifecycle: {drain: decommission, nodeLabel: a=b}\n",
+		  "sync.yaml: clusters[0].exclude: expected the RM's exclude list "
+		  "(lifecycle.drain is decommission)" },
+		{ "    exclude: {file: /x}\nlifecycle: {drain: decommission, nodeLabel: a=b}\n",
+		  "sync.yaml: clusters[0].rmadmin: expected the yarn command" },
+		{ "    exclude: {file: relative}\n",
+		  "sync.yaml:4:21: clusters[0].exclude.file: expected an absolute path, got \"relative\"" },
+		{ "    exclude: {file: /etc/hadoop/exclude.xml}\n",
+		  "sync.yaml:4:21: clusters[0].exclude.file: expected the plain host list" },
+		{ "    exclude: {file: /x, configMap: {namespace: y, name: e}}\n",
+		  "sync.yaml:4:14: clusters[0].exclude: expected either file" },
+		{ "    exclude: {configMap: {namespace: Bad_NS, name: e}}\n",
+		  "sync.yaml:4:38: clusters[0].exclude.configMap.namespace: expected a namespace "
+		  "name" },
+	};
+	char *dir = testlib_tmpdir(), *path = xasprintf("%s/sync.yaml", dir);
+	struct sync_config sc;
+	struct err e = { 0 };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text = xasprintf("%s%s", cl, cases[i].extra);
+
+		testlib_write(dir, "sync.yaml", text);
+		ck_assert_msg(sync_config_load(&sc, path, &e) == -1, "case %zu loaded", i);
+		ck_assert_int_eq(e.kind, ERR_INPUT);
+		ck_assert_msg(strncmp(strstr(e.msg, "sync.yaml:"), cases[i].want,
+				      strlen(cases[i].want)) == 0,
+			      "case %zu: %s", i, e.msg);
+		sync_config_release(&sc);
+		free(text);
+	}
+	testlib_write(dir, "sync.yaml",
+		      "clusters:\n  - id: a\n    rmUrls: ['http://rm:8088']\n"
+		      "    rmadmin: {command: yarn}\n"
+		      "    exclude: {configMap: {namespace: hadoop-yarn, name: rm-exclude}}\n"
+		      "lifecycle: {drain: decommission, nodeLabel: k/l=v, holdDownMs: 0,\n"
+		      "            decommissionTimeoutSeconds: 600}\n");
+	ck_assert_msg(sync_config_load(&sc, path, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(sc.options.lifecycle.enabled, 1);
+	ck_assert_int_eq(sc.options.lifecycle.decommission, 1);
+	ck_assert_int_eq(sc.options.lifecycle.decommission_timeout_s, 600);
+	ck_assert_int_eq(sc.options.lifecycle.hold_down_ms, 0);
+	ck_assert_int_eq(sc.options.lifecycle.hold_up_ms, 600000);
+	ck_assert_str_eq(sc.options.lifecycle.label_key, "k/l");
+	ck_assert_str_eq(sc.options.lifecycle.label_value, "v");
+	ck_assert_str_eq(sc.clusters[0].exclude_cm_key, "yarn.exclude");
+	sync_config_release(&sc);
+	testlib_rmtree(dir);
+	free(dir);
+	free(path);
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -2164,6 +2238,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_node_id_moved_share_follows);
 	tcase_add_test(tc, test_syncplan_node_id_moved_same_host_only);
 	tcase_add_test(tc, test_syncplan_lifecycle_holds_and_returns);
+	tcase_add_test(tc, test_syncconfig_lifecycle);
 	tcase_add_test(tc, test_syncplan_lifecycle_offline_and_hold_down);
 	suite_add_tcase(s, tc);
 	return s;
