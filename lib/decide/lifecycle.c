@@ -109,6 +109,24 @@ int lc_record_from_json(const json_t *doc, const char *ctx, struct lc_record *r,
 		snprintf(r->excluded_cluster, sizeof(r->excluded_cluster), "%s",
 			 cluster ? cluster : "");
 	}
+	{
+		json_t *rm = NULL;
+		char sub[120];
+		int64_t idx = 0;
+
+		snprintf(sub, sizeof(sub), "%s.rm", ctx);
+		if (jsonio_get_obj(doc, ctx, "rm", &rm, e) < 0 ||
+		    (rm && (jsonio_get_int(rm, sub, "index", 0, 1000, &idx, e) <= 0 ||
+			    jsonio_get_int(rm, sub, "startedOn", 1, INT64_C(1) << 53,
+					   &r->rm_started_on, e) <= 0)) ||
+		    jsonio_get_bool(doc, ctx, "rmChanged", &r->rm_changed, e) < 0)
+			return e->kind != ERR_NONE
+				       ? -1
+				       : jsonio_bad_value(e, sub, NULL,
+							  "{index, startedOn} integers", rm);
+		r->rm_known = rm != NULL;
+		r->rm_index = (int)idx;
+	}
 	if (reason && strlen(reason) >= sizeof(r->reason))
 		return jsonio_bad_value(e, ctx, "reason", "a reason of at most 239 bytes",
 					json_object_get(doc, "reason"));
@@ -134,6 +152,12 @@ char *lc_record_format(const struct lc_record *r)
 		json_object_set_new(doc, "excluded",
 				    json_pack("{s:s,s:s}", "cluster", r->excluded_cluster, "host",
 					      r->excluded_host));
+	if (r->rm_known)
+		json_object_set_new(doc, "rm",
+				    json_pack("{s:i,s:I}", "index", r->rm_index, "startedOn",
+					      (json_int_t)r->rm_started_on));
+	if (r->rm_changed)
+		json_object_set_new(doc, "rmChanged", json_true());
 	if (r->nm_known)
 		json_object_set_new(doc, "nodeManagerRequest",
 				    json_pack("{s:I,s:I}", "cpuMilli", (json_int_t)r->nm_cpu_milli,
@@ -214,6 +238,11 @@ static void exclude(const struct sync_lifecycle *cfg, struct lc_record *n, const
 	snprintf(out->decommission_host, sizeof(out->decommission_host), "%s", f->host);
 	snprintf(out->decommission_cluster, sizeof(out->decommission_cluster), "%s", f->cluster);
 	out->decommission = 1;
+	if (!n->rm_known && f->rm_known) { /* the RM it begins under */
+		n->rm_known = 1;
+		n->rm_index = f->rm_index;
+		n->rm_started_on = f->rm_started_on;
+	}
 }
 
 /* take the host kilo excluded off the list again */
@@ -226,6 +255,7 @@ static void include(struct lc_record *n, struct lc_step *out)
 	snprintf(out->decommission_cluster, sizeof(out->decommission_cluster), "%s",
 		 n->excluded_cluster);
 	n->excluded_host[0] = n->excluded_cluster[0] = '\0';
+	n->rm_known = n->rm_changed = 0;
 }
 
 void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
@@ -288,6 +318,11 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 		break;
 	case LC_DRAINING:
 	case LC_STUCK:
+		if (cfg->decommission && n->excluded_host[0] && n->rm_known &&
+		    f->seen == LC_SEEN_RM && f->rm_known && !n->rm_changed &&
+		    (f->rm_index != n->rm_index || f->rm_started_on != n->rm_started_on)) {
+			n->rm_changed = out->rm_changed = 1; /* YARN-5464 */
+		}
 		if (back_above(cfg, f->batch) && f->seen == LC_SEEN_RM) {
 			if (held_for(n, now, cfg->hold_up_ms,
 				     "back at lifecycle.min + returnMargin: the drain ends",
@@ -306,9 +341,15 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 			int removed = labelled && f->label_present;
 
 			go(n, LC_OFFLINE, now, "%s%s",
-			   f->seen == LC_SEEN_NO_NM
-				   ? "the NodeManager pod is gone"
-				   : "no YARN container left on the node (the RM lists 0/0 in use)",
+			   f->seen == LC_SEEN_NO_NM ? "the NodeManager pod is gone"
+			   : n->rm_changed
+				   ? "decommissioned at once: another RM took over during the "
+				     "graceful decommission (a failover or a restart) and does not "
+				     "keep its timeout (YARN-5464): containers still running were "
+				     "killed"
+			   : cfg->decommission ? "the RM decommissioned it"
+					       : "no YARN container left on the node (the RM lists "
+						 "0/0 in use)",
 			   removed ? ": label removed, the NodeManager DaemonSet stops its pod"
 				   : "");
 			n->label_removed = removed;
@@ -354,5 +395,6 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 			   : (out->changed || n->pending_ms != cur->pending_ms ||
 			      n->label_removed != cur->label_removed ||
 			      n->since_ms != cur->since_ms ||
-			      strcmp(n->excluded_host, cur->excluded_host) != 0);
+			      strcmp(n->excluded_host, cur->excluded_host) != 0 ||
+			      n->rm_changed != cur->rm_changed || n->rm_known != cur->rm_known);
 }

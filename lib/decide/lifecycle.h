@@ -36,10 +36,14 @@
  *   {"state":"draining","since":"2026-11-29T16:00:00Z",
  *    "reason":"...","pendingSince":"...","labelRemoved":true,
  *    "nodeManagerRequest":{"cpuMilli":1000,"memoryBytes":2147483648},
- *    "excluded":{"cluster":"c1","host":"worker-1.example.com"}}
+ *    "excluded":{"cluster":"c1","host":"worker-1.example.com"},
+ *    "rm":{"index":0,"startedOn":1796283732869},"rmChanged":true}
  * pendingSince: when the condition for the next state (below min, or back
  * above min + margin) was first seen; labelRemoved: kilo removed nodeLabel;
  * excluded: the host kilo put on that cluster's exclude list (decommission);
+ * rm: the RM the decommission began under; rmChanged: another RM (a
+ * failover, a restart) answered since, which decommissions excluded hosts at
+ * once, killing their containers (YARN-5464): reported, never hidden;
  * nodeManagerRequest: the NodeManager pod's own Batch request when the
  * record was last written with the pod there.  While the pod is gone its
  * request is still taken off the Batch pool the return is judged on: a
@@ -73,7 +77,10 @@ struct lc_record {
 	int label_removed;          /* kilo removed lifecycle.nodeLabel */
 	char excluded_host[256];    /* excluded.host: the host kilo put on the exclude list, "" */
 	char excluded_cluster[128]; /* excluded.cluster: the YARN cluster of that list */
-	int nm_known;               /* nodeManagerRequest was recorded: */
+	int rm_known, rm_index;     /* rm: the RM the decommission began under */
+	int64_t rm_started_on;
+	int rm_changed; /* rmChanged: another RM took over since (YARN-5464) */
+	int nm_known;   /* nodeManagerRequest was recorded: */
 	int64_t nm_cpu_milli, nm_memory_bytes; /* the NodeManager pod's own Batch request */
 	char reason[LC_REASON_MAX];
 };
@@ -107,6 +114,8 @@ struct lc_facts {
 	const char *rm_state;                   /* RM only: its NodeState */
 	const char *host;                       /* RM only: the node id's host */
 	const char *cluster;                    /* RM only: its YARN cluster */
+	int rm_known, rm_index;                 /* RM only: which RM answered (index */
+	int64_t rm_started_on;                  /* of rmUrls, its startedOn), when known */
 	int label_present;                      /* the Node carries nodeLabel key=value */
 };
 
@@ -121,6 +130,7 @@ struct lc_step {
 				* before the record is written), 0 nothing */
 	char decommission_host[256]; /* the host of that action */
 	char decommission_cluster[128]; /* and its cluster */
+	int rm_changed;                 /* 1: found this pass that another RM took over */
 };
 
 /* The step of one node.  cur is its record (NULL: none, taken as active

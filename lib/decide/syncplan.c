@@ -53,6 +53,8 @@ struct in_cluster {
 					    * busy and that no NodeManager pod claims */
 	int has_nodes;
 	struct yarn_nodes nodes;
+	int rm_known, rm_index; /* sync_input_cluster_rm() */
+	int64_t rm_started_on;
 };
 
 struct sync_input {
@@ -544,6 +546,16 @@ int sync_input_add_rm_nodes(struct sync_input *in, const char *cluster,
 	c->has_nodes = 1;
 	yarn_nodes_copy(&c->nodes, nodes);
 	return 0;
+}
+
+void sync_input_cluster_rm(struct sync_input *in, const char *cluster, int index,
+			   int64_t started_on)
+{
+	struct in_cluster *c = cluster_entry(in, cluster, 1);
+
+	c->rm_known = index >= 0 && started_on > 0;
+	c->rm_index = index;
+	c->rm_started_on = started_on;
 }
 
 void sync_input_cluster_expect(struct sync_input *in, const char *cluster)
@@ -1137,6 +1149,12 @@ static json_t *lifecycle_part(const struct sync_node *n, const struct lc_step *s
 		json_object_set_new(p, "excluded",
 				    json_pack("{s:s,s:s}", "cluster", r->excluded_cluster, "host",
 					      r->excluded_host));
+	if (r->rm_known)
+		json_object_set_new(p, "rm",
+				    json_pack("{s:i,s:I}", "index", r->rm_index, "startedOn",
+					      (json_int_t)r->rm_started_on));
+	if (r->rm_changed)
+		json_object_set_new(p, "rmChanged", json_true());
 	if (st->decommission) {
 		json_object_set_new(p, "decommission",
 				    json_string(st->decommission > 0 ? "exclude" : "include"));
@@ -1380,6 +1398,9 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 					 .rm_state = y->state,
 					 .host = host,
 					 .cluster = n->nm_cluster,
+					 .rm_known = c->rm_known,
+					 .rm_index = c->rm_index,
+					 .rm_started_on = c->rm_started_on,
 					 .label_present = n->label_present };
 		lifecycle_step(in, n, &lcf, now_ms, &lc);
 		lc_on = 1;

@@ -193,6 +193,13 @@ extern const struct jsonio_filter sync_input_fields[];
 int sync_input_add_rm_nodes(struct sync_input *in, const char *cluster,
 			    const struct yarn_nodes *nodes, struct err *e);
 
+/* Which RM process answered for the cluster this pass: the index of the
+ * active RM among its rmUrls and its clusterInfo.startedOn (0 unknown).  A
+ * decommission that began under another one was cut short: the new RM
+ * decommissions excluded hosts at once (YARN-5464); the lifecycle says so. */
+void sync_input_cluster_rm(struct sync_input *in, const char *cluster, int index,
+			   int64_t started_on);
+
 /* Expect the RM node list of a cluster (plan --from with a --config that
  * names it): unless the list is given, the cluster counts as unreachable
  * ("its RM node list was not given"), so no share is zeroed on its absence. */

@@ -217,6 +217,13 @@ int yarn_cluster_info_parse(const json_t *doc, enum yarn_ha_state *state, struct
 	return 0;
 }
 
+int64_t yarn_cluster_info_started_on(const json_t *doc)
+{
+	const json_t *v = json_object_get(json_object_get(doc, "clusterInfo"), "startedOn");
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ? json_integer_value(v) : 0;
+}
+
 json_t *yarn_resize_body(struct yarn_resource total, int64_t over_commit_timeout_ms)
 {
 	return json_pack("{s:{s:I,s:I},s:I}", "resource", "memory", (json_int_t)total.memory_mb,

@@ -97,6 +97,11 @@ const struct yarn_node *yarn_nodes_find(const struct yarn_nodes *nodes, const ch
  * clusterInfo is missing or haState is not a string. */
 int yarn_cluster_info_parse(const json_t *doc, enum yarn_ha_state *state, struct err *e);
 
+/* clusterInfo.startedOn of the same document (ms since the epoch, when this
+ * RM process started: a restart or a failover to another RM changes it), 0
+ * when absent or not a positive integer. */
+int64_t yarn_cluster_info_started_on(const json_t *doc);
+
 /* The resize body {"resource":{"memory":MB,"vCores":n},"overCommitTimeout":ms}
  * (ResourceOptionInfo, no root wrapper).  overCommitTimeout is always
  * present: ms < 0 never kills, >= 0 preempts then kills after ms

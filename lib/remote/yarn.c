@@ -211,6 +211,8 @@ static int rm_ha_state(struct yarn_cluster *c, int rm, enum yarn_ha_state *state
 	if (!doc)
 		goto out;
 	ret = yarn_cluster_info_parse(doc, state, e);
+	if (ret == 0 && (*state == YARN_HA_ACTIVE || *state == YARN_HA_NONE))
+		c->active_started_on = yarn_cluster_info_started_on(doc);
 out:
 	http_request_release(&req);
 	http_response_release(&resp);
@@ -223,6 +225,7 @@ int yarn_find_active(struct yarn_cluster *c, struct err *e)
 	size_t len = 0;
 
 	c->active = -1;
+	c->active_started_on = 0;
 	c->error_status = 0;
 	for (size_t i = 0; i < c->n_rm; i++) {
 		enum yarn_ha_state st = YARN_HA_OTHER;

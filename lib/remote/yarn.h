@@ -51,6 +51,7 @@ struct yarn_cluster {
 				      * (path, or a name looked up in PATH), or NULL */
 	int64_t rmadmin_timeout_ms; /* 0: 60000 */
 	int active;                 /* index into rm_urls of the active RM, -1 unknown */
+	int64_t active_started_on;  /* its clusterInfo.startedOn (ms), 0 unknown */
 	long error_status;          /* the last HTTP status >= 400 an RM answered in the
 				     * last yarn_* call (0: none), for the caller's
 				     * reason code: 401/403 refused, 5xx/429 an RM error */

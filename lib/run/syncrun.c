@@ -128,6 +128,7 @@ static void gather_rm(struct sync_input *in, struct sync_rms *rms, struct sync_s
 			rms->down[i] = e;
 			continue;
 		}
+		sync_input_cluster_rm(in, c->id, c->active, c->active_started_on);
 		if (sync_input_add_rm_nodes(in, c->id, &nodes, &e) < 0) {
 			rms->down_code[i] = SYNC_R_RM_ANSWER_INVALID;
 			sync_input_cluster_unreachable(in, c->id, rms->down_code[i], e.msg);

@@ -40,7 +40,7 @@ Control API (plain HTTP on the control port, JSON bodies):
   POST /failover        swap the active and the standby
   POST /nodes           replace the node list: [{"id","state","memoryMB","vCores",
                         "usedMemoryMB","usedVCores","containers"}]
-  POST /restart         the RMs restart: every resize is forgotten
+  POST /restart         the RMs restart: every resize is forgotten, startedOn moves on
   POST /rmadmin         {"node","memory","vCores","overCommitTimeout"}: what
                         `yarn rmadmin -updateNodeResource` does (the admin RPC,
                         no web endpoint): applied at once, logged as rm "rmadmin";
@@ -147,6 +147,9 @@ class State:
         for n in self.nodes.values():
             n["memoryMB"], n["vCores"] = n["registeredMemoryMB"], n["registeredVCores"]
         self.pending = []
+        # a new RM process: clusterInfo.startedOn moves on (kilo-sync tells a
+        # restart by it, as a failover by the active RM's URL)
+        self.info = dict(self.info, startedOn=int(time.time() * 1000))
 
     def apply_due(self):
         now = time.monotonic()

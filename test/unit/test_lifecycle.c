@@ -417,6 +417,67 @@ START_TEST(test_yarn_hosts_edit)
 }
 END_TEST
 
+/* Another RM process during a decommission (a restart: same index, a new
+ * startedOn) is found once and kept in the record; unknown identities are
+ * no evidence */
+START_TEST(test_lifecycle_decommission_rm_changed)
+{
+	struct sync_lifecycle dc = cfg;
+	struct lc_record d = { .state = LC_DRAINING,
+			       .since_ms = T - 9000,
+			       .pending_ms = -1,
+			       .rm_known = 1,
+			       .rm_index = 0,
+			       .rm_started_on = 1000 };
+	struct lc_facts f = { .seen = LC_SEEN_RM,
+			      .rm_state = "DECOMMISSIONING",
+			      .rm_containers = 1,
+			      .host = "w1",
+			      .cluster = "c1",
+			      .rm_known = 1,
+			      .rm_index = 0,
+			      .rm_started_on = 1000 };
+	struct lc_step st;
+
+	dc.decommission = 1;
+	snprintf(d.excluded_host, sizeof(d.excluded_host), "w1");
+	snprintf(d.excluded_cluster, sizeof(d.excluded_cluster), "c1");
+	lc_next(&dc, &d, &f, T, &st);
+	ck_assert_int_eq(st.rm_changed, 0);
+	ck_assert_int_eq(st.record, 0);
+	f.rm_known = 0; /* plan --from: not known */
+	f.rm_started_on = 0;
+	lc_next(&dc, &d, &f, T, &st);
+	ck_assert_int_eq(st.rm_changed, 0);
+	f.rm_known = 1;
+	f.rm_started_on = 2000; /* the same RM restarted */
+	lc_next(&dc, &d, &f, T, &st);
+	ck_assert_int_eq(st.rm_changed, 1);
+	ck_assert_int_eq(st.next.rm_changed, 1);
+	ck_assert_int_eq(st.record, 1);
+	ck_assert_int_eq(st.next.state, LC_DRAINING);
+	d = st.next;
+	f.rm_state = "DECOMMISSIONED";
+	lc_next(&dc, &d, &f, T + 1, &st);
+	ck_assert_int_eq(st.rm_changed, 0); /* said once */
+	ck_assert_int_eq(st.next.state, LC_OFFLINE);
+	ck_assert_ptr_nonnull(strstr(st.next.reason, "YARN-5464"));
+	{
+		char *s = lc_record_format(&st.next);
+		struct lc_record back;
+		struct err e = { 0 };
+
+		ck_assert_ptr_nonnull(
+			strstr(s, "\"rm\":{\"index\":0,\"startedOn\":1000},\"rmChanged\":true"));
+		ck_assert_int_eq(lc_record_parse(s, "r", &back, &e), 0);
+		ck_assert_int_eq(back.rm_changed, 1);
+		ck_assert_int_eq(back.rm_started_on, 1000);
+		ck_assert_str_eq(back.excluded_host, "w1");
+		free(s);
+	}
+}
+END_TEST
+
 static Suite *lifecycle_suite(void)
 {
 	Suite *s = suite_create("lifecycle");
@@ -430,6 +491,7 @@ static Suite *lifecycle_suite(void)
 	tcase_add_test(tc, test_lifecycle_decommission);
 	tcase_add_test(tc, test_lifecycle_decommission_cancelled);
 	tcase_add_test(tc, test_yarn_hosts_edit);
+	tcase_add_test(tc, test_lifecycle_decommission_rm_changed);
 	suite_add_tcase(s, tc);
 	return s;
 }

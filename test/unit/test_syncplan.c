@@ -4,6 +4,7 @@
 
 #include "core/jsonio.h"
 #include "core/xalloc.h"
+#include "decide/lifecycle.h"
 #include "decide/syncplan.h"
 #include "run/syncrun.h"
 #include "testlib.h"
@@ -2096,6 +2097,21 @@ START_TEST(test_syncplan_lifecycle_offline_and_hold_down)
 	ck_assert_str_eq(gets_(lc, "state"), "offline");
 	ck_assert_str_eq(gets_(lc, "label"), "remove");
 	ck_assert_int_eq(json_is_true(json_object_get(lc, "labelRemoved")), 1);
+	{ /* the part carries the whole record apply writes */
+		struct lc_record r;
+		struct err e = { 0 };
+		char *v;
+
+		ck_assert_int_eq(lc_record_from_json(lc, "part", &r, &e), 0);
+		v = lc_record_format(&r);
+		ck_assert_str_eq(
+			v, "{\"state\":\"offline\",\"since\":\"2026-11-30T16:00:00Z\","
+			   "\"reason\":\"no YARN container left on the node (the RM lists "
+			   "0/0 in use): label removed, the NodeManager DaemonSet stops its "
+			   "pod\",\"labelRemoved\":true,\"nodeManagerRequest\":{\"cpuMilli\":0,"
+			   "\"memoryBytes\":0}}");
+		free(v);
+	}
 	json_decref(it);
 	it = plan_of("n2"); /* 0.5 CPU: 0 vCores, below min; resized as usual meanwhile */
 	ck_assert_str_eq(gets_(it, "action"), "update");

@@ -166,3 +166,18 @@ assert_eq "$(w1 '[.lifecycle.state, .lifecycle.decommissionResult, .lifecycle.re
 assert_eq "$(kubectl -n hadoop-yarn get configmap rm-exclude -o jsonpath='{.data.yarn\.exclude}')" "old-host
 $HOST" "the ConfigMap's list"
 assert_eq "$(rm_state)" DECOMMISSIONING "the RM read it"
+
+# 8. a failover while decommissioning: the new RM does not keep the
+#    graceful timeout and decommissions the node at once (YARN-5464), killing
+#    what still ran: kilo-sync says so, it does not pass it off as drained
+rm_nodes DECOMMISSIONING 2 2
+pass 490
+assert_eq "$(record | jq -c .rm)" '{"index":0,"startedOn":1324053971963}' "the RM the drain began under"
+rm_post /failover '{}'
+rm_nodes DECOMMISSIONED 0 0
+pass 500
+assert_eq "$(w1 '[.lifecycle.state, .lifecycle.rmChanged, .lifecycle.result]')" '["offline",true,"recorded"]' \
+	"offline after a failover"
+grep -q "lifecycle draining -> offline: decommissioned at once: another RM took over during the graceful decommission (a failover or a restart) and does not keep its timeout (YARN-5464)" \
+	"$tmpdir/sync.err" || fail "failover not reported: $(cat "$tmpdir/sync.err")"
+assert_eq "$(record | jq -c '[.state, .rmChanged]')" '["offline",true]' "the record keeps it"

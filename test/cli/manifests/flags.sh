@@ -154,6 +154,11 @@ assert_eq "$(jq -c '.[] | select(.kind == "ClusterRole" and .metadata.name == "k
 	.rules' "$tmpdir/docs.json")" \
 	'[{"apiGroups":[""],"resources":["nodes"],"verbs":["get","list","patch"]},{"apiGroups":[""],"resources":["pods"],"verbs":["list"]}]' \
 	"kilo-sync ClusterRole"
+#    and, for the graceful decommission, get/patch on the RM's exclude list only
+assert_eq "$(jq -c '[.[] | select(.kind == "Role" or .kind == "RoleBinding") | select(.metadata.name == "kilo-sync-rm-exclude") |
+	.rules // .subjects]' "$tmpdir/docs.json")" \
+	'[[{"apiGroups":[""],"resources":["configmaps"],"resourceNames":["rm-exclude"],"verbs":["get","patch"]}],[{"kind":"ServiceAccount","name":"kilo-sync","namespace":"kilo-system"}]]' \
+	"kilo-sync's Role on rm-exclude"
 
 # systemd: the loop, its environment file and its variables
 S=$M/systemd
