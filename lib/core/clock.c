@@ -66,10 +66,13 @@ void clock_sleep_ms(int64_t ms)
 char *clock_format_rfc3339(int64_t ms, char *buf, size_t size)
 {
 	time_t secs = (time_t)(ms >= 0 ? ms / 1000 : (ms - 999) / 1000);
-	struct tm tm;
+	struct tm tm = { 0 };
 
+	/* the year in four digits, as clock_parse_rfc3339() reads it (strftime's
+	 * %Y writes the year 999 as "999") */
 	gmtime_r(&secs, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(buf, size, "%04lld-%02d-%02dT%02d:%02d:%02dZ", (long long)tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 	return buf;
 }
 

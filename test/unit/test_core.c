@@ -186,6 +186,9 @@ START_TEST(test_clock_rfc3339)
 
 	ck_assert_str_eq(clock_format_rfc3339(1796054400000LL, buf, sizeof(buf)),
 			 "2026-11-30T16:00:00Z");
+	/* four digits, as the parse reads them */
+	ck_assert_int_eq(clock_parse_rfc3339("0999-01-01T00:00:00Z", &ms), 0);
+	ck_assert_str_eq(clock_format_rfc3339(ms, buf, sizeof(buf)), "0999-01-01T00:00:00Z");
 	ck_assert_int_eq(clock_parse_rfc3339("2026-11-30T16:00:00Z", &ms), 0);
 	ck_assert_int_eq(ms, 1796054400000LL);
 	ck_assert_int_eq(clock_parse_rfc3339("2026-11-30T17:00:00.250+01:00", &ms), 0);

@@ -478,6 +478,31 @@ START_TEST(test_lifecycle_decommission_rm_changed)
 }
 END_TEST
 
+/* A record from before the year 1000 (a valid RFC 3339 time) is written
+ * back as one: kilo never writes a record it cannot read. */
+START_TEST(test_lifecycle_record_old_times)
+{
+	struct lc_record r, back;
+	struct lc_facts f = { .seen = LC_SEEN_NO_NM, .batch = { .vcores = 8, .memory_mb = 8192 } };
+	struct lc_step st;
+	struct err e = { 0 };
+	char *s;
+
+	ck_assert_int_eq(
+		lc_record_parse("{\"state\":\"offline\",\"since\":\"0999-01-01T00:00:00Z\","
+				"\"labelRemoved\":true}",
+				"r", &r, &e),
+		0);
+	lc_next(&cfg, &r, &f, T, &st); /* the hold-up starts: the record is written */
+	ck_assert_int_eq(st.record, 1);
+	s = lc_record_format(&st.next);
+	ck_assert_msg(lc_record_parse(s, "r", &back, &e) == 0, "%s: %s", s, e.msg);
+	ck_assert_int_eq(back.since_ms, r.since_ms);
+	ck_assert_int_eq(back.pending_ms, T);
+	free(s);
+}
+END_TEST
+
 static Suite *lifecycle_suite(void)
 {
 	Suite *s = suite_create("lifecycle");
@@ -492,6 +517,7 @@ static Suite *lifecycle_suite(void)
 	tcase_add_test(tc, test_lifecycle_decommission_cancelled);
 	tcase_add_test(tc, test_yarn_hosts_edit);
 	tcase_add_test(tc, test_lifecycle_decommission_rm_changed);
+	tcase_add_test(tc, test_lifecycle_record_old_times);
 	suite_add_tcase(s, tc);
 	return s;
 }
