@@ -205,8 +205,8 @@ static int empty_at_rm(const struct sync_lifecycle *cfg, const struct lc_facts *
 		return 1;
 	if (cfg->decommission)
 		return yarn_node_state_inactive(f->rm_state);
-	return (f->rm_total.vcores == 0 && f->rm_total.memory_mb == 0 && f->rm_used.vcores == 0 &&
-		f->rm_used.memory_mb == 0 && f->rm_containers == 0);
+	return f->rm_counted && f->rm_total.vcores == 0 && f->rm_total.memory_mb == 0 &&
+	       f->rm_used.vcores == 0 && f->rm_used.memory_mb == 0 && f->rm_containers == 0;
 }
 
 static void go(struct lc_record *next, enum lc_state s, int64_t now, const char *fmt, ...)
@@ -359,11 +359,17 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 			   strcmp(f->rm_state ? f->rm_state : "", "DECOMMISSIONING") != 0) {
 			exclude(cfg, n, f, out); /* not decommissioning yet: ask again */
 		} else if (n->state == LC_DRAINING && now - n->since_ms >= cfg->drain_timeout_ms) {
-			go(n, LC_STUCK, now,
-			   "%lld containers (%lld vCores/%lld MB) still running %lld ms after the "
-			   "drain began: not killed (local eviction still guards the node)",
-			   (long long)f->rm_containers, RES(f->rm_used),
-			   (long long)cfg->drain_timeout_ms);
+			if (f->rm_counted)
+				go(n, LC_STUCK, now,
+				   "%lld containers (%lld vCores/%lld MB) still running %lld ms after "
+				   "the drain began: not killed (local eviction still guards the node)",
+				   (long long)f->rm_containers, RES(f->rm_used),
+				   (long long)cfg->drain_timeout_ms);
+			else
+				go(n, LC_STUCK, now,
+				   "the RM does not list what still runs there %lld ms after the drain "
+				   "began (no numContainers or used figures): not killed",
+				   (long long)cfg->drain_timeout_ms);
 		}
 		break;
 	case LC_OFFLINE:

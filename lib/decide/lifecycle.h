@@ -116,7 +116,9 @@ struct lc_facts {
 	const char *cluster;                    /* RM only: its YARN cluster */
 	int rm_known, rm_index;                 /* RM only: which RM answered (index */
 	int64_t rm_started_on;                  /* of rmUrls, its startedOn), when known */
-	int label_present;                      /* the Node carries nodeLabel key=value */
+	int rm_counted;    /* RM only: it listed numContainers and the used figures (else
+			 * nothing says the node is empty) */
+	int label_present; /* the Node carries nodeLabel key=value */
 };
 
 struct lc_step {

@@ -1401,6 +1401,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 					 .rm_known = c->rm_known,
 					 .rm_index = c->rm_index,
 					 .rm_started_on = c->rm_started_on,
+					 .rm_counted = y->counted,
 					 .label_present = n->label_present };
 		lifecycle_step(in, n, &lcf, now_ms, &lc);
 		lc_on = 1;

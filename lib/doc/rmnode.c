@@ -79,7 +79,7 @@ int yarn_node_parse(const json_t *obj, const char *ctx, struct yarn_node *out, s
 	json_t *total = NULL;
 	struct yarn_node n = { 0 };
 	char sub[256];
-	int ret;
+	int ret, rc, ru, rv;
 
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(obj))
@@ -87,16 +87,18 @@ int yarn_node_parse(const json_t *obj, const char *ctx, struct yarn_node *out, s
 	if (need_str(obj, ctx, "id", &id, e) < 0 || need_str(obj, ctx, "state", &state, e) < 0 ||
 	    jsonio_get_str(obj, ctx, "nodeHostName", &host, e) < 0)
 		return -1;
-	if (jsonio_get_int(obj, ctx, "numContainers", 0, INT64_MAX, &n.containers, e) < 0 ||
+	if ((rc = jsonio_get_int(obj, ctx, "numContainers", 0, INT64_MAX, &n.containers, e)) < 0 ||
 	    jsonio_get_obj(obj, ctx, "totalResource", &total, e) < 0)
 		return -1;
 	/* Inactive nodes carry zeros; a node without a scheduler report may
-	 * lack the used fields: both mean nothing used. */
-	if (jsonio_get_int(obj, ctx, "usedMemoryMB", INT64_MIN, INT64_MAX, &n.used.memory_mb, e) <
-		    0 ||
-	    jsonio_get_int(obj, ctx, "usedVirtualCores", INT64_MIN, INT64_MAX, &n.used.vcores, e) <
-		    0)
+	 * lack the used fields: both mean nothing used for a resize, but they
+	 * are no evidence that nothing runs there (counted). */
+	if ((ru = jsonio_get_int(obj, ctx, "usedMemoryMB", INT64_MIN, INT64_MAX, &n.used.memory_mb,
+				 e)) < 0 ||
+	    (rv = jsonio_get_int(obj, ctx, "usedVirtualCores", INT64_MIN, INT64_MAX, &n.used.vcores,
+				 e)) < 0)
 		return -1;
+	n.counted = rc > 0 && ru > 0 && rv > 0;
 	if (total) {
 		snprintf(sub, sizeof(sub), "%s.totalResource", ctx);
 		if (need_int(total, sub, "memory", 0, &n.total.memory_mb, e) < 0 ||

@@ -31,6 +31,7 @@ struct yarn_node {
 	int total_reported;         /* 1: total came from totalResource */
 	int inactive;               /* state is DECOMMISSIONED, LOST, SHUTDOWN or REBOOTED */
 	int64_t containers;         /* numContainers, 0 when absent */
+	int counted;                /* 1: numContainers and both used figures were listed */
 	char *bad;                  /* YARN_NODES_KEEP_BAD: why this item could not be read (its
 		    * id and host as far as readable, "" otherwise), or NULL */
 };

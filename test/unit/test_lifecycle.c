@@ -141,6 +141,7 @@ START_TEST(test_lifecycle_transitions)
 			.rm_total = { .vcores = c->tv, .memory_mb = c->tm },
 			.rm_used = { .vcores = c->uv, .memory_mb = c->um },
 			.rm_containers = c->containers,
+			.rm_counted = c->seen == RM,
 			.label_present = c->label_present,
 		};
 		struct lc_step st;
@@ -168,7 +169,7 @@ START_TEST(test_lifecycle_without_label)
 {
 	struct sync_lifecycle nolabel = cfg;
 	struct lc_record d = { .state = LC_DRAINING, .since_ms = T - 1000, .pending_ms = -1 };
-	struct lc_facts f = { .seen = LC_SEEN_RM, .label_present = 1 };
+	struct lc_facts f = { .seen = LC_SEEN_RM, .rm_counted = 1, .label_present = 1 };
 	struct lc_step st;
 
 	nolabel.label_key = nolabel.label_value = NULL;
@@ -190,6 +191,7 @@ START_TEST(test_lifecycle_reasons)
 			      .batch = { .vcores = 0, .memory_mb = 512 },
 			      .rm_used = { .vcores = 3, .memory_mb = 3072 },
 			      .rm_containers = 3,
+			      .rm_counted = 1,
 			      .label_present = 1 };
 	struct lc_step st;
 
@@ -503,6 +505,27 @@ START_TEST(test_lifecycle_record_old_times)
 }
 END_TEST
 
+/* An RM entry without numContainers or the used figures says nothing of
+ * what runs there: 0/0 of it is no drain, and the stuck reason says why. */
+START_TEST(test_lifecycle_uncounted_is_not_empty)
+{
+	struct lc_record d = { .state = LC_DRAINING, .since_ms = T - 1000, .pending_ms = -1 };
+	struct lc_facts f = { .seen = LC_SEEN_RM, .label_present = 1 };
+	struct lc_step st;
+
+	lc_next(&cfg, &d, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_DRAINING);
+	ck_assert_int_eq(st.label, 0);
+	ck_assert_int_eq(st.zero, 1);
+	d.since_ms = T - 3600000;
+	lc_next(&cfg, &d, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_STUCK);
+	ck_assert_str_eq(st.next.reason,
+			 "the RM does not list what still runs there 3600000 ms after the drain "
+			 "began (no numContainers or used figures): not killed");
+}
+END_TEST
+
 static Suite *lifecycle_suite(void)
 {
 	Suite *s = suite_create("lifecycle");
@@ -518,6 +541,7 @@ static Suite *lifecycle_suite(void)
 	tcase_add_test(tc, test_yarn_hosts_edit);
 	tcase_add_test(tc, test_lifecycle_decommission_rm_changed);
 	tcase_add_test(tc, test_lifecycle_record_old_times);
+	tcase_add_test(tc, test_lifecycle_uncounted_is_not_empty);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2200,6 +2200,39 @@ START_TEST(test_syncconfig_lifecycle)
 }
 END_TEST
 
+/* An RM answer that does not say what runs on a draining node (no
+ * numContainers, no used figures) is no evidence that nothing does: the
+ * node stays draining, its label stays. */
+START_TEST(test_syncplan_lifecycle_offline_needs_rm_counts)
+{
+	json_t *it, *lc;
+
+	lifecycle_on();
+	add_text(LC_NODE(
+		"n1",
+		"\"{\\\"state\\\":\\\"draining\\\",\\\"since\\\":\\\"2026-11-30T16:00:00Z\\\"}\"",
+		"\"kilo.sh/yarn-nodemanager\":\"true\""));
+	add_text(pod_doc("nm1", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_text(LC_NODE(
+		"n2",
+		"\"{\\\"state\\\":\\\"draining\\\",\\\"since\\\":\\\"2026-11-30T16:00:00Z\\\"}\"",
+		"\"kilo.sh/yarn-nodemanager\":\"true\""));
+	add_text(pod_doc("nm2", "n2", "Running", "n2:8041", NULL, "\"containers\":[]"));
+	add_text("{\"nodes\":{\"node\":[{\"id\":\"n1:8041\",\"state\":\"RUNNING\","
+		 "\"totalResource\":{\"vCores\":0,\"memory\":0}},{\"id\":\"n2:8041\","
+		 "\"state\":\"RUNNING\",\"totalResource\":{\"vCores\":0,\"memory\":0},"
+		 "\"usedMemoryMB\":0,\"usedVirtualCores\":0}]}}");
+	for (int i = 0; i < 2; i++) {
+		it = plan_of(i ? "n2" : "n1");
+		ck_assert_str_eq(gets_(it, "reasonCode"), "lifecycle-hold");
+		lc = json_object_get(it, "lifecycle");
+		ck_assert_str_eq(gets_(lc, "state"), "draining");
+		ck_assert_str_eq(gets_(lc, "label"), "none");
+		json_decref(it);
+	}
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -2256,6 +2289,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_lifecycle_holds_and_returns);
 	tcase_add_test(tc, test_syncconfig_lifecycle);
 	tcase_add_test(tc, test_syncplan_lifecycle_offline_and_hold_down);
+	tcase_add_test(tc, test_syncplan_lifecycle_offline_needs_rm_counts);
 	suite_add_tcase(s, tc);
 	return s;
 }
