@@ -380,11 +380,18 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 		if (!held_for(n, now, cfg->hold_up_ms,
 			      "back at lifecycle.min + returnMargin: returning", f->batch))
 			break;
+		/* set again only where kilo removed it and no one has set the key
+		 * since (another value is an operator's: it stands) */
+		out->label = labelled && cur && cur->label_removed && !f->label_present &&
+					     !f->label_other
+				     ? 1
+				     : 0;
 		go(n, LC_RETURNING, now, "Batch back at %lld vCores/%lld MB for %lld ms%s",
 		   RES(f->batch), (long long)cfg->hold_up_ms,
-		   labelled && n->label_removed ? ": label set again, the NodeManager returns"
-						: "");
-		out->label = labelled && cur && cur->label_removed && !f->label_present ? 1 : 0;
+		   out->label > 0 ? ": label set again, the NodeManager returns"
+		   : labelled && n->label_removed && f->label_other
+			   ? ": the label's key has another value now (not kilo's): not set"
+			   : "");
 		n->label_removed = 0;
 		include(n, out);
 		break;

@@ -119,6 +119,8 @@ struct lc_facts {
 	int rm_counted;    /* RM only: it listed numContainers and the used figures (else
 			 * nothing says the node is empty) */
 	int label_present; /* the Node carries nodeLabel key=value */
+	int label_other;   /* the Node carries nodeLabel's key with another value (someone
+			    * else's: never overwritten) */
 };
 
 struct lc_step {

@@ -41,6 +41,7 @@ struct sync_node {
 	char *lc_error;                 /* LC_ANNOTATION present but unreadable */
 	char *lc_value;                 /* LC_ANNOTATION as read, or NULL */
 	int label_present;              /* the Node carries lifecycle.nodeLabel */
+	int label_other;                /* ... its key, with another value */
 	int64_t nm_req_cpu, nm_req_mem; /* the (last) NodeManager pod's own Batch request */
 };
 
@@ -300,15 +301,18 @@ static void read_lifecycle(const struct sync_input *in, struct sync_node *n, con
 
 	n->lc_has = 0;
 	n->label_present = 0;
+	n->label_other = 0;
 	set_str(&n->lc_error, NULL);
 	set_str(&n->lc_value, NULL);
 	if (!l->enabled)
 		return;
 	if (l->label_key) {
 		const json_t *labels = json_object_get(json_object_get(node, "metadata"), "labels");
-		const char *have = json_string_value(json_object_get(labels, l->label_key));
+		const json_t *v = json_object_get(labels, l->label_key);
+		const char *have = json_string_value(v);
 
 		n->label_present = have && strcmp(have, l->label_value) == 0;
+		n->label_other = v && !json_is_null(v) && !n->label_present;
 	}
 	if (!v || json_is_null(v))
 		return;
@@ -1213,7 +1217,9 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
 		json_object_set_new(item, "severity", json_string("error"));
 	if (in->o.lifecycle.enabled && !n->nm_terminating && !n->nm_foreign && n->seen &&
 	    !n->origin_error && !n->pod_error) {
-		struct lc_facts f = { .seen = LC_SEEN_NO_NM, .label_present = n->label_present };
+		struct lc_facts f = { .seen = LC_SEEN_NO_NM,
+				      .label_present = n->label_present,
+				      .label_other = n->label_other };
 		struct sync_node with = *n; /* as if its NodeManager pod ran (lifecycle.h) */
 		int64_t rc, rm;
 		struct lc_step st;
@@ -1402,7 +1408,8 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 					 .rm_index = c->rm_index,
 					 .rm_started_on = c->rm_started_on,
 					 .rm_counted = y->counted,
-					 .label_present = n->label_present };
+					 .label_present = n->label_present,
+					 .label_other = n->label_other };
 		lifecycle_step(in, n, &lcf, now_ms, &lc);
 		lc_on = 1;
 		if (lc.record) { /* written with the pod here: its request, for the return */

@@ -175,6 +175,19 @@ static int write_once(struct k8s_client *kc, const char *node, const char *value
 			       "overwritten (the next pass decides from the new one)",
 			       node);
 	}
+	if (strcmp(label, "none") != 0) {
+		const json_t *lv = json_object_get(
+			json_object_get(json_object_get(cur, "metadata"), "labels"), l->label_key);
+
+		if (lv && !json_is_null(lv) &&
+		    (!json_is_string(lv) || strcmp(json_string_value(lv), l->label_value) != 0)) {
+			*stale = 1; /* another value is someone else's: it stands */
+			return err_set(e, ERR_TEMP, 0,
+				       "node %s: label %s has another value than %s: not %s", node,
+				       l->label_key, l->label_value,
+				       strcmp(label, "set") == 0 ? "overwritten" : "removed");
+		}
+	}
 	rv = str_of(json_object_get(cur, "metadata"), "resourceVersion");
 	ann = json_pack("{s:s}", LC_ANNOTATION, value);
 	if (strcmp(label, "set") == 0)

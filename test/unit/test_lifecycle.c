@@ -526,6 +526,29 @@ START_TEST(test_lifecycle_uncounted_is_not_empty)
 }
 END_TEST
 
+/* kilo sets its label again only where the key is gone: another value is
+ * someone else's (an operator keeping the node out). */
+START_TEST(test_lifecycle_return_keeps_another_value)
+{
+	struct lc_record o = { .state = LC_OFFLINE,
+			       .since_ms = T - 9000000,
+			       .pending_ms = T - 600000,
+			       .label_removed = 1 };
+	struct lc_facts f = { .seen = LC_SEEN_NO_NM,
+			      .batch = { .vcores = 2, .memory_mb = 2048 },
+			      .label_other = 1 };
+	struct lc_step st;
+
+	lc_next(&cfg, &o, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_RETURNING);
+	ck_assert_int_eq(st.label, 0);
+	ck_assert_int_eq(st.next.label_removed, 0);
+	ck_assert_str_eq(st.next.reason,
+			 "Batch back at 2 vCores/2048 MB for 600000 ms: the label's "
+			 "key has another value now (not kilo's): not set");
+}
+END_TEST
+
 static Suite *lifecycle_suite(void)
 {
 	Suite *s = suite_create("lifecycle");
@@ -542,6 +565,7 @@ static Suite *lifecycle_suite(void)
 	tcase_add_test(tc, test_lifecycle_decommission_rm_changed);
 	tcase_add_test(tc, test_lifecycle_record_old_times);
 	tcase_add_test(tc, test_lifecycle_uncounted_is_not_empty);
+	tcase_add_test(tc, test_lifecycle_return_keeps_another_value);
 	suite_add_tcase(s, tc);
 	return s;
 }

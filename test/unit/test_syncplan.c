@@ -2233,6 +2233,27 @@ START_TEST(test_syncplan_lifecycle_offline_needs_rm_counts)
 }
 END_TEST
 
+/* An offline node whose label key an operator has set to another value
+ * (kilo.sh/yarn-nodemanager=false: keep it out) returns without kilo
+ * setting the label over theirs. */
+START_TEST(test_syncplan_lifecycle_return_keeps_another_label_value)
+{
+	json_t *it, *lc;
+
+	lifecycle_on();
+	add_text(LC_NODE(
+		"n2",
+		"\"{\\\"state\\\":\\\"offline\\\",\\\"since\\\":\\\"2026-11-29T10:00:00Z\\\","
+		"\\\"pendingSince\\\":\\\"2026-11-29T12:00:00Z\\\",\\\"labelRemoved\\\":true}\"",
+		"\"kilo.sh/yarn-nodemanager\":\"false\""));
+	it = plan_of("n2");
+	lc = json_object_get(it, "lifecycle");
+	ck_assert_str_eq(gets_(lc, "state"), "returning");
+	ck_assert_str_eq(gets_(lc, "label"), "none");
+	json_decref(it);
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -2290,6 +2311,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncconfig_lifecycle);
 	tcase_add_test(tc, test_syncplan_lifecycle_offline_and_hold_down);
 	tcase_add_test(tc, test_syncplan_lifecycle_offline_needs_rm_counts);
+	tcase_add_test(tc, test_syncplan_lifecycle_return_keeps_another_label_value);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -163,3 +163,19 @@ assert_eq "$(w1 '[.lifecycle.result, .lifecycle.errorCode]')" '["failed","annota
 grep -q "node 'worker-1': failed (lifecycle) (annotation-conflict): node worker-1: its lifecycle record changed since the plan read it" \
 	"$tmpdir/apply.err" || fail "stale plan line: $(cat "$tmpdir/apply.err")"
 assert_eq "$(record)" "" "the operator's deletion stands"
+
+# 10. a label set or removed only over kilo's own value: an operator who set
+#     the key to another value (keep the node out) is not overwritten, not
+#     even by a plan that was made before
+KILO_NOW=2026-11-30T16:31:00Z kilo-sync plan --config "$tmpdir/lc.yaml" >"$tmpdir/plan3.json" 2>/dev/null
+jq '(.items[] | select(.node == "worker-1") | .lifecycle) |= (.label = "set")' \
+	"$tmpdir/plan3.json" >"$tmpdir/plan3-set.json"
+assert_eq "$(jq -c '.items[] | select(.node == "worker-1") | [.lifecycle.action, .lifecycle.basis]' "$tmpdir/plan3-set.json")" \
+	'["record",null]' "the plan records (over no record)"
+kubectl label node worker-1 --overwrite "$LABEL=false" >/dev/null || fail "kubectl label"
+rc=0
+kilo-sync apply --config "$tmpdir/lc.yaml" <"$tmpdir/plan3-set.json" >"$tmpdir/report.json" 2>"$tmpdir/apply.err" || rc=$?
+assert_eq "$(w1 '[.lifecycle.result, .lifecycle.errorCode]')" '["failed","annotation-conflict"]' \
+	"a label of another value"
+assert_eq "$(label)" false "the operator's value stands"
+assert_eq "$(record)" "" "nothing written"
