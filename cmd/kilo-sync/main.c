@@ -406,10 +406,9 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 		if (was && !quiet) /* the node's lifecycle news: one line each */
 			cli_error("node '%s': lifecycle %s -> %s%s: %s", node ? node : "?", was,
 				  json_string_value(json_object_get(lc, "state")) ?: "?",
-				  lres && strcmp(lres, "planned") == 0 ? " (planned)"
-				  : lres && strcmp(lres, "failed") == 0
-					  ? " (not done, failed: below)"
-					  : "",
+				  lres && strcmp(lres, "planned") == 0  ? " (planned)"
+				  : lres && strcmp(lres, "failed") == 0 ? " (not recorded)"
+									: "",
 				  json_string_value(json_object_get(lc, "reason")) ?: "");
 		if (quiet || !node_line_due(it, rms))
 			continue;

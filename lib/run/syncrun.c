@@ -914,9 +914,12 @@ static void lifecycle_metric(struct promtext *p, const json_t *report)
 	json_array_foreach(json_object_get(report, "items"), i, it)
 	{
 		const json_t *lc = json_object_get(it, "lifecycle");
+		const char *res = item_str(lc, "result"), *was = item_str(lc, "previous");
 		const char *labels[] = { "node",  item_str(it, "node"),  "cluster", NULL,
 					 "state", item_str(lc, "state"), NULL };
 
+		if (res && was && strcmp(res, "failed") == 0)
+			labels[5] = was; /* not recorded: the node did not move */
 		if (!labels[1] || !labels[5])
 			continue;
 		if (!n++)

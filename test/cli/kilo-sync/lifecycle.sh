@@ -158,11 +158,17 @@ assert_eq "$(jq -c '.items[] | select(.node == "worker-1") | [.lifecycle.action,
 	'["record","active"]' "the plan records over the active record"
 kubectl annotate node worker-1 kilo.sh/yarn-lifecycle- >/dev/null || fail "kubectl annotate -"
 rc=0
-kilo-sync apply --config "$tmpdir/lc.yaml" <"$tmpdir/plan2.json" >"$tmpdir/report.json" 2>"$tmpdir/apply.err" || rc=$?
+kilo-sync apply --config "$tmpdir/lc.yaml" --textfile-dir "$tmpdir" <"$tmpdir/plan2.json" \
+	>"$tmpdir/report.json" 2>"$tmpdir/apply.err" || rc=$?
 assert_eq "$(w1 '[.lifecycle.result, .lifecycle.errorCode]')" '["failed","annotation-conflict"]' "stale plan"
 grep -q "node 'worker-1': failed (lifecycle) (annotation-conflict): node worker-1: its lifecycle record changed since the plan read it" \
 	"$tmpdir/apply.err" || fail "stale plan line: $(cat "$tmpdir/apply.err")"
 assert_eq "$(record)" "" "the operator's deletion stands"
+#    (the transition line says it was not recorded: the node did not move)
+grep -q "node 'worker-1': lifecycle active -> draining (not recorded): Batch 0" "$tmpdir/apply.err" ||
+	fail "transition line of a failed record: $(cat "$tmpdir/apply.err")"
+grep -q '^kilo_sync_node_lifecycle{node="worker-1",cluster="yarn-cluster-1",state="active"} 1$' \
+	"$tmpdir/kilo-sync.prom" || fail "metric of a failed record: $(grep lifecycle "$tmpdir/kilo-sync.prom")"
 
 # 10. a label set or removed only over kilo's own value: an operator who set
 #     the key to another value (keep the node out) is not overwritten, not
