@@ -76,6 +76,12 @@ int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_
 	char sub[80];
 	int st;
 
+	/* with lifecycle on, a resize says the node's state: one without it (a
+	 * plan of a config without lifecycle, or edited) may open a held node */
+	if (!part && l->enabled && item_action && strcmp(item_action, "update") == 0)
+		return jsonio_bad_value(e, ctx, "lifecycle",
+					"a lifecycle part (lifecycle is enabled in the config)",
+					NULL);
 	if (!part)
 		return 0;
 	snprintf(sub, sizeof(sub), "%s.lifecycle", ctx);

@@ -149,6 +149,17 @@ kilo-sync apply --config "$tmpdir/lc.yaml" <"$tmpdir/bad-plan.json" >/dev/null 2
 assert_eq "$rc" 2 "apply of room for a held node"
 grep -q "yarnTotal: expected 0/0 for a node the lifecycle holds" "$tmpdir/apply.err" ||
 	fail "apply message: $(cat "$tmpdir/apply.err")"
+#    so is one whose lifecycle part is gone (a plan of a config without
+#    lifecycle, or edited): with lifecycle on, every resize says its state
+jq '(.items[] | select(.node == "worker-1")) |= (del(.lifecycle) | .yarnTotal = {"vCores":8,"memoryMB":8192})' \
+	"$tmpdir/plan.json" >"$tmpdir/bad-plan2.json"
+posts=$(count_rm_posts)
+rc=0
+kilo-sync apply --config "$tmpdir/lc.yaml" <"$tmpdir/bad-plan2.json" >/dev/null 2>"$tmpdir/apply.err" || rc=$?
+assert_eq "$rc" 2 "apply of a resize without its lifecycle part"
+grep -q "lifecycle: expected a lifecycle part (lifecycle is enabled in the config), got nothing" "$tmpdir/apply.err" ||
+	fail "apply message: $(cat "$tmpdir/apply.err")"
+assert_eq "$(count_rm_posts)" "$posts" "nothing sent"
 
 # 9. a plan applied after someone else changed the record does not overwrite
 #    it: an operator who deleted it to start over is not undone
