@@ -142,6 +142,46 @@ int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_
 	return 0;
 }
 
+int sync_lifecycle_resize_ok(struct k8s_client *kc, const json_t *item,
+			     const struct sync_lifecycle *l, enum sync_reason *code, struct err *e)
+{
+	const json_t *t = json_object_get(item, "yarnTotal"),
+		     *part = json_object_get(item, "lifecycle");
+	const char *node = str_of(item, "node"), *have, *basis = str_of(part, "basis");
+	int record = str_of(part, "action") && strcmp(str_of(part, "action"), "record") == 0;
+	json_auto_t *cur = NULL;
+	struct lc_record r;
+	struct err pe = { 0 };
+
+	if (!l->enabled || !str_of(item, "action") ||
+	    strcmp(str_of(item, "action"), "update") != 0 ||
+	    (json_integer_value(json_object_get(t, "vCores")) == 0 &&
+	     json_integer_value(json_object_get(t, "memoryMB")) == 0 &&
+	     json_integer_value(json_object_get(item, "overCommitTimeoutMs")) == -1))
+		return 0;
+	if (!(cur = k8s_node_get(kc, node, e))) {
+		*code = e->kind == ERR_NOTFOUND ? SYNC_R_NODE_NOT_FOUND
+						: SYNC_R_KUBERNETES_UNREACHABLE;
+		return -1;
+	}
+	have = str_of(json_object_get(json_object_get(cur, "metadata"), "annotations"),
+		      LC_ANNOTATION);
+	if (!have || (record && basis && strcmp(have, basis) == 0))
+		return 0; /* the record the plan decided on */
+	if (lc_record_parse(have, LC_ANNOTATION, &r, &pe) < 0 ||
+	    ((r.state == LC_DRAINING || r.state == LC_STUCK || r.state == LC_OFFLINE) &&
+	     (record || lc_state_parse(str_of(part, "state")) != (int)r.state))) {
+		*code = SYNC_R_ANNOTATION_CONFLICT;
+		return err_set(
+			e, ERR_TEMP, 0,
+			"node %s: its lifecycle record says %s now, not the plan's %s: not "
+			"resized (the next pass decides from it)",
+			node, pe.kind != ERR_NONE ? "something unreadable" : lc_state_name(r.state),
+			str_of(json_object_get(item, "lifecycle"), "state") ?: "state");
+	}
+	return 0;
+}
+
 /* 1 when node (a Node object) holds the record value and the label as the
  * action wants it. */
 static int holds(const json_t *node, const char *value, const char *label,

@@ -28,6 +28,15 @@
 int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_config *sc,
 			 struct err *e);
 
+/* Before item's resize (an update that is not 0/0 with overCommitTimeoutMs
+ * -1; others return 0 at once): 0 when the fresh Node's record does not
+ * hold the node, -1 with e set and *code when it does (draining, stuck,
+ * offline, or a record that cannot be read: annotation-conflict; another
+ * pass or an operator moved it since the plan read it) or the Node cannot
+ * be read.  The resize would open a held node, and kill with a timeout >= 0. */
+int sync_lifecycle_resize_ok(struct k8s_client *kc, const json_t *item,
+			     const struct sync_lifecycle *l, enum sync_reason *code, struct err *e);
+
 /* Write the part's record and label action on the fresh Node: one merge
  * patch with its resourceVersion, the Node read again once on a 409.
  * Returns 1 written (the answer carries both), 0 when the Node already

@@ -821,7 +821,15 @@ json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync
 			set_failed(out, &ie, SYNC_R_INVALID_PLAN_ITEM, st);
 			continue;
 		}
-		apply_rm(it, out, rms, dry_run, &acc, st);
+		if (!dry_run) { /* the node held since the plan: never opened */
+			enum sync_reason code = SYNC_R_NONE;
+
+			if (sync_lifecycle_resize_ok(kc, it, &sc->options.lifecycle, &code, &ie) <
+			    0)
+				set_failed(out, &ie, code, st);
+		}
+		if (!json_object_get(out, "result"))
+			apply_rm(it, out, rms, dry_run, &acc, st);
 		apply_annotation(it, out, sc, kc, dry_run, st);
 		apply_lifecycle(it, out, sc, rms, kc, dry_run, st);
 	}

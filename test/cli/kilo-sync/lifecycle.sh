@@ -196,3 +196,28 @@ assert_eq "$(w1 '[.lifecycle.result, .lifecycle.errorCode]')" '["failed","annota
 	"a label of another value"
 assert_eq "$(label)" false "the operator's value stands"
 assert_eq "$(record)" "" "nothing written"
+
+# 11. a plan made while the node was active is not applied over a node held
+#     since (another pass drained it): the resize would open the held node
+#     with overCommitTimeoutMs 30000 (and kill what runs over the total)
+kubectl label node worker-1 --overwrite "$LABEL=true" >/dev/null || fail "kubectl label"
+origin 37480
+KILO_NOW=2026-11-30T16:40:00Z kilo-sync plan --config "$tmpdir/lc.yaml" >"$tmpdir/plan4.json" 2>/dev/null
+assert_eq "$(jq -c '.items[] | select(.node == "worker-1") | [.action, .overCommitTimeoutMs, .lifecycle.state]' "$tmpdir/plan4.json")" \
+	'["update",30000,"active"]' "a plan of the active node"
+kubectl annotate node worker-1 --overwrite \
+	'kilo.sh/yarn-lifecycle={"state":"draining","since":"2026-11-30T16:41:00Z","reason":"another pass"}' \
+	>/dev/null || fail "kubectl annotate"
+posts=$(count_rm_posts)
+rc=0
+kilo-sync apply --config "$tmpdir/lc.yaml" <"$tmpdir/plan4.json" >"$tmpdir/report.json" 2>"$tmpdir/apply.err" || rc=$?
+assert_eq "$(w1 '[.result, .errorCode]')" '["failed","annotation-conflict"]' "resize of a node held since"
+assert_eq "$(count_rm_posts)" "$posts" "no resize sent"
+assert_eq "$(record | jq -r .state)" draining "the record stands"
+#     while a pass that decides from that record still cancels the drain
+pass 2500
+assert_eq "$(w1 '[.lifecycle.state, .lifecycle.pendingSince]')" '["draining","2026-11-30T16:41:40Z"]' \
+	"the hold-up starts"
+pass 2620
+assert_eq "$(w1 '[.lifecycle.previous, .lifecycle.state, .action, .overCommitTimeoutMs, .result]')" \
+	'["draining","active","update",30000,"updated"]' "drain cancelled, resized"
