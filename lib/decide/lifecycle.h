@@ -25,7 +25,10 @@
  * Draining, stuck and offline hold the node at 0/0 with overCommitTimeout
  * -1: the RM places nothing new there and kills nothing (peers-and-
  * lifecycle.md: a negative timeout never kills; a total equal to what is
- * allocated would be refilled on the next heartbeat).  kilo never kills a
+ * allocated would be refilled on the next heartbeat).  Only on a node that
+ * never got a timeout >= 0: the real RM keeps one armed for good (a later -1
+ * is ignored), so the config refuses lifecycle with overCommitTimeoutMs >= 0
+ * (doc/syncconfig.c).  kilo never kills a
  * container for the lifecycle.  With lifecycle.nodeLabel, the label is
  * removed when a node goes offline (the NodeManager DaemonSet stops its
  * pod) and set again on return, but only when kilo removed it: a node an

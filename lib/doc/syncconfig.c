@@ -294,6 +294,17 @@ static int load_lifecycle(struct sync_config *sc, struct err *e)
 		l->label_key = sc->lc_label;
 		l->label_value = sc->lc_label + (eq - label) + 1;
 	}
+	/* The RM never disarms an overcommit timeout once a resize carried one
+	 * (3.4.2's SchedulerNode.setOvercommitTimeOut ignores a negative one and
+	 * nothing else resets it until the NodeManager registers again): after
+	 * any resize with a timeout >= 0, the drain's 0/0 with -1 preempts the
+	 * running containers at the next heartbeat (test/hadoop/tests/lifecycle.sh). */
+	if (on && sc->options.over_commit_timeout_ms >= 0)
+		return config_reject(c, c->root, "", "overCommitTimeoutMs",
+				     "-1 with lifecycle on (the RM never disarms a timeout once a "
+				     "resize carried one: a later -1 is ignored, so a drain at 0/0 "
+				     "would preempt the running containers)",
+				     e);
 	l->enabled = on;
 	return 0;
 }

@@ -21,6 +21,8 @@
  *                                # means a smaller request sum: use with care)
  *   overCommitTimeoutMs: -1      # sent with every resize; >= 0 lets the RM
  *                                # preempt containers after that many ms
+ *                                # (must stay -1 with lifecycle on: the RM
+ *                                # never disarms a timeout once sent)
  *   reservation: {cpuMilli: 0, memoryBytes: 0, percent: 0}
  *   kubernetes: {kubeconfig: "", context: "", pageSize: 500, timeoutMs: 30000,
  *                maxPages: 2000}  # a listing with more pages is not complete

@@ -1569,6 +1569,54 @@ START_TEST(test_syncconfig_unknown_fields_refused)
 }
 END_TEST
 
+/* lifecycle on needs overCommitTimeoutMs -1: the real RM never disarms a
+ * timeout a resize carried (a later -1 is ignored), so the drain's 0/0 would
+ * preempt what runs (test/hadoop/tests/lifecycle.sh).  Off, any timeout. */
+START_TEST(test_syncconfig_lifecycle_needs_no_timeout)
+{
+	static const char cl[] = "clusters: [{id: a, rmUrls: ['http://rm:8088']}]\n";
+	char *dir = testlib_tmpdir(), *path = xasprintf("%s/sync.yaml", dir), *text;
+	struct sync_config sc;
+	struct err e = { 0 };
+
+	text = xasprintf("%soverCommitTimeoutMs: 30000\nlifecycle: {holdDownMs: 0}\n", cl);
+	testlib_write(dir, "sync.yaml", text);
+	free(text);
+	ck_assert_int_eq(sync_config_load(&sc, path, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_str_eq(strstr(e.msg, "sync.yaml:"),
+			 "sync.yaml:2:22: overCommitTimeoutMs: expected -1 with lifecycle on (the "
+			 "RM never disarms a timeout once a resize carried one: a later -1 is "
+			 "ignored, so a drain at 0/0 would preempt the running containers), got "
+			 "30000");
+	sync_config_release(&sc);
+	text = xasprintf("%soverCommitTimeoutMs: 0\nlifecycle: {}\n", cl);
+	testlib_write(dir, "sync.yaml", text);
+	free(text);
+	ck_assert_int_eq(sync_config_load(&sc, path, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "overCommitTimeoutMs: expected -1 with lifecycle on"));
+	sync_config_release(&sc);
+	/* off: any timeout; on with the default -1: loads */
+	text = xasprintf("%soverCommitTimeoutMs: 30000\nlifecycle: {enabled: false}\n", cl);
+	testlib_write(dir, "sync.yaml", text);
+	free(text);
+	ck_assert_msg(sync_config_load(&sc, path, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(sc.options.over_commit_timeout_ms, 30000);
+	ck_assert_int_eq(sc.options.lifecycle.enabled, 0);
+	sync_config_release(&sc);
+	text = xasprintf("%slifecycle: {}\n", cl);
+	testlib_write(dir, "sync.yaml", text);
+	free(text);
+	ck_assert_msg(sync_config_load(&sc, path, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(sc.options.lifecycle.enabled, 1);
+	ck_assert_int_eq(sc.options.over_commit_timeout_ms, -1);
+	sync_config_release(&sc);
+	testlib_rmtree(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_syncplan_third_party_value_keeps_other_entries)
 {
 	struct err e = { 0 };
@@ -2295,6 +2343,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_share_not_lowered_on_one_id);
 	tcase_add_test(tc, test_syncconfig_namespaces_and_unknown);
 	tcase_add_test(tc, test_syncconfig_unknown_fields_refused);
+	tcase_add_test(tc, test_syncconfig_lifecycle_needs_no_timeout);
 	tcase_add_test(tc, test_syncplan_third_party_value_keeps_other_entries);
 	tcase_add_test(tc, test_syncplan_bad_input_names_field);
 	tcase_add_test(tc, test_syncplan_kubectl_list_and_only_nodes);
