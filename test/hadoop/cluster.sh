@@ -12,12 +12,19 @@
 #   hd_rm_start ID / hd_rm_stop ID     one RM's JVM (a restart forgets state)
 #   hd_nm_start ID / hd_nm_exited ID   NodeManager ID (nm1, nm2) started again
 #                                      after it exited / whether it has
+#   hd_nm_stop ID                      NodeManager ID stopped (SIGTERM: it
+#                                      unregisters, the RM lists it SHUTDOWN)
 #   hd_rmadmin ARGS...                 Hadoop's RMAdminCLI (test/hadoop/yarn rmadmin)
 #   hd_app NODEHOST COUNT MB VCORES [CMD]
 #       an application holding COUNT containers on that NodeManager
 #       (SleepApp); sets $hd_app_id, $hd_app_containers (space separated),
 #       $hd_app_report (its report file, rewritten every 300 ms), $hd_app_pid
 #   hd_app_stop                        the application ends (containers stop)
+#   hd_app_ask NODEHOST COUNT MB VCORES
+#       a second application asking for COUNT containers on that NodeManager,
+#       not waited for (it gives up after 120 s); $hd_ask_report is its report
+#       (running: the containers it got), $hd_ask_pid; hd_ask_stop ends it
+#       (its pending request goes with it)
 #   hd_node ID                         that node as the active RM lists it
 #   hd_wait WHAT SECONDS COMMAND...    until COMMAND succeeds (run afresh each
 #                                      try), else fail
@@ -149,6 +156,12 @@ hd_nm_start() { # ID: start NodeManager ID again (after it exited: a
 	_hd_nm_java "$1"
 }
 
+hd_nm_stop() { # ID: NodeManager ID stopped (SIGTERM; it unregisters)
+	eval "_p=\${_hd_nm_pid_$1:?not started}"
+	kill -TERM "$_p"
+	hd_wait "NM $1 did not stop" 30 _hd_dead "$_p"
+}
+
 hd_nm_exited() { # ID: its JVM has exited
 	eval "_p=\${_hd_nm_pid_$1:?not started}"
 	! alive "$_p"
@@ -215,4 +228,20 @@ hd_app() { # NODEHOST COUNT MB VCORES [CMD]
 hd_app_stop() {
 	kill -TERM "$hd_app_pid" 2>/dev/null
 	hd_wait "the application did not stop" 30 _hd_dead "$hd_app_pid"
+}
+
+hd_app_ask() { # NODEHOST COUNT MB VCORES
+	hd_ask_report=$hd_work/ask-report.json
+	rm -f "$hd_ask_report"
+	(cd "$hd_work" && exec java $_hd_jvm -cp "$hd_work/conf-client:$_hd_cp" kilo.test.SleepApp \
+		--node "$1" --count "$2" --mb "$3" --vcores "$4" --report "$hd_ask_report" \
+		--wait-ms 120000) </dev/null >"$hd_work/logs/ask.out" 2>>"$hd_work/logs/ask.log" &
+	hd_ask_pid=$!
+	_hd_pids="$_hd_pids $hd_ask_pid"
+	hd_wait "the second application did not ask" 90 test -s "$hd_ask_report"
+}
+
+hd_ask_stop() {
+	kill -TERM "$hd_ask_pid" 2>/dev/null
+	hd_wait "the second application did not stop" 30 _hd_dead "$hd_ask_pid"
 }

@@ -44,14 +44,17 @@ import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
  * running a shell command (by default "exec sleep 3600").
  *
  * Usage: SleepApp --node HOST --report FILE [--count N] [--mb MB] [--vcores N]
- *                 [--command CMD]
+ *                 [--command CMD] [--wait-ms MS]
  *
  * The classpath starts with a client conf dir (test/hadoop/mkconf.py). Once
  * every container was started, one JSON line {"app":ID,"containers":[ID...]}
  * goes to stdout. The AM heartbeats every 300 ms and rewrites FILE each time:
  * {"app","state","running":[ID...],"completed":[{"id","exitStatus","diagnostics"}]}
- * (completed: what the RM reported, e.g. preempted or killed). On SIGTERM the
- * AM stops its containers and unregisters.
+ * (completed: what the RM reported, e.g. preempted or killed); while it still
+ * waits for its containers (at most MS, default 60000, then it exits 1) FILE
+ * is rewritten on every allocate call, running listing those started. On
+ * SIGTERM, waiting or not, the AM stops its containers and unregisters (a
+ * request still pending goes with it).
  */
 public final class SleepApp {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -90,15 +93,15 @@ public final class SleepApp {
         Integer.parseInt(a.getOrDefault("--count", "1")),
         Integer.parseInt(a.getOrDefault("--mb", "256")),
         Integer.parseInt(a.getOrDefault("--vcores", "1")),
-        a.getOrDefault("--command", "exec sleep 3600"), Path.of(a.get("--report")));
-    Runtime.getRuntime().addShutdownHook(new Thread(app::stop));
+        a.getOrDefault("--command", "exec sleep 3600"), Path.of(a.get("--report")),
+        Long.parseLong(a.getOrDefault("--wait-ms", "60000")));
     System.out.println(app.started());
     System.out.flush();
     Thread.currentThread().join(); // until SIGTERM
   }
 
   static SleepApp start(Configuration conf, String node, int count, int mb, int vcores,
-      String command, Path reportFile) throws Exception {
+      String command, Path reportFile, long waitMs) throws Exception {
     YarnClient yc = YarnClient.createYarnClient();
     yc.init(conf);
     yc.start();
@@ -132,7 +135,8 @@ public final class SleepApp {
     ugi.addToken(token);
     SleepApp app = new SleepApp(yc, id, ugi);
     app.reportFile = reportFile;
-    app.run(conf, node, count, mb, vcores, command);
+    Runtime.getRuntime().addShutdownHook(new Thread(app::stop));
+    app.run(conf, node, count, mb, vcores, command, waitMs);
     return app;
   }
 
@@ -140,8 +144,8 @@ public final class SleepApp {
     return ugi.doAs(a);
   }
 
-  private void run(Configuration conf, String node, int count, int mb, int vcores, String command)
-      throws Exception {
+  private void run(Configuration conf, String node, int count, int mb, int vcores, String command,
+      long waitMs) throws Exception {
     NMTokenCache tokens = new NMTokenCache();
     as(() -> {
       amrm = AMRMClient.createAMRMClient();
@@ -164,11 +168,11 @@ public final class SleepApp {
     }
     String log = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
     List<String> cmd = List.of(command + " 1>" + log + "/stdout 2>" + log + "/stderr");
-    long deadline = System.currentTimeMillis() + 60_000;
+    long deadline = System.currentTimeMillis() + waitMs;
     while (containers.size() < count) {
       if (System.currentTimeMillis() > deadline) {
-        throw new IllegalStateException(
-            "only " + containers.size() + " of " + count + " containers on " + node + " in 60 s");
+        throw new IllegalStateException("only " + containers.size() + " of " + count
+            + " containers on " + node + " in " + waitMs + " ms");
       }
       AllocateResponse resp = as(() -> amrm.allocate(0.1f));
       for (Container c : resp.getAllocatedContainers()) {
@@ -187,6 +191,7 @@ public final class SleepApp {
         }
       }
       record(resp);
+      writeReport();
       Thread.sleep(100);
     }
     for (ContainerRequest r : reqs) {
@@ -266,12 +271,14 @@ public final class SleepApp {
         heartbeat.interrupt();
         heartbeat.join(5000);
       }
-      as(() -> {
-        nm.stop();
-        amrm.unregisterApplicationMaster(FinalApplicationStatus.SUCCEEDED, "", "");
-        amrm.stop();
-        return null;
-      });
+      if (amrm != null && nm != null) { // registered
+        as(() -> {
+          nm.stop();
+          amrm.unregisterApplicationMaster(FinalApplicationStatus.SUCCEEDED, "", "");
+          amrm.stop();
+          return null;
+        });
+      }
     } catch (Exception e) {
       System.err.println("SleepApp " + id + ": stop: " + e);
     }
