@@ -41,7 +41,7 @@ clusters:
     confirmTimeoutMs: 3000
     rmadmin: {command: $tmpdir/yarn, timeoutMs: 20000}
     exclude: $1
-overCommitTimeoutMs: 30000
+overCommitTimeoutMs: -1
 kubernetes: {pageSize: 50}
 lifecycle:
   drain: decommission

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The NodeManager lifecycle (kilo-sync(1) LIFECYCLE) against the fake API
 # server and the fake RM, driven by kubectl as an operator would see it:
-# worker-1's Batch pool goes, the node drains at 0/0 with -1 (the config's
-# overCommitTimeoutMs 30000 is not used), gets stuck past drainTimeoutMs,
+# worker-1's Batch pool goes, the node drains at 0/0 with -1 (lifecycle
+# needs overCommitTimeoutMs -1: the RM never disarms a timeout once sent),
+# gets stuck past drainTimeoutMs,
 # goes offline once YARN has nothing on it (label removed), returns when
 # the pool comes back (label set) and is active again once its NodeManager
 # is back at the RM.  KILO_NOW steps the clock across the holds.
@@ -19,7 +20,7 @@ clusters:
     rmUrls: [$rm1, $rm2]
     timeoutMs: 5000
     confirmTimeoutMs: 2000
-overCommitTimeoutMs: 30000
+overCommitTimeoutMs: -1
 kubernetes: {pageSize: 50}
 lifecycle:
   holdDownMs: 60000
@@ -62,7 +63,7 @@ assert_eq "$(rm_w1)" "[30,97598]" "resized to Batch"
 origin 7500
 pass 10
 assert_eq "$(w1 '[.yarnTotal, .overCommitTimeoutMs, .lifecycle.state, .lifecycle.pendingSince]')" \
-	'[{"vCores":0,"memoryMB":97598},30000,"active","2026-11-30T16:00:10Z"]' "hold-down starts"
+	'[{"vCores":0,"memoryMB":97598},-1,"active","2026-11-30T16:00:10Z"]' "hold-down starts"
 assert_eq "$(record)" \
 	'{"state":"active","since":"2026-11-30T16:00:10Z","reason":"Batch 0 vCores/97598 MB below lifecycle.min: draining once it stays so for 60000 ms","pendingSince":"2026-11-30T16:00:10Z","nodeManagerRequest":{"cpuMilli":2000,"memoryBytes":2147483648}}' \
 	"the record keeps when it began, and the NodeManager pod's request"
@@ -199,12 +200,12 @@ assert_eq "$(record)" "" "nothing written"
 
 # 11. a plan made while the node was active is not applied over a node held
 #     since (another pass drained it): the resize would open the held node
-#     with overCommitTimeoutMs 30000 (and kill what runs over the total)
+#     to its total: room the node no longer has
 kubectl label node worker-1 --overwrite "$LABEL=true" >/dev/null || fail "kubectl label"
 origin 37480
 KILO_NOW=2026-11-30T16:40:00Z kilo-sync plan --config "$tmpdir/lc.yaml" >"$tmpdir/plan4.json" 2>/dev/null
 assert_eq "$(jq -c '.items[] | select(.node == "worker-1") | [.action, .overCommitTimeoutMs, .lifecycle.state]' "$tmpdir/plan4.json")" \
-	'["update",30000,"active"]' "a plan of the active node"
+	'["update",-1,"active"]' "a plan of the active node"
 kubectl annotate node worker-1 --overwrite \
 	'kilo.sh/yarn-lifecycle={"state":"draining","since":"2026-11-30T16:41:00Z","reason":"another pass"}' \
 	>/dev/null || fail "kubectl annotate"
@@ -220,4 +221,4 @@ assert_eq "$(w1 '[.lifecycle.state, .lifecycle.pendingSince]')" '["draining","20
 	"the hold-up starts"
 pass 2620
 assert_eq "$(w1 '[.lifecycle.previous, .lifecycle.state, .action, .overCommitTimeoutMs, .result]')" \
-	'["draining","active","update",30000,"updated"]' "drain cancelled, resized"
+	'["draining","active","update",-1,"updated"]' "drain cancelled, resized"
