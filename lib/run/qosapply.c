@@ -1134,7 +1134,9 @@ static void plan_memory_cap(struct ctx *x)
 {
 	const struct policy *p = x->o->policy;
 	const char *yarn = x->l->hadoop_yarn;
-	const char *file = x->l->version == 2 ? "memory.max" : "memory.limit_in_bytes";
+	/* the memory controller's own version: cpu may be v1 beside a v2 memory */
+	const char *file = x->l->ctrl_version[CGROUP_MEMORY] == 2 ? "memory.max"
+								  : "memory.limit_in_bytes";
 	cleanup_free char *cur = NULL;
 	int64_t usage = -1, current = -1, limit = 0;
 	char val[24];
