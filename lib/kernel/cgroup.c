@@ -10,6 +10,7 @@
 
 #include "core/cleanup.h"
 #include "core/xalloc.h"
+#include "kernel/cgknob.h"
 #include "kernel/procfs.h"
 
 static const char *const ctrl_names[CGROUP_NCTRL] = {
@@ -66,6 +67,11 @@ static int parse_int(const char *s, int64_t *out, const char **end)
 	if (end)
 		*end = p;
 	return 0;
+}
+
+int cgroup_parse_i64(const char *text, int64_t *out)
+{
+	return parse_int(text, out, NULL);
 }
 
 /* The start of the line after line, or NULL at the end of the text. */
@@ -705,119 +711,62 @@ static int wrap_path(const struct cgroup_layout *l, const struct sysroot *s, enu
 	return err_wrap(e, "read '%s'", path);
 }
 
-/* ---- Typed readers and writers --------------------------------------- */
+/* ---- Typed readers ---------------------------------------------------- */
 
 int cgroup_read_cpu_usage(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
 			  int64_t *ns, struct err *e)
 {
-	cleanup_free char *text = NULL;
-	int r;
+	int64_t aux;
 
-	if (l->ctrl_version[CGROUP_CPUACCT] != 2)
-		return cgroup_read_i64(l, s, CGROUP_CPUACCT, cg, "cpuacct.usage", ns, e);
-	r = cgroup_read(l, s, CGROUP_CPUACCT, cg, "cpu.stat", &text, e);
-	if (r != CGROUP_OK)
-		return r;
-	if (cgroup_parse_cpu_stat_usage(text, ns, e) < 0)
-		return wrap_path(l, s, CGROUP_CPUACCT, cg, "cpu.stat", e);
-	return CGROUP_OK;
+	return cgknob_read(l, s, cg, CGKNOB_CPU_USAGE, ns, &aux, e);
 }
 
 int cgroup_read_memory_stat(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
 			    struct cgroup_memory_stat *ms, struct err *e)
 {
+	const char *file = cgknob_file(l, CGKNOB_MEMORY_STAT, CGROUP_MEMORY);
 	cleanup_free char *text = NULL;
-	int r = cgroup_read(l, s, CGROUP_MEMORY, cg, "memory.stat", &text, e);
+	int r = cgroup_read(l, s, CGROUP_MEMORY, cg, file, &text, e);
 
 	if (r != CGROUP_OK)
 		return r;
-	if (cgroup_parse_memory_stat(text, l->ctrl_version[CGROUP_MEMORY], ms, e) < 0)
-		return wrap_path(l, s, CGROUP_MEMORY, cg, "memory.stat", e);
+	if (cgroup_parse_memory_stat(text, cgknob_version(l, CGROUP_MEMORY), ms, e) < 0)
+		return wrap_path(l, s, CGROUP_MEMORY, cg, file, e);
 	return CGROUP_OK;
 }
 
 int cgroup_read_memory_current(const struct cgroup_layout *l, const struct sysroot *s,
 			       const char *cg, int64_t *bytes, struct err *e)
 {
-	return cgroup_read_i64(l, s, CGROUP_MEMORY, cg,
-			       l->ctrl_version[CGROUP_MEMORY] == 2 ? "memory.current"
-								   : "memory.usage_in_bytes",
-			       bytes, e);
+	int64_t aux;
+
+	return cgknob_read(l, s, cg, CGKNOB_MEMORY_CURRENT, bytes, &aux, e);
 }
 
 int cgroup_read_cfs(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
 		    int64_t *quota_us, int64_t *period_us, struct err *e)
 {
-	cleanup_free char *text = NULL;
-	int r;
+	int64_t aux;
+	int r = cgknob_read(l, s, cg, CGKNOB_CFS_QUOTA, quota_us, period_us, e);
 
-	if (l->ctrl_version[CGROUP_CPU] != 2) {
-		r = cgroup_read_i64(l, s, CGROUP_CPU, cg, "cpu.cfs_quota_us", quota_us, e);
-		if (r != CGROUP_OK)
-			return r;
-		return cgroup_read_i64(l, s, CGROUP_CPU, cg, "cpu.cfs_period_us", period_us, e);
-	}
-	r = cgroup_read(l, s, CGROUP_CPU, cg, "cpu.max", &text, e);
-	if (r != CGROUP_OK)
+	/* v2: both in cpu.max; v1: the period in a file of its own */
+	if (r != CGROUP_OK || *period_us >= 0)
 		return r;
-	if (cgroup_parse_cpu_max(text, quota_us, period_us, e) < 0)
-		return wrap_path(l, s, CGROUP_CPU, cg, "cpu.max", e);
-	return CGROUP_OK;
-}
-
-int cgroup_write_cfs_quota(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
-			   int64_t quota_us, struct err *e)
-{
-	char val[32];
-
-	if (l->ctrl_version[CGROUP_CPU] == 2) {
-		if (quota_us < 0)
-			snprintf(val, sizeof(val), "max");
-		else
-			snprintf(val, sizeof(val), "%lld", (long long)quota_us);
-		return cgroup_write(l, s, CGROUP_CPU, cg, "cpu.max", val, e);
-	}
-	snprintf(val, sizeof(val), "%lld", (long long)(quota_us < 0 ? -1 : quota_us));
-	return cgroup_write(l, s, CGROUP_CPU, cg, "cpu.cfs_quota_us", val, e);
-}
-
-int cgroup_write_cfs_period(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
-			    int64_t period_us, struct err *e)
-{
-	char val[64];
-	int64_t q, p;
-	int r;
-
-	if (l->ctrl_version[CGROUP_CPU] != 2) {
-		snprintf(val, sizeof(val), "%lld", (long long)period_us);
-		return cgroup_write(l, s, CGROUP_CPU, cg, "cpu.cfs_period_us", val, e);
-	}
-	r = cgroup_read_cfs(l, s, cg, &q, &p, e);
-	if (r != CGROUP_OK)
-		return r;
-	if (q < 0)
-		snprintf(val, sizeof(val), "max %lld", (long long)period_us);
-	else
-		snprintf(val, sizeof(val), "%lld %lld", (long long)q, (long long)period_us);
-	return cgroup_write(l, s, CGROUP_CPU, cg, "cpu.max", val, e);
-}
-
-const char *cgroup_cpu_weight_file(const struct cgroup_layout *l)
-{
-	return l->ctrl_version[CGROUP_CPU] == 2 ? "cpu.weight" : "cpu.shares";
+	return cgknob_read(l, s, cg, CGKNOB_CFS_PERIOD, period_us, &aux, e);
 }
 
 int cgroup_read_cpuset(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
 		       struct cpuset *set, struct err *e)
 {
 	cleanup_free char *text = NULL;
-	const char *file = "cpuset.cpus";
+	const char *file = cgknob_file(l, CGKNOB_CPUSET_CPUS, CGROUP_CPUSET);
 	int r = cgroup_read(l, s, CGROUP_CPUSET, cg, file, &text, e);
 
-	if (r == CGROUP_OK && l->ctrl_version[CGROUP_CPUSET] == 2 && !text[strspn(text, " \n")]) {
+	/* v2: an empty cpuset.cpus means the parent's CPUs (cgroup-v2.rst) */
+	if (r == CGROUP_OK && cgknob_version(l, CGROUP_CPUSET) == 2 && !text[strspn(text, " \n")]) {
 		free(text);
 		text = NULL;
-		file = "cpuset.cpus.effective";
+		file = cgknob_file(l, CGKNOB_CPUSET_CPUS_EFFECTIVE, CGROUP_CPUSET);
 		r = cgroup_read(l, s, CGROUP_CPUSET, cg, file, &text, e);
 	}
 	if (r != CGROUP_OK)
@@ -825,14 +774,6 @@ int cgroup_read_cpuset(const struct cgroup_layout *l, const struct sysroot *s, c
 	if (cpuset_parse(text, set, e) < 0)
 		return wrap_path(l, s, CGROUP_CPUSET, cg, file, e);
 	return CGROUP_OK;
-}
-
-int cgroup_write_cpuset(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
-			const struct cpuset *set, struct err *e)
-{
-	cleanup_free char *list = cpuset_format(set);
-
-	return cgroup_write(l, s, CGROUP_CPUSET, cg, "cpuset.cpus", list, e);
 }
 
 static int read_pid_file(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
@@ -853,14 +794,13 @@ static int read_pid_file(const struct cgroup_layout *l, const struct sysroot *s,
 int cgroup_read_procs(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
 		      const char *cg, pid_t **pids, size_t *n, struct err *e)
 {
-	return read_pid_file(l, s, c, cg, "cgroup.procs", pids, n, e);
+	return read_pid_file(l, s, c, cg, cgknob_file(l, CGKNOB_PROCS, c), pids, n, e);
 }
 
 int cgroup_read_threads(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
 			const char *cg, pid_t **tids, size_t *n, struct err *e)
 {
-	return read_pid_file(l, s, c, cg, l->ctrl_version[c] == 2 ? "cgroup.threads" : "tasks",
-			     tids, n, e);
+	return read_pid_file(l, s, c, cg, cgknob_file(l, CGKNOB_THREADS, c), tids, n, e);
 }
 
 int cgroup_pid_cmp(const void *a, const void *b)
@@ -929,9 +869,7 @@ static int read_tree(const struct cgroup_layout *l, const struct sysroot *s, enu
 int cgroup_read_tree(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
 		     const char *cg, int threads, pid_t **ids, size_t *n, struct err *e)
 {
-	const char *file = !threads                  ? "cgroup.procs"
-			   : l->ctrl_version[c] == 2 ? "cgroup.threads"
-						     : "tasks";
+	const char *file = cgknob_file(l, threads ? CGKNOB_THREADS : CGKNOB_PROCS, c);
 	pid_t *v = NULL;
 	size_t len = 0, dirs = 0, m = 0;
 	int r = read_tree(l, s, c, cg, file, 0, &v, &len, &dirs, e);

@@ -231,6 +231,11 @@ void qosapply_inputs_release(struct qosapply_inputs *in)
 
 /* ---- Tree helpers ------------------------------------------------------- */
 
+/* File names of the knob table (kernel/cgknob.h). */
+#define CPUS(l) cgknob_file(l, CGKNOB_CPUSET_CPUS, CGROUP_CPUSET)
+#define MEMS(l) cgknob_file(l, CGKNOB_CPUSET_MEMS, CGROUP_CPUSET)
+#define PROCS(l, c) cgknob_file(l, CGKNOB_PROCS, c)
+
 struct ctx {
 	const struct qosapply_opts *o;
 	const struct cgroup_layout *l;
@@ -333,13 +338,14 @@ static int read_cached(const struct ctx *x, enum cgroup_ctrl c, const char *cg, 
 	return r;
 }
 
-/* An integer file of the cpu dir cg through the cache: 1 with *v, else 0. */
-static int read_cached_i64(const struct ctx *x, const char *cg, const char *file, int64_t *v)
+/* An integer knob of the cpu dir cg through the cache: 1 with *v, else 0. */
+static int read_cached_i64(const struct ctx *x, const char *cg, enum cgknob k, int64_t *v)
 {
 	cleanup_free char *text = NULL;
 	int64_t age;
 
-	return read_cached(x, CGROUP_CPU, cg, file, &text, &age) == CGROUP_OK &&
+	return read_cached(x, CGROUP_CPU, cg, cgknob_file(x->l, k, CGROUP_CPU), &text, &age) ==
+		       CGROUP_OK &&
 	       num_parse_i64(text, INT64_MIN, INT64_MAX, v) == 0;
 }
 
@@ -371,10 +377,8 @@ static void cpuset_ready(struct ctx *x, int chain, const char *cg, const struct 
 	cleanup_free char *cpus = NULL, *mems = NULL, *parent = NULL;
 	struct cpuset_src p = { 0 };
 
-	if (cgroup_read(x->l, x->s, CGROUP_CPUSET, cg, "cpuset.cpus", &cpus, &src->e) !=
-		    CGROUP_OK ||
-	    cgroup_read(x->l, x->s, CGROUP_CPUSET, cg, "cpuset.mems", &mems, &src->e) !=
-		    CGROUP_OK) {
+	if (cgroup_read(x->l, x->s, CGROUP_CPUSET, cg, CPUS(x->l), &cpus, &src->e) != CGROUP_OK ||
+	    cgroup_read(x->l, x->s, CGROUP_CPUSET, cg, MEMS(x->l), &mems, &src->e) != CGROUP_OK) {
 		if (!src->e.kind)
 			err_set(&src->e, ERR_NOTFOUND, 0, "no cpuset of %s", cg);
 		return;
@@ -404,14 +408,14 @@ static void cpuset_ready(struct ctx *x, int chain, const char *cg, const struct 
 		return;
 	}
 	if (!*cpus)
-		cgchange_add(x->plan, chain, CGROUP_CPUSET, cg, "cpuset.cpus", CGCHANGE_CPUSET,
-			     p.cpus,
-			     "empty: a cpuset dir takes no task before it has CPUs (its parent's)");
+		cgchange_add_knob(x->plan, chain, x->l, CGKNOB_CPUSET_CPUS, cg, p.cpus,
+				  "empty: a cpuset dir takes no task before it has CPUs (its "
+				  "parent's)");
 	if (!*mems)
-		cgchange_add(x->plan, chain, CGROUP_CPUSET, cg, "cpuset.mems", CGCHANGE_CPUSET,
-			     p.mems,
-			     "empty: a cpuset dir takes no task before it has memory nodes (its "
-			     "parent's)");
+		cgchange_add_knob(
+			x->plan, chain, x->l, CGKNOB_CPUSET_MEMS, cg, p.mems,
+			"empty: a cpuset dir takes no task before it has memory nodes (its "
+			"parent's)");
 	src->cpus = *cpus ? xstrdup(cpus) : xstrdup(p.cpus);
 	src->mems = *mems ? xstrdup(mems) : xstrdup(p.mems);
 	src->ok = 1;
@@ -439,15 +443,15 @@ static void mirror_dir(struct ctx *x, int chain, enum cgroup_ctrl c, const char 
 		/* Without a source the dir is not made: it would take no task. */
 		if (!src->ok)
 			cgchange_fail(it, src->e.msg);
-		cgchange_add(x->plan, chain, c, cg, "cpuset.cpus", CGCHANGE_CPUSET, src->cpus,
-			     "a cpuset child needs CPUs and memory nodes before tasks");
-		cgchange_add(x->plan, chain, c, cg, "cpuset.mems", CGCHANGE_CPUSET, src->mems,
-			     "a cpuset child needs CPUs and memory nodes before tasks");
+		cgchange_add_knob(x->plan, chain, x->l, CGKNOB_CPUSET_CPUS, cg, src->cpus,
+				  "a cpuset child needs CPUs and memory nodes before tasks");
+		cgchange_add_knob(x->plan, chain, x->l, CGKNOB_CPUSET_MEMS, cg, src->mems,
+				  "a cpuset child needs CPUs and memory nodes before tasks");
 	} else {
 		/* Kernels since 6.x refuse charge moving with EINVAL: the
 		 * tasks still move, their old charges stay behind. */
-		cgchange_add(x->plan, chain, c, cg, "memory.move_charge_at_immigrate", CGCHANGE_INT,
-			     "3", "charges move with the tasks")
+		cgchange_add_knob(x->plan, chain, x->l, CGKNOB_MEMORY_MOVE_CHARGE, cg, "3",
+				  "charges move with the tasks")
 			->unsupported_errno = EINVAL;
 	}
 }
@@ -461,7 +465,7 @@ static int pids_cached(const struct ctx *x, enum cgroup_ctrl c, const char *cg, 
 	size_t nthere = 0;
 	int64_t age;
 
-	if (!cgcache_get(x->o->cache, c, cg, "cgroup.procs", &v, &age) || !v ||
+	if (!cgcache_get(x->o->cache, c, cg, PROCS(x->l, c), &v, &age) || !v ||
 	    cgroup_parse_pids(v, &there, &nthere, NULL) < 0)
 		return 0;
 	for (size_t i = 0; i < n; i++)
@@ -484,7 +488,7 @@ static void move_pids(struct ctx *x, int chain, enum cgroup_ctrl c, const char *
 		if (has_pid(there, nthere, pids[i]))
 			continue;
 		snprintf(v, sizeof(v), "%d", (int)pids[i]);
-		cgchange_add(x->plan, chain, c, cg, "cgroup.procs", CGCHANGE_ALWAYS, v,
+		cgchange_add(x->plan, chain, c, cg, PROCS(x->l, c), CGCHANGE_ALWAYS, v,
 			     "process of the container's cpu cgroup")
 			->member_of = xstrdup(cg);
 		moves++;
@@ -497,7 +501,7 @@ static void move_pids(struct ctx *x, int chain, enum cgroup_ctrl c, const char *
 		for (size_t i = 0; i < n; i++)
 			len += (size_t)snprintf(text + len, cap - len, "%s%d", i ? "\n" : "",
 						(int)pids[i]);
-		cgcache_put(x->o->cache, c, cg, "cgroup.procs", text);
+		cgcache_put(x->o->cache, c, cg, PROCS(x->l, c), text);
 	}
 }
 
@@ -590,8 +594,9 @@ static int cpu_members(struct ctx *x, const char *cg, struct members *m)
 	if (r == CGROUP_OK)
 		return 1;
 	if (r != CGROUP_ABSENT) {
-		it = cgchange_add(x->plan, cgchange_chain(x->plan), CGROUP_CPU, cg, "cgroup.procs",
-				  CGCHANGE_TEXT, NULL, "the container's processes, to mirror");
+		it = cgchange_add(x->plan, cgchange_chain(x->plan), CGROUP_CPU, cg,
+				  PROCS(x->l, CGROUP_CPU), CGCHANGE_TEXT, NULL,
+				  "the container's processes, to mirror");
 		cgchange_fail(it, e.msg);
 	}
 	return 0;
@@ -607,7 +612,7 @@ static void note_foreign(struct ctx *x, int chain, enum cgroup_ctrl c, const cha
 
 	if (!m->nforeign)
 		return;
-	it = cgchange_add(x->plan, chain, c, cg, "cgroup.procs", CGCHANGE_ALWAYS, NULL,
+	it = cgchange_add(x->plan, chain, c, cg, PROCS(x->l, c), CGCHANGE_ALWAYS, NULL,
 			  "not moved");
 	cgchange_preset(it, CGCHANGE_SKIPPED,
 			"%zu process%s in the container's cpu dirs %s no member (a thread in "
@@ -691,12 +696,12 @@ static void plan_mirror(struct ctx *x)
 				cpuset_ready(x, chain, cg, cpuset_src_get(x, src_cg, &src), &own,
 					     0);
 				if (!own.ok)
-					cgchange_fail(cgchange_add(x->plan, chain, c, cg,
-								   "cpuset.cpus", CGCHANGE_CPUSET,
-								   NULL,
-								   "the mirror's CPUs, before its "
-								   "processes"),
-						      own.e.msg);
+					cgchange_fail(
+						cgchange_add_knob(x->plan, chain, x->l,
+								  CGKNOB_CPUSET_CPUS, cg, NULL,
+								  "the mirror's CPUs, before its "
+								  "processes"),
+						own.e.msg);
 				free(own.cpus);
 				free(own.mems);
 			}
@@ -718,15 +723,16 @@ static void plan_shares(struct ctx *x)
 	const char *yarn = x->l->hadoop_yarn;
 	int chain = cgchange_chain(x->plan);
 	int idle = p->cpu_qos_enable && p->sched_idle;
+	int weight = cgknob_conv(x->l, CGKNOB_CPU_WEIGHT) == CGKNOB_WEIGHT;
 	int64_t shares = qos_shares(in->cpu_milli_sum), v = shares;
 	char val[24], vcores[32];
 	struct cgchange_item *it;
 
 	/* Written back to 0 too: the kernel refuses shares on an idle group. */
-	cgchange_add(x->plan, chain, CGROUP_CPU, yarn, "cpu.idle", CGCHANGE_INT, idle ? "1" : "0",
-		     idle ? "beClass.cpuQOS.schedIdle"
-			  : "schedIdle off: shares need a non-idle group");
-	if (x->l->version == 2)
+	cgchange_add_knob(x->plan, chain, x->l, CGKNOB_CPU_IDLE, yarn, idle ? "1" : "0",
+			  idle ? "beClass.cpuQOS.schedIdle"
+			       : "schedIdle off: shares need a non-idle group");
+	if (weight)
 		v = qos_weight(shares, x->o->conv);
 	snprintf(val, sizeof(val), "%lld", (long long)v);
 	if (in->cpu_milli_sum % 1000)
@@ -738,18 +744,18 @@ static void plan_shares(struct ctx *x)
 	/* Unknown requests: no value is wanted, so none is shown. */
 	if (!in->requests_known)
 		val[0] = '\0';
-	if (x->l->version == 2)
-		it = cgchange_add(x->plan, chain, CGROUP_CPU, yarn, cgroup_cpu_weight_file(x->l),
-				  CGCHANGE_INT, *val ? val : NULL,
-				  "sum of %s vCores x 1024 = %lld shares (%zu container%s), %s "
-				  "weight conversion",
-				  vcores, (long long)shares, in->nlive, in->nlive == 1 ? "" : "s",
-				  qos_weight_conv_name(x->o->conv));
+	if (weight)
+		it = cgchange_add_knob(
+			x->plan, chain, x->l, CGKNOB_CPU_WEIGHT, yarn, *val ? val : NULL,
+			"sum of %s vCores x 1024 = %lld shares (%zu container%s), %s "
+			"weight conversion",
+			vcores, (long long)shares, in->nlive, in->nlive == 1 ? "" : "s",
+			qos_weight_conv_name(x->o->conv));
 	else
-		it = cgchange_add(x->plan, chain, CGROUP_CPU, yarn, cgroup_cpu_weight_file(x->l),
-				  CGCHANGE_INT, *val ? val : NULL,
-				  "sum of %s vCores x 1024 (%zu container%s)", vcores, in->nlive,
-				  in->nlive == 1 ? "" : "s");
+		it = cgchange_add_knob(x->plan, chain, x->l, CGKNOB_CPU_WEIGHT, yarn,
+				       *val ? val : NULL,
+				       "sum of %s vCores x 1024 (%zu container%s)", vcores,
+				       in->nlive, in->nlive == 1 ? "" : "s");
 	if (idle)
 		cgchange_preset(it, CGCHANGE_SKIPPED,
 				"idle: the kernel refuses shares on an idle "
@@ -817,13 +823,13 @@ static void subtree_add(struct subtree *t, const char *cg, int parent, const str
 	d->parent = parent;
 	t->age[t->n] = -1;
 	/* v2 dirs may take their parent's set (cpuset.cpus.effective). */
-	if (x->l->ctrl_version[CGROUP_CPUSET] == 2) {
+	if (cgknob_version(x->l, CGROUP_CPUSET) == 2) {
 		struct cpuset set = { 0 };
 
 		if (cgroup_read_cpuset(x->l, x->s, cg, &set, NULL) == CGROUP_OK)
 			text = cpuset_format(&set);
 	} else {
-		read_cached(x, CGROUP_CPUSET, cg, "cpuset.cpus", &text, &t->age[t->n]);
+		read_cached(x, CGROUP_CPUSET, cg, CPUS(x->l), &text, &t->age[t->n]);
 	}
 	d->old = subtree_set(t, text ? text : "");
 	t->cgs[t->n++] = xstrdup(cg);
@@ -919,9 +925,8 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 	if (r == CGROUP_OK && !cgroup_exists(x->l, x->s, CGROUP_CPUSET, target))
 		r = CGROUP_ABSENT;
 	if (r != CGROUP_OK) {
-		struct cgchange_item *it = cgchange_add(x->plan, chain, CGROUP_CPUSET, target,
-							"cpuset.cpus", CGCHANGE_CPUSET, NULL, "%s",
-							why);
+		struct cgchange_item *it = cgchange_add_knob(
+			x->plan, chain, x->l, CGKNOB_CPUSET_CPUS, target, NULL, "%s", why);
 
 		if (r == CGROUP_UNSUPPORTED)
 			it->result = CGCHANGE_UNSUPPORTED;
@@ -943,9 +948,8 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 			 cpuset_count(&cand));
 	} else if (choose_cpus(x, &cand, cpuset_count(t.dirs[0].old), qos_cpuset_want(allowed),
 			       &want, &count, &nlogical, &e) < 0) {
-		struct cgchange_item *it = cgchange_add(x->plan, chain, CGROUP_CPUSET, target,
-							"cpuset.cpus", CGCHANGE_CPUSET, NULL, "%s",
-							why);
+		struct cgchange_item *it = cgchange_add_knob(
+			x->plan, chain, x->l, CGKNOB_CPUSET_CPUS, target, NULL, "%s", why);
 
 		cgchange_fail(it, e.msg);
 		subtree_release(&t);
@@ -960,8 +964,8 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 	val = cpuset_format(&want);
 	/* Suppress never goes below 2 CPUs; a restore never writes an empty set. */
 	if (cpuset_count(&want) < (restore ? 1 : QOS_MIN_CPUSET_CPUS)) {
-		cgchange_add(x->plan, chain, CGROUP_CPUSET, target, "cpuset.cpus", CGCHANGE_CPUSET,
-			     val, "%s", detail);
+		cgchange_add_knob(x->plan, chain, x->l, CGKNOB_CPUSET_CPUS, target, val, "%s",
+				  detail);
 		cgchange_preset(&x->plan->items[x->plan->n - 1], CGCHANGE_SKIPPED,
 				"%s: fewer than %d candidate CPUs, not written", detail,
 				restore ? 1 : QOS_MIN_CPUSET_CPUS);
@@ -974,9 +978,9 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 		cleanup_free char *v = cpuset_format(&writes[i].set);
 		int is_union = !cpuset_equal(&writes[i].set, &want);
 
-		cgchange_add(x->plan, chain, CGROUP_CPUSET, t.cgs[writes[i].dir], "cpuset.cpus",
-			     CGCHANGE_CPUSET, v, "%s%s", detail,
-			     is_union ? " (union with the old CPUs first)" : "");
+		cgchange_add_knob(x->plan, chain, x->l, CGKNOB_CPUSET_CPUS, t.cgs[writes[i].dir], v,
+				  "%s%s", detail,
+				  is_union ? " (union with the old CPUs first)" : "");
 	}
 	for (size_t i = 0; i < t.n; i++) {
 		int written = 0;
@@ -986,8 +990,8 @@ static void plan_cpuset(struct ctx *x, const char *target, int64_t allowed, int 
 			written = writes[w].dir == i;
 		if (written)
 			continue;
-		it = cgchange_add(x->plan, chain, CGROUP_CPUSET, t.cgs[i], "cpuset.cpus",
-				  CGCHANGE_CPUSET, val, "%s", detail);
+		it = cgchange_add_knob(x->plan, chain, x->l, CGKNOB_CPUSET_CPUS, t.cgs[i], val,
+				       "%s", detail);
 		it->old = xstrdup(val);
 		it->result = CGCHANGE_UNCHANGED;
 		if (t.age[i] >= 0)
@@ -1005,13 +1009,11 @@ static void plan_quota(struct ctx *x, const char *target, int64_t allowed, int u
 	char val[48], detail[200];
 	long raised = -1;
 	struct cgchange_item *it;
-	const char *file = x->l->version == 2 ? "cpu.max" : "cpu.cfs_quota_us";
 
 	r = cgroup_read_cfs(x->l, x->s, target, &quota, &period, &e);
 	if (r != CGROUP_OK) {
-		it = cgchange_add(x->plan, chain, CGROUP_CPU, target, file,
-				  x->l->version == 2 ? CGCHANGE_CPUMAX : CGCHANGE_INT, NULL, "%s",
-				  why);
+		it = cgchange_add_knob(x->plan, chain, x->l, CGKNOB_CFS_QUOTA, target, NULL, "%s",
+				       why);
 		if (r == CGROUP_UNSUPPORTED) {
 			it->result = CGCHANGE_UNSUPPORTED;
 		} else if (r == CGROUP_ABSENT) {
@@ -1036,7 +1038,9 @@ static void plan_quota(struct ctx *x, const char *target, int64_t allowed, int u
 			: q == quota ? ", within 1% of capacity: kept"
 				     : ", rise limited to 10% of capacity");
 	}
-	if (q >= 0 && x->l->version == 1) {
+	/* v1 (tg_cfs_schedulable_down): a parent's quota/period covers its
+	 * children's; v2 limits each level on its own */
+	if (q >= 0 && cgknob_version(x->l, CGROUP_CPU) == 1) {
 		size_t n = 0;
 		char **names = subdirs(x, CGROUP_CPU, target, &n);
 		struct qos_cfs *ch = xcalloc(n ? n : 1, sizeof(*ch));
@@ -1046,9 +1050,9 @@ static void plan_quota(struct ctx *x, const char *target, int64_t allowed, int u
 
 			/* The period matters only for a limited child (most are not). */
 			ch[i].quota_us = -1;
-			if (read_cached_i64(x, sub, "cpu.cfs_quota_us", &ch[i].quota_us) &&
+			if (read_cached_i64(x, sub, CGKNOB_CFS_QUOTA, &ch[i].quota_us) &&
 			    ch[i].quota_us >= 0)
-				read_cached_i64(x, sub, "cpu.cfs_period_us", &ch[i].period_us);
+				read_cached_i64(x, sub, CGKNOB_CFS_PERIOD, &ch[i].period_us);
 		}
 		q = qos_cfs_quota_v1(q, period, ch, n, &raised);
 		if (raised >= 0) {
@@ -1062,18 +1066,9 @@ static void plan_quota(struct ctx *x, const char *target, int64_t allowed, int u
 		free(ch);
 		free_names(names, n);
 	}
-	if (x->l->version == 2) {
-		/* The period read back is written with it, so the file holds
-		 * exactly this value afterwards. */
-		if (q < 0)
-			snprintf(val, sizeof(val), "max %lld", (long long)period);
-		else
-			snprintf(val, sizeof(val), "%lld %lld", (long long)q, (long long)period);
-	} else {
-		snprintf(val, sizeof(val), "%lld", (long long)q);
-	}
-	cgchange_add(x->plan, chain, CGROUP_CPU, target, file,
-		     x->l->version == 2 ? CGCHANGE_CPUMAX : CGCHANGE_INT, val, "%s", detail);
+	cgchange_add_knob(x->plan, chain, x->l, CGKNOB_CFS_QUOTA, target,
+			  cgknob_format(x->l, CGKNOB_CFS_QUOTA, q, period, val, sizeof(val)), "%s",
+			  detail);
 }
 
 static void plan_suppress(struct ctx *x)
@@ -1090,10 +1085,9 @@ static void plan_suppress(struct ctx *x)
 		return;
 	}
 	if (!in->usage_known) {
-		struct cgchange_item *it = cgchange_add(
-			x->plan, cgchange_chain(x->plan), cfs ? CGROUP_CPU : CGROUP_CPUSET, target,
-			cfs ? (x->l->version == 2 ? "cpu.max" : "cpu.cfs_quota_us") : "cpuset.cpus",
-			cfs ? CGCHANGE_INT : CGCHANGE_CPUSET, NULL, "CPU suppress");
+		struct cgchange_item *it = cgchange_add_knob(
+			x->plan, cgchange_chain(x->plan), x->l,
+			cfs ? CGKNOB_CFS_QUOTA : CGKNOB_CPUSET_CPUS, target, NULL, "CPU suppress");
 
 		cgchange_preset(it, CGCHANGE_SKIPPED, "non-BE CPU usage not known: %s",
 				in->usage_why ? in->usage_why : "no NodeUsage");
@@ -1112,21 +1106,19 @@ static void plan_suppress(struct ctx *x)
 
 /* ---- Steps 3 and 4: group identity, memory QoS ------------------------- */
 
-static void add_int(struct ctx *x, enum cgroup_ctrl c, const char *cg, const char *file, int64_t v,
-		    const char *why)
+static void add_int(struct ctx *x, enum cgknob k, const char *cg, int64_t v, const char *why)
 {
 	char val[24];
 
-	snprintf(val, sizeof(val), "%lld", (long long)v);
-	cgchange_add(x->plan, cgchange_chain(x->plan), c, cg, file, CGCHANGE_INT, val, "%s", why);
+	cgchange_add_knob(x->plan, cgchange_chain(x->plan), x->l, k, cg,
+			  cgknob_format(x->l, k, v, -1, val, sizeof(val)), "%s", why);
 }
 
 static void plan_group_identity(struct ctx *x)
 {
 	const struct policy *p = x->o->policy;
 
-	add_int(x, CGROUP_CPU, x->l->hadoop_yarn, "cpu.bvt_warp_ns",
-		p->cpu_qos_enable ? p->group_identity : 0,
+	add_int(x, CGKNOB_BVT_WARP_NS, x->l->hadoop_yarn, p->cpu_qos_enable ? p->group_identity : 0,
 		p->cpu_qos_enable ? "beClass.cpuQOS.groupIdentity" : "beClass.cpuQOS disabled");
 }
 
@@ -1134,11 +1126,7 @@ static void plan_memory_cap(struct ctx *x)
 {
 	const struct policy *p = x->o->policy;
 	const char *yarn = x->l->hadoop_yarn;
-	/* the memory controller's own version: cpu may be v1 beside a v2 memory */
-	const char *file = x->l->ctrl_version[CGROUP_MEMORY] == 2 ? "memory.max"
-								  : "memory.limit_in_bytes";
-	cleanup_free char *cur = NULL;
-	int64_t usage = -1, current = -1, limit = 0;
+	int64_t usage = -1, current = -1, limit = 0, aux;
 	char val[24];
 	struct cgchange_item *it;
 	int ok;
@@ -1146,14 +1134,15 @@ static void plan_memory_cap(struct ctx *x)
 	if (p->hadoop_yarn_memory_limit_percent < 0)
 		return;
 	cgroup_read_memory_current(x->l, x->s, yarn, &usage, NULL);
-	if (cgroup_read(x->l, x->s, CGROUP_MEMORY, yarn, file, &cur, NULL) == CGROUP_OK)
-		current = strcmp(cur, "max") == 0 ? INT64_MAX : strtoll(cur, NULL, 10);
+	if (cgknob_read(x->l, x->s, yarn, CGKNOB_MEMORY_MAX, &current, &aux, NULL) != CGROUP_OK)
+		current = -1;
 	ok = qos_memory_cap(x->o->in->capacity_bytes, p->hadoop_yarn_memory_limit_percent, current,
 			    usage, p->memory_limit_margin_bytes, x->o->page_size, &limit);
-	snprintf(val, sizeof(val), "%lld", (long long)limit);
-	it = cgchange_add(x->plan, cgchange_chain(x->plan), CGROUP_MEMORY, yarn, file, CGCHANGE_INT,
-			  val, "kilo.hadoopYarnMemoryLimitPercent %d of %lld bytes",
-			  p->hadoop_yarn_memory_limit_percent, (long long)x->o->in->capacity_bytes);
+	it = cgchange_add_knob(x->plan, cgchange_chain(x->plan), x->l, CGKNOB_MEMORY_MAX, yarn,
+			       cgknob_format(x->l, CGKNOB_MEMORY_MAX, limit, -1, val, sizeof(val)),
+			       "kilo.hadoopYarnMemoryLimitPercent %d of %lld bytes",
+			       p->hadoop_yarn_memory_limit_percent,
+			       (long long)x->o->in->capacity_bytes);
 	if (x->o->in->capacity_bytes < 0)
 		cgchange_preset(it, CGCHANGE_DEFERRED, "memory capacity unknown (NodeUsage)");
 	else if (!ok)
@@ -1166,23 +1155,23 @@ static void plan_memory_cap(struct ctx *x)
 static void plan_memory(struct ctx *x)
 {
 	const char *yarn = x->l->hadoop_yarn;
-	cleanup_free char *oom = cgroup_path(x->l, CGROUP_MEMORY, yarn, "memory.oom.group");
+	cleanup_free char *oom =
+		cgroup_path(x->l, CGROUP_MEMORY, yarn,
+			    cgknob_file(x->l, CGKNOB_MEMORY_OOM_GROUP, CGROUP_MEMORY));
 	struct qos_memory m;
 
 	if (!x->l->mount[CGROUP_MEMORY])
 		return;
 	qos_memory_values(x->o->policy, &m);
-	add_int(x, CGROUP_MEMORY, yarn, "memory.wmark_ratio", m.wmark_ratio,
-		"beClass.memoryQOS.wmarkRatio");
-	add_int(x, CGROUP_MEMORY, yarn, "memory.wmark_scale_factor", m.wmark_scale_factor,
+	add_int(x, CGKNOB_MEMORY_WMARK_RATIO, yarn, m.wmark_ratio, "beClass.memoryQOS.wmarkRatio");
+	add_int(x, CGKNOB_MEMORY_WMARK_SCALE_FACTOR, yarn, m.wmark_scale_factor,
 		"beClass.memoryQOS.wmarkScalePermill");
-	add_int(x, CGROUP_MEMORY, yarn, "memory.wmark_min_adj", m.wmark_min_adj,
+	add_int(x, CGKNOB_MEMORY_WMARK_MIN_ADJ, yarn, m.wmark_min_adj,
 		"beClass.memoryQOS.wmarkMinAdj");
-	add_int(x, CGROUP_MEMORY, yarn, "memory.priority", m.priority,
-		"beClass.memoryQOS.priority");
-	add_int(x, CGROUP_MEMORY, yarn, "memory.use_priority_oom", m.use_priority_oom,
+	add_int(x, CGKNOB_MEMORY_PRIORITY, yarn, m.priority, "beClass.memoryQOS.priority");
+	add_int(x, CGKNOB_MEMORY_USE_PRIORITY_OOM, yarn, m.use_priority_oom,
 		"beClass.memoryQOS.priorityEnable");
-	add_int(x, CGROUP_MEMORY, yarn, "memory.oom.group", m.oom_group_hadoop_yarn,
+	add_int(x, CGKNOB_MEMORY_OOM_GROUP, yarn, m.oom_group_hadoop_yarn,
 		"one OOM must not kill every YARN container");
 	/* Checked once on the parent, as koordlet does, instead of one
 	 * "unsupported" per container on kernels without the file. */
@@ -1192,7 +1181,7 @@ static void plan_memory(struct ctx *x)
 
 			if (!(x->containers[k].ctrls & (1u << CGROUP_CPU)))
 				continue;
-			add_int(x, CGROUP_MEMORY, cg, "memory.oom.group", m.oom_group_container,
+			add_int(x, CGKNOB_MEMORY_OOM_GROUP, cg, m.oom_group_container,
 				"one task's OOM ends the whole container");
 		}
 	}
