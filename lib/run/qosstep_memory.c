@@ -3,28 +3,34 @@
 #include "core/cleanup.h"
 #include "run/qosstep.h"
 
-static void plan_memory_cap(struct qosstep *x)
+/* Knob k of the hadoop-yarn dir (a memory limit, bytes) at percent of
+ * NodeUsage capacity.memoryBytes (field: the policy field that gave it, -1
+ * unset: nothing written), rounded down to the page size; deferred while
+ * it would lower the current value below usage + kilo.memoryLimitMarginBytes
+ * (decide/qos qos_memory_cap()). */
+static void plan_memory_limit(struct qosstep *x, enum cgknob k, int percent, const char *field)
 {
 	const struct policy *p = x->o->policy;
 	const char *yarn = x->l->hadoop_yarn;
 	int64_t usage = -1, current = -1, limit = 0, aux;
+	int64_t capacity = x->o->in->capacity_bytes;
 	char val[24];
 	struct cgchange_item *it;
 	int ok;
 
-	if (p->hadoop_yarn_memory_limit_percent < 0)
+	if (percent < 0)
 		return;
 	cgroup_read_memory_current(x->l, x->s, yarn, &usage, NULL);
-	if (cgknob_read(x->l, x->s, yarn, CGKNOB_MEMORY_MAX, &current, &aux, NULL) != CGROUP_OK)
+	if (cgknob_read(x->l, x->s, yarn, k, &current, &aux, NULL) != CGROUP_OK)
 		current = -1;
-	ok = qos_memory_cap(x->o->in->capacity_bytes, p->hadoop_yarn_memory_limit_percent, current,
-			    usage, p->memory_limit_margin_bytes, x->o->page_size, &limit);
-	it = cgchange_add_knob(x->plan, cgchange_chain(x->plan), x->l, CGKNOB_MEMORY_MAX, yarn,
-			       cgknob_format(x->l, CGKNOB_MEMORY_MAX, limit, -1, val, sizeof(val)),
-			       "kilo.hadoopYarnMemoryLimitPercent %d of %lld bytes",
-			       p->hadoop_yarn_memory_limit_percent,
-			       (long long)x->o->in->capacity_bytes);
-	if (x->o->in->capacity_bytes < 0)
+	ok = qos_memory_cap(capacity, percent, current, usage, p->memory_limit_margin_bytes,
+			    x->o->page_size, &limit);
+	it = cgchange_add_knob(x->plan, cgchange_chain(x->plan), x->l, k, yarn,
+			       cgknob_format(x->l, k, limit, -1, val, sizeof(val)),
+			       "%s %d of %lld bytes", field, percent, (long long)capacity);
+	if (it->result != CGCHANGE_PENDING)
+		return; /* not in this cgroup version */
+	if (capacity < 0)
 		cgchange_preset(it, CGCHANGE_DEFERRED, "memory capacity unknown (NodeUsage)");
 	else if (!ok)
 		cgchange_preset(it, CGCHANGE_DEFERRED,
@@ -67,5 +73,6 @@ void qosstep_memory(struct qosstep *x)
 					"one task's OOM ends the whole container");
 		}
 	}
-	plan_memory_cap(x);
+	plan_memory_limit(x, CGKNOB_MEMORY_MAX, x->o->policy->hadoop_yarn_memory_limit_percent,
+			  "kilo.hadoopYarnMemoryLimitPercent");
 }
