@@ -38,6 +38,9 @@ static const struct cgknob_def knobs[CGKNOB_N] = {
 		{ F("memory.usage_in_bytes", INT), F("memory.current", INT) }, CGKNOB_SAME },
 	[CGKNOB_MEMORY_MAX] = { "memory.max", CGROUP_MEMORY,
 		{ F("memory.limit_in_bytes", INT_MAX), F("memory.max", INT_MAX) }, CGKNOB_SAME },
+	/* cgroup-v2.rst "memory.high": v1 has no throttle limit */
+	[CGKNOB_MEMORY_HIGH] = { "memory.high", CGROUP_MEMORY,
+		{ NONE, F("memory.high", INT_MAX) }, CGKNOB_SAME },
 	[CGKNOB_MEMORY_STAT] = { "memory.stat", CGROUP_MEMORY,
 		{ F("memory.stat", KEYED), F("memory.stat", KEYED) }, CGKNOB_KEYS },
 	[CGKNOB_MEMORY_OOM_GROUP] = { "memory.oom.group", CGROUP_MEMORY,

@@ -39,6 +39,7 @@ enum cgknob {
 	CGKNOB_CPUSET_MEMS,               /* cpuset.mems, a node list */
 	CGKNOB_MEMORY_CURRENT,            /* memory.usage_in_bytes | memory.current, bytes */
 	CGKNOB_MEMORY_MAX,                /* memory.limit_in_bytes | memory.max, bytes or "max" */
+	CGKNOB_MEMORY_HIGH,               /* none | memory.high, bytes or "max": throttled above */
 	CGKNOB_MEMORY_STAT,               /* memory.stat, "key bytes" lines (total_* keys in v1) */
 	CGKNOB_MEMORY_OOM_GROUP,          /* memory.oom.group 0 or 1 (v1: Anolis) */
 	CGKNOB_MEMORY_WMARK_RATIO,        /* memory.wmark_ratio 0..100: Anolis */

@@ -109,9 +109,10 @@ void qosstep_identity(struct qosstep *x);
 
 /* Step 4 (qosstep_memory.c): the memory QoS knobs of the hadoop-yarn dir
  * (qos_memory_values()), memory.oom.group of each container dir when the
- * hadoop-yarn dir has the file, and the memory cap of
- * kilo.hadoopYarnMemoryLimitPercent (qos_memory_cap(): deferred below
- * usage + kilo.memoryLimitMarginBytes). */
+ * hadoop-yarn dir has the file, and its memory limits: memory.max (v1
+ * memory.limit_in_bytes) of kilo.hadoopYarnMemoryLimitPercent, memory.high
+ * (v2 only) of kilo.hadoopYarnMemoryHighPercent (qos_memory_cap(): deferred
+ * below usage + kilo.memoryLimitMarginBytes). */
 void qosstep_memory(struct qosstep *x);
 
 #endif

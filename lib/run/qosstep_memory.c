@@ -75,4 +75,6 @@ void qosstep_memory(struct qosstep *x)
 	}
 	plan_memory_limit(x, CGKNOB_MEMORY_MAX, x->o->policy->hadoop_yarn_memory_limit_percent,
 			  "kilo.hadoopYarnMemoryLimitPercent");
+	plan_memory_limit(x, CGKNOB_MEMORY_HIGH, x->o->policy->hadoop_yarn_memory_high_percent,
+			  "kilo.hadoopYarnMemoryHighPercent");
 }
