@@ -87,10 +87,10 @@ struct cgchange_item *cgchange_add(struct cgchange_plan *plan, int chain, enum c
 				   const char *value, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
 
-/* cgchange_add() for knob k of the table (kernel/cgknob.h): its
- * controller, its file for the layout's version of it, and the comparison
- * of its kind (integers, lists as sets, cpu.max fields, ids always
- * written).  When that version lacks the knob the item names it by its
+/* cgchange_add() for knob k of the table (kernel/cgknob.h), a knob of one
+ * controller (cgroup.procs goes through cgchange_add()): its controller,
+ * its file for the layout's version of it, and the comparison of its kind
+ * (integers, lists as sets, cpu.max fields, ids always written).  When that version lacks the knob the item names it by its
  * term and is `unsupported`, its reason ending in " (cgroup v1 has no
  * memory.high)".  value may be NULL. */
 struct cgchange_item *cgchange_add_knob(struct cgchange_plan *plan, int chain,
