@@ -54,6 +54,7 @@ void policy_defaults(struct policy *p)
 	p->cpu_evict_cool_down_ms = 20000;
 	p->grace_period_ms = 250;
 	p->hadoop_yarn_memory_limit_percent = NOT_SET;
+	p->hadoop_yarn_memory_high_percent = NOT_SET;
 	p->memory_limit_margin_bytes = 256LL << 20;
 	p->mba.all = p->mba.max = NOT_SET;
 }
@@ -271,6 +272,7 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 					     "cpuEvictCoolDownMs",
 					     "gracePeriodMs",
 					     "hadoopYarnMemoryLimitPercent",
+					     "hadoopYarnMemoryHighPercent",
 					     "memoryLimitMarginBytes",
 					     "mbaBandwidth",
 					     "mbaMaxBandwidth",
@@ -300,6 +302,8 @@ static int read_kilo(struct policy *p, const struct config *c, const json_t *k, 
 		       &p->grace_period_ms, e) < 0 ||
 	    geti(c, k, "kilo", "hadoopYarnMemoryLimitPercent", 1, 100,
 		 &p->hadoop_yarn_memory_limit_percent, e) < 0 ||
+	    geti(c, k, "kilo", "hadoopYarnMemoryHighPercent", 1, 100,
+		 &p->hadoop_yarn_memory_high_percent, e) < 0 ||
 	    config_int(c, k, "kilo", "memoryLimitMarginBytes", p->memory_limit_margin_bytes, 0,
 		       INT64_C(1) << 50, &p->memory_limit_margin_bytes, e) < 0)
 		return -1;

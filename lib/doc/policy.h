@@ -94,6 +94,7 @@ struct policy {
 	int64_t cpu_evict_cool_down_ms;       /* kilo.cpuEvictCoolDownMs, default 20000 */
 	int64_t grace_period_ms;              /* kilo.gracePeriodMs, KillPlan's, default 250 */
 	int hadoop_yarn_memory_limit_percent; /* kilo.hadoopYarnMemoryLimitPercent, -1 off */
+	int hadoop_yarn_memory_high_percent;  /* kilo.hadoopYarnMemoryHighPercent, -1 off */
 	int64_t memory_limit_margin_bytes;    /* kilo.memoryLimitMarginBytes, default 256 MiB */
 	struct policy_mba mba; /* kilo.mbaBandwidth (the BE group), mbaMaxBandwidth */
 };

@@ -14,21 +14,15 @@
  *   - a *file path* is relative to the sysroot, as lib/kernel/sysroot takes it:
  *     "sys/fs/cgroup/cpu/kubepods/besteffort/cpu.shares" (cgroup_path()).
  *
- * Status of the typed readers and writers: 0 (CGROUP_OK); CGROUP_ABSENT when
+ * Status of the typed readers and the raw files: 0 (CGROUP_OK); CGROUP_ABSENT when
  * the cgroup dir does not exist in that controller or the controller is not
  * mounted (a result is then null, not an error); CGROUP_UNSUPPORTED when the
  * dir exists but the kernel lacks the file (CgroupChanges "unsupported");
  * -1 for a real failure.  In all three non-zero cases e holds a message.
  *
- * v1/v2 file mapping (koordlet-qos.md, conventions; koordlet
- * pkg/koordlet/util/system/cgroup_resource.go):
- *   cpuacct.usage (ns)           <-> cpu.stat usage_usec x 1000
- *   cpu.cfs_quota_us/_period_us  <-> cpu.max "<quota|max> <period>"
- *   cpu.shares                   <-> cpu.weight
- *   memory.stat total_* keys     <-> memory.stat plain keys
- *   memory.usage_in_bytes        <-> memory.current
- *   tasks                        <-> cgroup.threads
- * Process start times (/proc/<pid>/stat) are in lib/kernel/procfs.h;
+ * Which file holds a value in v1 and in v2, and how its text reads, is the
+ * knob table's (kernel/cgknob.h): the typed readers below take their file
+ * names from it.  Process start times (/proc/<pid>/stat) are in lib/kernel/procfs.h;
  * cgroup_start_time_ms() combines both.
  */
 #ifndef KILO_CGROUP_H
@@ -186,7 +180,7 @@ int cgroup_read_i64(const struct cgroup_layout *l, const struct sysroot *s, enum
 int cgroup_write(const struct cgroup_layout *l, const struct sysroot *s, enum cgroup_ctrl c,
 		 const char *cg, const char *file, const char *val, struct err *e);
 
-/* ---- Typed readers and writers (v1 or v2 chosen by the layout) -------- */
+/* ---- Typed readers (v1 or v2 file chosen by kernel/cgknob) ----------- */
 
 /* Cumulative CPU time of cg in ns: v1 cpuacct.usage, v2 cpu.stat
  * usage_usec x 1000.  Returns a status. */
@@ -218,31 +212,10 @@ int cgroup_read_memory_current(const struct cgroup_layout *l, const struct sysro
 int cgroup_read_cfs(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
 		    int64_t *quota_us, int64_t *period_us, struct err *e);
 
-/* Write the CFS quota in us (-1 unlimited): v1 cpu.cfs_quota_us; v2 writes
- * "max" or the number alone to cpu.max, leaving the period (koordlet
- * CgroupUpdateWithUnlimitedFunc).  Returns a status. */
-int cgroup_write_cfs_quota(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
-			   int64_t quota_us, struct err *e);
-
-/* Write the CFS period in us: v1 cpu.cfs_period_us; v2 "<quota|max>
- * <period>" to cpu.max, keeping the quota read from it.  Returns a status. */
-int cgroup_write_cfs_period(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
-			    int64_t period_us, struct err *e);
-
-/* The file holding the CPU weight: "cpu.shares" (v1) or "cpu.weight" (v2).
- * Static string.  Read and write it with cgroup_read_i64()/cgroup_write(). */
-const char *cgroup_cpu_weight_file(const struct cgroup_layout *l);
-
 /* cpuset.cpus of cg (v2: cpuset.cpus.effective when cpuset.cpus is empty,
  * as koordlet reads both).  Returns a status; -1 (ERR_INPUT) on a bad list. */
 int cgroup_read_cpuset(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
 		       struct cpuset *set, struct err *e);
-
-/* Write set to cpuset.cpus of cg in list syntax.  The caller orders parent
- * and child writes (v1 needs a parent to hold a child's CPUs first).
- * Returns a status. */
-int cgroup_write_cpuset(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,
-			const struct cpuset *set, struct err *e);
 
 /* Pids of cgroup.procs of cg in c (processes), in file order.  *pids is a
  * new array (caller frees; NULL when empty).  Returns a status. */
@@ -313,6 +286,10 @@ enum cgroup_ctrl cgroup_procs_ctrl(unsigned ctrls);
 char *cgroup_container_path(const struct cgroup_layout *l, const char *id);
 
 /* ---- Pure parsers ---------------------------------------------------- */
+
+/* A decimal integer (leading blanks and trailing whitespace allowed, as
+ * the kernel prints it).  Returns 0 with *out, or -1. */
+int cgroup_parse_i64(const char *text, int64_t *out);
 
 /* The value of key in "key value" lines (memory.stat, cpu.stat).  Returns 1
  * and *out when found, 0 when absent, -1 with e set (ERR_INPUT) when the

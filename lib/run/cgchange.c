@@ -62,6 +62,44 @@ struct cgchange_item *cgchange_add(struct cgchange_plan *plan, int chain, enum c
 	return it;
 }
 
+static enum cgchange_cmp cmp_of(enum cgknob_kind kind)
+{
+	switch (kind) {
+	case CGKNOB_INT:
+	case CGKNOB_INT_MAX:
+		return CGCHANGE_INT;
+	case CGKNOB_CPUMAX:
+		return CGCHANGE_CPUMAX;
+	case CGKNOB_LIST:
+		return CGCHANGE_CPUSET;
+	case CGKNOB_IDS:
+		return CGCHANGE_ALWAYS;
+	default:
+		return CGCHANGE_TEXT;
+	}
+}
+
+struct cgchange_item *cgchange_add_knob(struct cgchange_plan *plan, int chain,
+					const struct cgroup_layout *l, enum cgknob k,
+					const char *cg, const char *value, const char *fmt, ...)
+{
+	const struct cgknob_def *d = cgknob_def(k);
+	const struct cgknob_file *f = cgknob_file_of(l, k, d->ctrl);
+	struct cgchange_item *it = cgchange_add(plan, chain, d->ctrl, cg,
+						f->name ? f->name : d->term, cmp_of(f->kind), value,
+						"%s", "");
+	va_list ap;
+
+	free(it->reason);
+	va_start(ap, fmt);
+	it->reason = vformat(fmt, ap);
+	va_end(ap);
+	if (!f->name)
+		cgchange_preset(it, CGCHANGE_UNSUPPORTED, "%s (cgroup v%d has no %s)", it->reason,
+				cgknob_version(l, d->ctrl), d->term);
+	return it;
+}
+
 void cgchange_fail(struct cgchange_item *it, const char *error)
 {
 	it->result = CGCHANGE_FAILED;

@@ -20,6 +20,7 @@
 
 #include "core/err.h"
 #include "core/jsonio.h"
+#include "kernel/cgknob.h"
 #include "kernel/cgroup.h"
 #include "kernel/sysroot.h"
 #include "run/cgcache.h"
@@ -85,6 +86,17 @@ struct cgchange_item *cgchange_add(struct cgchange_plan *plan, int chain, enum c
 				   const char *cg, const char *file, enum cgchange_cmp cmp,
 				   const char *value, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
+
+/* cgchange_add() for knob k of the table (kernel/cgknob.h), a knob of one
+ * controller (cgroup.procs goes through cgchange_add()): its controller,
+ * its file for the layout's version of it, and the comparison of its kind
+ * (integers, lists as sets, cpu.max fields, ids always written).  When that version lacks the knob the item names it by its
+ * term and is `unsupported`, its reason ending in " (cgroup v1 has no
+ * memory.high)".  value may be NULL. */
+struct cgchange_item *cgchange_add_knob(struct cgchange_plan *plan, int chain,
+					const struct cgroup_layout *l, enum cgknob k,
+					const char *cg, const char *value, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 
 /* Decide an item's result without executing it (skipped, deferred), with a
  * new reason (printf-style; NULL keeps the old one). */

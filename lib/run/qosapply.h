@@ -13,7 +13,10 @@
  *   3. cpu.bvt_warp_ns of the hadoop-yarn dir;
  *   4. memory QoS knobs, memory.oom.group, the optional memory cap.
  * Steps 0, 1, 3 and 4 are the "static" part (every 10 s in the node loop),
- * step 2 the "suppress" part (every second).
+ * step 2 the "suppress" part (every second).  Each step is a module of its
+ * own (run/qosstep.h: qosstep_mirror.c, _shares.c, _suppress.c with
+ * _cpulimit.c, _memory.c); qosapply.c runs them, qosapply_inputs.c reads
+ * the documents.
  */
 #ifndef KILO_QOSAPPLY_H
 #define KILO_QOSAPPLY_H
@@ -67,6 +70,10 @@ int qosapply_inputs(const json_t *usage, const json_t *list, struct qosapply_inp
 		    struct err *e);
 
 void qosapply_inputs_release(struct qosapply_inputs *in);
+
+/* The pids ContainerList gave for container id, or NULL (in->pids is
+ * sorted by id: a binary search). */
+const struct qosapply_pids *qosapply_inputs_pids(const struct qosapply_inputs *in, const char *id);
 
 /* The fields of NodeUsage and ContainerList qosapply_inputs() reads, for
  * jsonio_collect(): a reader that builds only these gives the same

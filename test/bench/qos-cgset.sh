@@ -57,6 +57,7 @@ for i in range(n):
     cid = "container_e17_1410901177871_0001_01_%06d" % (i + 2)
     procs = "%d\n%d" % (10000 + 2 * i, 10001 + 2 * i)
     w("%s/cpu/%s/%s/cgroup.procs" % (cg, y, cid), procs)
+    w("%s/cpu/%s/%s/tasks" % (cg, y, cid), procs)
     w("%s/cpuset/%s/%s/cgroup.procs" % (cg, y, cid), procs)
     w("%s/cpuset/%s/%s/cpuset.cpus" % (cg, y, cid), "0-31")
     w("%s/memory/%s/%s/cgroup.procs" % (cg, y, cid), procs)

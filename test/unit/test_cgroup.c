@@ -8,6 +8,7 @@
 
 #include "core/xalloc.h"
 #include "decide/qos.h"
+#include "kernel/cgknob.h"
 #include "kernel/cgroup.h"
 #include "kernel/procfs.h"
 #include "testlib.h"
@@ -302,6 +303,64 @@ START_TEST(test_cgroup_cpu_max)
 }
 END_TEST
 
+/* The knob table: every knob names a file in some version, the file of
+ * the controller's version is picked (a hybrid's memory v2 beside cpu v1),
+ * values parse and format as the kernel prints and takes them. */
+START_TEST(test_cgknob)
+{
+	struct cgroup_layout l = { .version = 1 };
+	struct err e = { 0 };
+	int64_t v = 0, aux = 0;
+	char buf[48];
+
+	for (int k = 0; k < CGKNOB_N; k++) {
+		const struct cgknob_def *d = cgknob_def((enum cgknob)k);
+
+		ck_assert_ptr_nonnull(d->term);
+		ck_assert(d->v[0].name || d->v[1].name);
+		ck_assert_int_eq(!d->v[0].name, d->v[0].kind == CGKNOB_NONE);
+		ck_assert_int_eq(!d->v[1].name, d->v[1].kind == CGKNOB_NONE);
+	}
+	l.ctrl_version[CGROUP_CPU] = 1;
+	l.ctrl_version[CGROUP_MEMORY] = 2;
+	ck_assert_str_eq(cgknob_file(&l, CGKNOB_CFS_QUOTA, CGROUP_NCTRL), "cpu.cfs_quota_us");
+	ck_assert_str_eq(cgknob_file(&l, CGKNOB_MEMORY_MAX, CGROUP_NCTRL), "memory.max");
+	ck_assert_str_eq(cgknob_file(&l, CGKNOB_THREADS, CGROUP_CPU), "tasks");
+	ck_assert_str_eq(cgknob_file(&l, CGKNOB_THREADS, CGROUP_MEMORY), "cgroup.threads");
+	ck_assert_ptr_null(cgknob_file(&l, CGKNOB_MEMORY_MOVE_CHARGE, CGROUP_NCTRL));
+	ck_assert_str_eq(cgknob_file_of(&l, CGKNOB_BVT_WARP_NS, CGROUP_NCTRL)->vendor, "Anolis");
+	ck_assert_ptr_null(cgknob_file_of(&l, CGKNOB_MEMORY_OOM_GROUP, CGROUP_NCTRL)->vendor);
+	ck_assert_int_eq(cgknob_conv(&l, CGKNOB_CPU_WEIGHT), CGKNOB_SAME);
+	/* a controller not mounted takes the layout's version */
+	ck_assert_str_eq(cgknob_file(&l, CGKNOB_CPUSET_CPUS_EFFECTIVE, CGROUP_NCTRL),
+			 "cpuset.effective_cpus");
+
+	ck_assert_int_eq(cgknob_parse(&l, CGKNOB_MEMORY_MAX, "max", &v, &aux, &e), 0);
+	ck_assert_int_eq(v, INT64_MAX);
+	ck_assert_int_eq(aux, -1);
+	ck_assert_int_eq(cgknob_parse(&l, CGKNOB_MEMORY_MAX, "4096\n", &v, &aux, &e), 0);
+	ck_assert_int_eq(v, 4096);
+	ck_assert_int_eq(cgknob_parse(&l, CGKNOB_CFS_QUOTA, "max", &v, &aux, &e), -1);
+	ck_assert_str_eq(e.msg, "expected an integer, got 'max'");
+	ck_assert_int_eq(cgknob_parse(&l, CGKNOB_MEMORY_STAT, "anon 1\n", &v, &aux, &e), -1);
+	ck_assert_str_eq(cgknob_format(&l, CGKNOB_CFS_QUOTA, -1, 100000, buf, sizeof(buf)), "-1");
+
+	l.ctrl_version[CGROUP_CPU] = 2;
+	ck_assert_int_eq(cgknob_conv(&l, CGKNOB_CPU_WEIGHT), CGKNOB_WEIGHT);
+	ck_assert_int_eq(cgknob_parse(&l, CGKNOB_CFS_QUOTA, "max 100000", &v, &aux, &e), 0);
+	ck_assert_int_eq(v, -1);
+	ck_assert_int_eq(aux, 100000);
+	ck_assert_str_eq(cgknob_format(&l, CGKNOB_CFS_QUOTA, -1, 100000, buf, sizeof(buf)),
+			 "max 100000");
+	ck_assert_str_eq(cgknob_format(&l, CGKNOB_CFS_QUOTA, 2000, 100000, buf, sizeof(buf)),
+			 "2000 100000");
+	ck_assert_int_eq(cgknob_parse(&l, CGKNOB_CPU_USAGE, "usage_usec 7\n", &v, &aux, &e), -1);
+	l.ctrl_version[CGROUP_CPUACCT] = 2;
+	ck_assert_int_eq(cgknob_parse(&l, CGKNOB_CPU_USAGE, "usage_usec 7\n", &v, &aux, &e), 0);
+	ck_assert_int_eq(v, 7000);
+}
+END_TEST
+
 START_TEST(test_cgroup_pids)
 {
 	struct err e = { 0 };
@@ -425,6 +484,17 @@ START_TEST(test_cgroup_detect_v1_combined)
 }
 END_TEST
 
+/* k's value formatted by the knob table, written to its file of cg. */
+static int write_knob(const struct cgroup_layout *l, const char *cg, enum cgknob k, int64_t v,
+		      int64_t aux)
+{
+	char val[48];
+	struct err e = { 0 };
+
+	return cgroup_write(l, &sr, cgknob_def(k)->ctrl, cg, cgknob_file(l, k, CGROUP_NCTRL),
+			    cgknob_format(l, k, v, aux, val, sizeof(val)), &e);
+}
+
 START_TEST(test_cgroup_typed_v1)
 {
 	struct cgroup_layout l = { 0 };
@@ -445,7 +515,7 @@ START_TEST(test_cgroup_typed_v1)
 	ck_assert_int_eq(cgroup_memory_stat_used(&ms), 2005);
 	ck_assert_int_eq(cgroup_read_cpuset(&l, &sr, l.besteffort, &set, &e), CGROUP_OK);
 	ck_assert_int_eq(cpuset_count(&set), 2);
-	ck_assert_str_eq(cgroup_cpu_weight_file(&l), "cpu.shares");
+	ck_assert_str_eq(cgknob_file(&l, CGKNOB_CPU_WEIGHT, CGROUP_CPU), "cpu.shares");
 
 	/* the hadoop-yarn dir is absent in cpuset; the kernel lacks memory.current */
 	ck_assert_int_eq(cgroup_read_cpuset(&l, &sr, l.hadoop_yarn, &set, &e), CGROUP_ABSENT);
@@ -457,12 +527,13 @@ START_TEST(test_cgroup_typed_v1)
 	ck_assert_ptr_null(s);
 	ck_assert_str_eq(e.msg, "cgroup '/': controller pids is not mounted");
 
-	/* writes: value replaced, missing file unsupported, kernel errno kept */
-	ck_assert_int_eq(cgroup_write_cfs_quota(&l, &sr, l.besteffort, 50000, &e), CGROUP_OK);
+	/* writes: value replaced (formatted by the knob table), missing file
+	 * unsupported, kernel errno kept */
+	ck_assert_int_eq(write_knob(&l, l.besteffort, CGKNOB_CFS_QUOTA, 50000, 100000), CGROUP_OK);
 	s = testlib_read(root, CPU BE "cpu.cfs_quota_us");
 	ck_assert_str_eq(s, "50000");
 	free(s);
-	ck_assert_int_eq(cgroup_write_cfs_quota(&l, &sr, l.besteffort, -1, &e), CGROUP_OK);
+	ck_assert_int_eq(write_knob(&l, l.besteffort, CGKNOB_CFS_QUOTA, -1, 100000), CGROUP_OK);
 	s = testlib_read(root, CPU BE "cpu.cfs_quota_us");
 	ck_assert_str_eq(s, "-1");
 	free(s);
@@ -472,14 +543,16 @@ START_TEST(test_cgroup_typed_v1)
 			 CGROUP_ABSENT);
 	sysroot_fault_add(SYSROOT_WRITE, "cpuset.cpus", EINVAL, 1);
 	cpuset_parse("0", &set, &e);
-	ck_assert_int_eq(cgroup_write_cpuset(&l, &sr, l.besteffort, &set, &e), -1);
+	ck_assert_int_eq(cgroup_write(&l, &sr, CGROUP_CPUSET, l.besteffort, "cpuset.cpus", "0", &e),
+			 -1);
 	ck_assert_int_eq(e.errnum, EINVAL);
-	ck_assert_int_eq(cgroup_write_cpuset(&l, &sr, l.besteffort, &set, &e), CGROUP_OK);
+	ck_assert_int_eq(cgroup_write(&l, &sr, CGROUP_CPUSET, l.besteffort, "cpuset.cpus", "0", &e),
+			 CGROUP_OK);
 	s = testlib_read(root, "sys/fs/cgroup/cpuset/" BE "cpuset.cpus");
 	ck_assert_str_eq(s, "0");
 	free(s);
 
-	ck_assert_int_eq(cgroup_write_cfs_period(&l, &sr, l.besteffort, 50000, &e), CGROUP_OK);
+	ck_assert_int_eq(write_knob(&l, l.besteffort, CGKNOB_CFS_PERIOD, 50000, -1), CGROUP_OK);
 	s = testlib_read(root, CPU BE "cpu.cfs_period_us");
 	ck_assert_str_eq(s, "50000");
 	free(s);
@@ -589,7 +662,7 @@ START_TEST(test_cgroup_detect_v2_systemd)
 	ck_assert_int_eq(l.version, 2);
 	ck_assert_int_eq(l.driver, CGROUP_DRIVER_SYSTEMD);
 	ck_assert_str_eq(l.mount[CGROUP_CPUACCT], "sys/fs/cgroup");
-	ck_assert_str_eq(cgroup_cpu_weight_file(&l), "cpu.weight");
+	ck_assert_str_eq(cgknob_file(&l, CGKNOB_CPU_WEIGHT, CGROUP_CPU), "cpu.weight");
 	ck_assert_int_eq(cgroup_read_cpu_usage(&l, &sr, l.besteffort, &v, &e), CGROUP_OK);
 	ck_assert_int_eq(v, 5000000);
 	ck_assert_int_eq(cgroup_read_cfs(&l, &sr, l.besteffort, &q, &per, &e), CGROUP_OK);
@@ -605,18 +678,17 @@ START_TEST(test_cgroup_detect_v2_systemd)
 	ck_assert_uint_eq(n, 2);
 	ck_assert_int_eq(p[1], 42);
 	free(p);
-	ck_assert_int_eq(cgroup_write_cfs_quota(&l, &sr, l.besteffort, 20000, &e), CGROUP_OK);
+	/* cpu.max takes the quota with the period read back (the knob table's
+	 * format), so the file holds exactly that afterwards */
+	ck_assert_int_eq(write_knob(&l, l.besteffort, CGKNOB_CFS_QUOTA, 20000, 100000), CGROUP_OK);
 	s = testlib_read(root, "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpu.max");
-	ck_assert_str_eq(s, "20000");
+	ck_assert_str_eq(s, "20000 100000");
 	free(s);
-	ck_assert_int_eq(cgroup_write_cfs_quota(&l, &sr, l.besteffort, -1, &e), CGROUP_OK);
+	ck_assert_int_eq(write_knob(&l, l.besteffort, CGKNOB_CFS_QUOTA, -1, 100000), CGROUP_OK);
 	s = testlib_read(root, "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpu.max");
-	ck_assert_str_eq(s, "max");
+	ck_assert_str_eq(s, "max 100000");
 	free(s);
-	/* a fake file keeps only what was written; the kernel keeps the period */
-	testlib_write(root, "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpu.max",
-		      "30000 100000\n");
-	ck_assert_int_eq(cgroup_write_cfs_period(&l, &sr, l.besteffort, 50000, &e), CGROUP_OK);
+	ck_assert_int_eq(write_knob(&l, l.besteffort, CGKNOB_CFS_PERIOD, 30000, 50000), CGROUP_OK);
 	s = testlib_read(root, "sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/cpu.max");
 	ck_assert_str_eq(s, "30000 50000");
 	free(s);
@@ -804,6 +876,7 @@ static Suite *cgroup_suite(void)
 	tcase_add_test(tc, test_cgroup_kv_and_cpu_stat);
 	tcase_add_loop_test(tc, test_cgroup_cpu_max, 0, sizeof(cpumax) / sizeof(cpumax[0]));
 	tcase_add_test(tc, test_cgroup_pids);
+	tcase_add_test(tc, test_cgknob);
 	tcase_add_test(tc, test_cgroup_shares_weight);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(tt, tree_setup, tree_teardown);
