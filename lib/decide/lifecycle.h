@@ -48,7 +48,8 @@
  * failover, a restart) answered since, which decommissions excluded hosts at
  * once, killing their containers (YARN-5464): reported, never hidden;
  * nodeManagerRequest: the NodeManager pod's own Batch request when the
- * record was last written with the pod there.  While the pod is gone its
+ * record was last written with the pod there and the node not active
+ * (dropped once it is active again).  While the pod is gone its
  * request is still taken off the Batch pool the return is judged on: a
  * node must not return on the room its own NodeManager leaves (and flap).
  */

@@ -1412,10 +1412,14 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 					 .label_other = n->label_other };
 		lifecycle_step(in, n, &lcf, now_ms, &lc);
 		lc_on = 1;
-		if (lc.record) { /* written with the pod here: its request, for the return */
+		if (lc.record && lc.next.state != LC_ACTIVE) { /* the pod's request, for the
+								* return once it is gone */
 			lc.next.nm_known = 1;
 			lc.next.nm_cpu_milli = n->nm_req_cpu;
 			lc.next.nm_memory_bytes = n->nm_req_mem;
+		} else if (lc.next.state == LC_ACTIVE && lc.next.nm_known) {
+			lc.next.nm_known = 0; /* back: no longer needed */
+			lc.record = 1;
 		}
 		if (lc.zero && !y->inactive && !draining) { /* nothing lands, nothing is killed */
 			send = (struct yarn_resource){ 0 };
