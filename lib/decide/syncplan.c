@@ -1215,8 +1215,13 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
 	json_object_set_new(item, "annotation", annotation_part(&in->o, n, 0, 0));
 	if (n->alloc_error)
 		json_object_set_new(item, "severity", json_string("error"));
-	if (in->o.lifecycle.enabled && !n->nm_terminating && !n->nm_foreign && n->seen &&
-	    !n->origin_error && !n->pod_error) {
+	/* a NodeManager-labelled pod outside the namespaces may be a NodeManager
+	 * of a namespace not configured: it holds a drain; it never keeps an
+	 * offline node from returning (a tenant could freeze it) */
+	if (in->o.lifecycle.enabled && !n->nm_terminating &&
+	    (!n->nm_foreign ||
+	     (n->lc_has && (n->lc.state == LC_OFFLINE || n->lc.state == LC_RETURNING))) &&
+	    n->seen && !n->origin_error && !n->pod_error) {
 		struct lc_facts f = { .seen = LC_SEEN_NO_NM,
 				      .label_present = n->label_present,
 				      .label_other = n->label_other };

@@ -2302,6 +2302,50 @@ START_TEST(test_syncplan_lifecycle_return_keeps_another_label_value)
 }
 END_TEST
 
+/* A tenant's pod with the NodeManager label (outside nodeManagerNamespaces)
+ * holds a drain (a NodeManager may run in a namespace not configured) but
+ * never keeps an offline node from returning (from a review). */
+START_TEST(test_syncplan_lifecycle_foreign_pod_no_freeze)
+{
+	json_t *it, *lc;
+	char pod[2048];
+
+	lifecycle_on();
+	add_text(LC_NODE(
+		"n2",
+		"\"{\\\"state\\\":\\\"offline\\\",\\\"since\\\":\\\"2026-11-29T10:00:00Z\\\","
+		"\\\"pendingSince\\\":\\\"2026-11-29T12:00:00Z\\\",\\\"labelRemoved\\\":true}\"",
+		""));
+	snprintf(pod, sizeof(pod),
+		 "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"tenant\",\"name\":\"fake-nm\","
+		 "\"labels\":{\"app.kubernetes.io/component\":\"node-manager\"}},"
+		 "\"spec\":{\"nodeName\":\"n2\",\"containers\":[]},\"status\":{\"phase\":"
+		 "\"Running\"}}");
+	add_text(pod);
+	add_text(LC_NODE(
+		"n5",
+		"\"{\\\"state\\\":\\\"draining\\\",\\\"since\\\":\\\"2026-11-29T10:00:00Z\\\"}\"",
+		""));
+	snprintf(pod, sizeof(pod),
+		 "{\"kind\":\"Pod\",\"metadata\":{\"namespace\":\"tenant\",\"name\":\"fake-nm-5\","
+		 "\"labels\":{\"app.kubernetes.io/component\":\"node-manager\"}},"
+		 "\"spec\":{\"nodeName\":\"n5\",\"containers\":[]},\"status\":{\"phase\":"
+		 "\"Running\"}}");
+	add_text(pod);
+	it = plan_of("n2");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "nodemanager-outside-namespaces");
+	lc = json_object_get(it, "lifecycle");
+	ck_assert_str_eq(gets_(lc, "state"), "returning");
+	ck_assert_str_eq(gets_(lc, "label"), "set");
+	json_decref(it);
+	it = plan_of("n5"); /* draining: held, not taken offline on a tenant's pod */
+	lc = json_object_get(it, "lifecycle");
+	ck_assert_str_eq(gets_(lc, "state"), "draining");
+	ck_assert_str_eq(gets_(lc, "action"), "none");
+	json_decref(it);
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -2358,6 +2402,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_node_id_moved_same_host_only);
 	tcase_add_test(tc, test_syncplan_lifecycle_holds_and_returns);
 	tcase_add_test(tc, test_syncconfig_lifecycle);
+	tcase_add_test(tc, test_syncplan_lifecycle_foreign_pod_no_freeze);
 	tcase_add_test(tc, test_syncplan_lifecycle_offline_and_hold_down);
 	tcase_add_test(tc, test_syncplan_lifecycle_offline_needs_rm_counts);
 	tcase_add_test(tc, test_syncplan_lifecycle_return_keeps_another_label_value);
