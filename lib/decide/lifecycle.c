@@ -135,12 +135,12 @@ int lc_record_from_json(const json_t *doc, const char *ctx, struct lc_record *r,
 	return 0;
 }
 
-char *lc_record_format(const struct lc_record *r)
+json_t *lc_record_json(const struct lc_record *r)
 {
 	char since[32], pending[32];
-	json_auto_t *doc = json_pack("{s:s,s:s,s:s}", "state", lc_state_name(r->state), "since",
-				     clock_format_rfc3339(r->since_ms, since, sizeof(since)),
-				     "reason", r->reason);
+	json_t *doc = json_pack("{s:s,s:s,s:s}", "state", lc_state_name(r->state), "since",
+				clock_format_rfc3339(r->since_ms, since, sizeof(since)), "reason",
+				r->reason);
 
 	if (r->pending_ms >= 0)
 		json_object_set_new(
@@ -162,7 +162,45 @@ char *lc_record_format(const struct lc_record *r)
 		json_object_set_new(doc, "nodeManagerRequest",
 				    json_pack("{s:I,s:I}", "cpuMilli", (json_int_t)r->nm_cpu_milli,
 					      "memoryBytes", (json_int_t)r->nm_memory_bytes));
+	return doc;
+}
+
+char *lc_record_format(const struct lc_record *r)
+{
+	json_auto_t *doc = lc_record_json(r);
+
 	return json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+}
+
+json_t *lc_part_json(const struct lc_step *st, const struct lc_record *cur, const char *basis,
+		     const struct yarn_resource *batch)
+{
+	json_t *p = lc_record_json(&st->next);
+
+	if (!cur && !st->record) /* no record: "since" would say only "now" */
+		json_object_del(p, "since");
+	if (st->changed)
+		json_object_set_new(p, "previous",
+				    json_string(lc_state_name(cur ? cur->state : LC_ACTIVE)));
+	json_object_set_new(p, "action", json_string(st->record ? "record" : "none"));
+	if (st->record) /* apply writes only over the record this was decided on */
+		json_object_set_new(p, "basis", basis ? json_string(basis) : json_null());
+	json_object_set_new(p, "label",
+			    json_string(st->label > 0   ? "set"
+					: st->label < 0 ? "remove"
+							: "none"));
+	if (st->decommission) {
+		json_object_set_new(p, "decommission",
+				    json_string(st->decommission > 0 ? "exclude" : "include"));
+		json_object_set_new(p, "decommissionHost",
+				    json_pack("{s:s,s:s}", "cluster", st->decommission_cluster,
+					      "host", st->decommission_host));
+	}
+	if (batch)
+		json_object_set_new(p, "batch",
+				    json_pack("{s:I,s:I}", "vCores", (json_int_t)batch->vcores,
+					      "memoryMB", (json_int_t)batch->memory_mb));
+	return p;
 }
 
 /* ---- the step ---- */

@@ -103,6 +103,9 @@ int lc_record_from_json(const json_t *doc, const char *ctx, struct lc_record *r,
  * string. */
 char *lc_record_format(const struct lc_record *r);
 
+/* The same as an object (new reference). */
+json_t *lc_record_json(const struct lc_record *r);
+
 /* What this pass knows of the node. */
 enum lc_seen {
 	LC_SEEN_NOTHING, /* its item is a skip for another reason: nothing moves */
@@ -147,5 +150,15 @@ struct lc_step {
  * caller; sums saturate). */
 void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 	     const struct lc_facts *f, int64_t now_ms, struct lc_step *out);
+
+/* The lifecycle part of a SyncPlan item (doc/SCHEMAS.md "Lifecycle"): the
+ * record after st (lc_record_json; without "since" when the node has no
+ * record and none is written), "previous" (cur's state, when it changed),
+ * "action" record|none, "basis" (the annotation's value as read, null: none;
+ * with record), "label" set|remove|none, "decommission" exclude|include with
+ * "decommissionHost" {cluster, host}, and "batch" {vCores, memoryMB} when
+ * given.  New reference. */
+json_t *lc_part_json(const struct lc_step *st, const struct lc_record *cur, const char *basis,
+		     const struct yarn_resource *batch);
 
 #endif

@@ -1116,61 +1116,12 @@ static json_t *skipf(json_t *item, enum sync_reason code, int error, const char 
 	return item;
 }
 
-/* The lifecycle part of an item: the record after this pass (its fields,
- * which apply writes as LC_ANNOTATION), whether to write it, the label
- * action, and the Batch figure it was decided on. */
+/* The lifecycle part of an item (lifecycle.h lc_part_json). */
 static json_t *lifecycle_part(const struct sync_node *n, const struct lc_step *st,
 			      const struct lc_facts *f)
 {
-	char since[32], pending[32];
-	const struct lc_record *r = &st->next;
-	json_t *p = json_pack("{s:s,s:s,s:s}", "state", lc_state_name(r->state), "since",
-			      clock_format_rfc3339(r->since_ms, since, sizeof(since)), "reason",
-			      r->reason);
-
-	if (r->pending_ms >= 0)
-		json_object_set_new(
-			p, "pendingSince",
-			json_string(clock_format_rfc3339(r->pending_ms, pending, sizeof(pending))));
-	if (r->label_removed)
-		json_object_set_new(p, "labelRemoved", json_true());
-	if (r->nm_known)
-		json_object_set_new(p, "nodeManagerRequest",
-				    cpu_mem(r->nm_cpu_milli, r->nm_memory_bytes));
-	if (st->changed)
-		json_object_set_new(
-			p, "previous",
-			json_string(lc_state_name(n->lc_has ? n->lc.state : LC_ACTIVE)));
-	json_object_set_new(p, "action", json_string(st->record ? "record" : "none"));
-	if (st->record) /* apply writes only over the record this was decided on */
-		json_object_set_new(p, "basis",
-				    n->lc_value ? json_string(n->lc_value) : json_null());
-	json_object_set_new(p, "label",
-			    json_string(st->label > 0   ? "set"
-					: st->label < 0 ? "remove"
-							: "none"));
-	if (r->excluded_host[0])
-		json_object_set_new(p, "excluded",
-				    json_pack("{s:s,s:s}", "cluster", r->excluded_cluster, "host",
-					      r->excluded_host));
-	if (r->rm_known)
-		json_object_set_new(p, "rm",
-				    json_pack("{s:i,s:I}", "index", r->rm_index, "startedOn",
-					      (json_int_t)r->rm_started_on));
-	if (r->rm_changed)
-		json_object_set_new(p, "rmChanged", json_true());
-	if (st->decommission) {
-		json_object_set_new(p, "decommission",
-				    json_string(st->decommission > 0 ? "exclude" : "include"));
-		json_object_set_new(p, "decommissionHost",
-				    json_pack("{s:s,s:s}", "cluster", st->decommission_cluster,
-					      "host", st->decommission_host));
-	}
-	if (f->seen != LC_SEEN_NOTHING)
-		json_object_set_new(p, "batch", yarn_res(f->batch));
-	if (!n->lc_has && !st->record) /* no record: "since" would say only "now" */
-		json_object_del(p, "since");
-	return p;
+	return lc_part_json(st, n->lc_has ? &n->lc : NULL, n->lc_value,
+			    f->seen != LC_SEEN_NOTHING ? &f->batch : NULL);
 }
 
 /* The step of a node on this pass's facts. */

@@ -11,8 +11,8 @@
 . "$KILO_TOP/test/fake/sync-cluster.sh"
 cd "$tmpdir" || exit 1
 
-export KUBECONFIG="$tmpdir/kubeconfig"
-LABEL=kilo.sh/yarn-nodemanager
+LC_CONFIG=$tmpdir/dc.yaml
+. "$KILO_TOP/test/cli/kilo-sync/lifecycle.inc"
 HOST=${SYNC_NM_ID%:*}
 printf '# the operator'"'"'s own\nold-host\n' >"$tmpdir/yarn.exclude"
 cat >"$tmpdir/yarn" <<EOF
@@ -52,23 +52,7 @@ lifecycle:
 EOF
 }
 write_config "{file: $tmpdir/yarn.exclude}"
-pass() { # AT [ARGS...]: a pass AT seconds after 16:00:00; rc in $rc
-	at=$1
-	shift
-	rc=0
-	KILO_NOW=$(date -u -d "@$((1796054400 + at))" +%Y-%m-%dT%H:%M:%SZ) \
-		kilo-sync --config "$tmpdir/dc.yaml" "$@" >"$tmpdir/report.json" 2>"$tmpdir/sync.err" ||
-		rc=$?
-}
-w1() { jq -c ".items[] | select(.node == \"worker-1\") | $1" "$tmpdir/report.json"; }
-record() { kubectl get node worker-1 -o jsonpath='{.metadata.annotations.kilo\.sh/yarn-lifecycle}'; }
-label() { kubectl get node worker-1 -o jsonpath="{.metadata.labels.kilo\.sh/yarn-nodemanager}"; }
 rm_state() { rm_get /state | jq -r ".nodes[] | select(.id == \"$SYNC_NM_ID\") | .state"; }
-origin() {
-	kubectl annotate node worker-1 --overwrite \
-		"node.koordinator.sh/originExtendedAllocatable={\"resources\":{\"kubernetes.io/batch-cpu\":\"$1\",\"kubernetes.io/batch-memory\":\"112431567289\"}}" \
-		>/dev/null || fail "kubectl annotate"
-}
 rm_nodes() { # STATE USED-VCORES CONTAINERS
 	rm_post /nodes "[{\"id\":\"$SYNC_NM_ID\",\"state\":\"$1\",\"memoryMB\":40960,\"vCores\":20,\"usedMemoryMB\":$(($2 * 1024)),\"usedVCores\":$2,\"containers\":$3},{\"id\":\"other-host:8041\",\"state\":\"RUNNING\",\"memoryMB\":8192,\"vCores\":8}]"
 }

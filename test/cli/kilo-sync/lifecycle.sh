@@ -12,8 +12,8 @@
 . "$KILO_TOP/test/fake/sync-cluster.sh"
 cd "$tmpdir" || exit 1
 
-export KUBECONFIG="$tmpdir/kubeconfig"
-LABEL=kilo.sh/yarn-nodemanager
+LC_CONFIG=$tmpdir/lc.yaml
+. "$KILO_TOP/test/cli/kilo-sync/lifecycle.inc"
 cat >"$tmpdir/lc.yaml" <<EOF
 clusters:
   - id: yarn-cluster-1
@@ -28,24 +28,7 @@ lifecycle:
   drainTimeoutMs: 600000
   nodeLabel: $LABEL=true
 EOF
-# pass AT [ARGS...]: one pass at time AT (seconds after 16:00:00); rc in $rc
-pass() {
-	at=$1
-	shift
-	rc=0
-	KILO_NOW=$(date -u -d "@$((1796054400 + at))" +%Y-%m-%dT%H:%M:%SZ) \
-		kilo-sync --config "$tmpdir/lc.yaml" --textfile-dir "$tmpdir" "$@" \
-		>"$tmpdir/report.json" 2>"$tmpdir/sync.err" || rc=$?
-}
-w1() { jq -c ".items[] | select(.node == \"worker-1\") | $1" "$tmpdir/report.json"; }
-record() { kubectl get node worker-1 -o jsonpath='{.metadata.annotations.kilo\.sh/yarn-lifecycle}'; }
-label() { kubectl get node worker-1 -o jsonpath="{.metadata.labels.kilo\.sh/yarn-nodemanager}"; }
 rm_w1() { rm_get /state | jq -c ".nodes[] | select(.id == \"$SYNC_NM_ID\") | [.vCores, .memoryMB]"; }
-origin() {
-	kubectl annotate node worker-1 --overwrite \
-		"node.koordinator.sh/originExtendedAllocatable={\"resources\":{\"kubernetes.io/batch-cpu\":\"$1\",\"kubernetes.io/batch-memory\":\"112431567289\"}}" \
-		>/dev/null || fail "kubectl annotate"
-}
 lines() { grep "lifecycle" "$tmpdir/sync.err"; }
 
 kubectl label node worker-1 "$LABEL=true" >/dev/null || fail "kubectl label"
