@@ -303,7 +303,8 @@ static int load_lifecycle(struct sync_config *sc, struct err *e)
 		return config_reject(c, c->root, "", "overCommitTimeoutMs",
 				     "-1 with lifecycle on (the RM never disarms a timeout once a "
 				     "resize carried one: a later -1 is ignored, so a drain at 0/0 "
-				     "would preempt the running containers)",
+				     "would preempt the running containers; after setting -1, "
+				     "restart the NodeManagers that got a timeout once)",
 				     e);
 	l->enabled = on;
 	return 0;

@@ -48,9 +48,11 @@ static int check_decommission(const json_t *part, const char *sub, const struct 
 		return jsonio_bad_value(e, sub, "decommission", "exclude, include or none", d);
 	if (!decommission_of(part))
 		return 0;
-	if (!sc->options.lifecycle.decommission)
+	/* taking a host off the list is fine in any mode: kilo put it there
+	 * while lifecycle.drain was decommission */
+	if (!sc->options.lifecycle.decommission && decommission_of(part) > 0)
 		return jsonio_bad_value(e, sub, "decommission",
-					"none (lifecycle.drain is not decommission)", d);
+					"none or include (lifecycle.drain is not decommission)", d);
 	h = json_object_get(part, "decommissionHost");
 	snprintf(hctx, sizeof(hctx), "%s.decommissionHost", sub);
 	host = str_of(h, "host");
@@ -60,9 +62,15 @@ static int check_decommission(const json_t *part, const char *sub, const struct 
 					json_object_get(h, "host"));
 	y = cluster ? sync_config_cluster(sc, cluster) : NULL;
 	if (!y || (!y->exclude_file && !y->exclude_cm_name) || !y->rmadmin)
-		return jsonio_bad_value(e, hctx, "cluster",
-					"a cluster of the configuration with exclude and rmadmin",
-					json_object_get(h, "cluster"));
+		return jsonio_bad_value(
+			e, hctx, "cluster",
+			decommission_of(part) < 0
+				? "a cluster with exclude and rmadmin configured (kilo put the host "
+				  "on its exclude list in decommission mode: keep both configured "
+				  "until it is off, or take it off by hand, run rmadmin "
+				  "-refreshNodes and delete the node's kilo.sh/yarn-lifecycle)"
+				: "a cluster of the configuration with exclude and rmadmin",
+			json_object_get(h, "cluster"));
 	return 0;
 }
 

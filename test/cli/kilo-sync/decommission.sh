@@ -165,3 +165,16 @@ assert_eq "$(w1 '[.lifecycle.state, .lifecycle.rmChanged, .lifecycle.result]')" 
 grep -q "lifecycle draining -> offline: decommissioned at once: another RM took over during the graceful decommission (a failover or a restart) and does not keep its timeout (YARN-5464)" \
 	"$tmpdir/sync.err" || fail "failover not reported: $(cat "$tmpdir/sync.err")"
 assert_eq "$(record | jq -c '[.state, .rmChanged]')" '["offline",true]' "the record keeps it"
+
+# 9. drain switched back to resize while a node kilo excluded is offline: its
+#    return still takes the host off the list (the refusal of a plan's
+#    include in resize mode kept it out for good; from an operator's trial)
+sed -i 's/drain: decommission/drain: resize/' "$tmpdir/dc.yaml"
+kubectl -n hadoop-yarn delete pod yarn-nm-0 --wait=false >/dev/null || fail "kubectl delete pod"
+origin 37480
+pass 600
+pass 800
+assert_eq "$(w1 '[.lifecycle.state, .lifecycle.decommission, .lifecycle.decommissionResult, .lifecycle.result]')" \
+	'["returning","include","included","recorded"]' "returning in resize mode"
+assert_eq "$(kubectl -n hadoop-yarn get configmap rm-exclude -o jsonpath='{.data.yarn\.exclude}')" "old-host" \
+	"the host off the ConfigMap's list"
