@@ -307,13 +307,29 @@ static int cluster_down_skip(const json_t *item, const struct sync_node_state *n
 
 /* Whether an item's node gets a line: skipped or failed, and not for its
  * cluster being down. */
+/* A skip the lifecycle means: an offline or returning node has no
+ * NodeManager pod, a node kilo decommissions is DECOMMISSIONING or gone. */
+static int lifecycle_skip(const json_t *item, const struct sync_node_state *ns)
+{
+	const json_t *lc = json_object_get(item, "lifecycle");
+	const char *st = json_string_value(json_object_get(lc, "state"));
+
+	if (!st || strcmp(ns->state, "skipped") != 0 || !ns->code)
+		return 0;
+	if (strcmp(ns->code, "no-nodemanager") == 0)
+		return strcmp(st, "offline") == 0 || strcmp(st, "returning") == 0;
+	return json_object_get(lc, "excluded") &&
+	       (strcmp(ns->code, "rm-node-decommissioning") == 0 ||
+		strcmp(ns->code, "rm-node-inactive") == 0);
+}
+
 static int node_line_due(const json_t *item, const struct sync_rms *rms)
 {
 	struct sync_node_state ns;
 
 	sync_item_state(item, &ns);
 	return (strcmp(ns.state, "skipped") == 0 || strcmp(ns.state, "failed") == 0) &&
-	       !cluster_down_skip(item, &ns, rms);
+	       !cluster_down_skip(item, &ns, rms) && !lifecycle_skip(item, &ns);
 }
 
 /* "3 skipped (unknown-node-id), ..." of the nodes not shown (those past
@@ -406,7 +422,7 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 		if (was && !quiet) /* the node's lifecycle news: one line each */
 			cli_error("node '%s': lifecycle %s -> %s%s: %s", node ? node : "?", was,
 				  json_string_value(json_object_get(lc, "state")) ?: "?",
-				  lres && strcmp(lres, "planned") == 0  ? " (planned)"
+				  !lres || strcmp(lres, "planned") == 0 ? " (planned)"
 				  : lres && strcmp(lres, "failed") == 0 ? " (not recorded)"
 									: "",
 				  json_string_value(json_object_get(lc, "reason")) ?: "");

@@ -263,6 +263,17 @@ static void go(struct lc_record *next, enum lc_state s, int64_t now, const char 
 
 #define RES(r) (long long)(r).vcores, (long long)(r).memory_mb
 
+/* How long a drain may take before it is stuck: drainTimeoutMs; for a
+ * graceful decommission at least the RM's own timeout and 5 minutes more
+ * (the RM decommissions the node then, killing what still runs: not stuck
+ * before it had its chance). */
+static int64_t stuck_after(const struct sync_lifecycle *cfg, const struct lc_record *n)
+{
+	int64_t rm = cfg->decommission_timeout_s * 1000 + 300000; /* bounded by the config */
+
+	return n->excluded_host[0] && rm > cfg->drain_timeout_ms ? rm : cfg->drain_timeout_ms;
+}
+
 /* decommission: put the node id's host on the exclude list */
 static void exclude(const struct sync_lifecycle *cfg, struct lc_record *n, const struct lc_facts *f,
 		    struct lc_step *out)
@@ -322,8 +333,8 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 			n->pending_ms = -1;
 			if (n->state == LC_RETURNING && f->seen == LC_SEEN_RM)
 				go(n, LC_ACTIVE, now,
-				   "the NodeManager is back at the RM: resized to Batch %lld "
-				   "vCores/%lld MB",
+				   "the NodeManager is back at the RM: its total follows "
+				   "Batch again (%lld vCores/%lld MB)",
 				   RES(f->batch));
 			break;
 		}
@@ -339,8 +350,8 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 			   "%lld ms: %s, running containers finish",
 			   RES(f->batch), (long long)cfg->min_vcores, (long long)cfg->min_memory_mb,
 			   (long long)cfg->hold_down_ms,
-			   cfg->decommission ? "decommissioned gracefully (the exclude list, "
-					       "rmadmin -refreshNodes -g)"
+			   cfg->decommission ? "decommissioning gracefully (the exclude "
+					       "list, rmadmin -refreshNodes -g)"
 					     : "held at 0/0");
 			exclude(cfg, n, f, out);
 		} else {
@@ -396,8 +407,15 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 			   !yarn_node_state_inactive(f->rm_state) &&
 			   strcmp(f->rm_state ? f->rm_state : "", "DECOMMISSIONING") != 0) {
 			exclude(cfg, n, f, out); /* not decommissioning yet: ask again */
-		} else if (n->state == LC_DRAINING && now - n->since_ms >= cfg->drain_timeout_ms) {
-			if (f->rm_counted)
+		} else if (n->state == LC_DRAINING && now - n->since_ms >= stuck_after(cfg, n)) {
+			if (n->excluded_host[0])
+				go(n, LC_STUCK, now,
+				   "still DECOMMISSIONING %lld ms after the drain began, past the RM's "
+				   "own timeout (decommissionTimeoutSeconds %lld): the RM did not end "
+				   "it (its log, yarn node -status)",
+				   (long long)stuck_after(cfg, n),
+				   (long long)cfg->decommission_timeout_s);
+			else if (f->rm_counted)
 				go(n, LC_STUCK, now,
 				   "%lld containers (%lld vCores/%lld MB) still running %lld ms after "
 				   "the drain began: not killed (local eviction still guards the node)",

@@ -228,6 +228,25 @@ static int load_damping(struct sync_config *sc, struct err *e)
 	return 0;
 }
 
+/* 1 when [s, end) has only the characters of a Kubernetes label key
+ * (key: letters, digits, '.', '_', '-', one '/' after a DNS prefix) or
+ * value (no '/', at most 63); empty only for a value. */
+static int label_chars(const char *s, const char *end, int key)
+{
+	size_t n = (size_t)(end - s), slashes = 0;
+
+	if ((key && n == 0) || (!key && n > 63))
+		return 0;
+	for (const char *p = s; p < end; p++) {
+		if (*p == '/' && key && ++slashes == 1 && p > s && p + 1 < end)
+			continue;
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
+			return 0;
+	}
+	return 1;
+}
+
 /* lifecycle: {enabled, min: {vCores, memoryMB}, returnMargin: {vCores,
  * memoryMB}, holdDownMs, holdUpMs, drainTimeoutMs, nodeLabel}; present
  * means on (unless enabled: false).  min defaults to one container of
@@ -284,7 +303,8 @@ static int load_lifecycle(struct sync_config *sc, struct err *e)
 				     "at least 1 vCore or 1 MB (else a node flaps at min)", e);
 	if (label && *label) {
 		eq = strchr(label, '=');
-		if (!eq || eq == label || !eq[1] || strchr(eq + 1, '=') || strchr(label, ','))
+		if (!eq || eq == label || strchr(eq + 1, '=') || !label_chars(label, eq, 1) ||
+		    !label_chars(eq + 1, eq + strlen(eq), 0))
 			return config_reject(c, lc, "lifecycle", "nodeLabel",
 					     "one label as key=value (the NodeManager DaemonSet's "
 					     "nodeSelector)",
@@ -335,14 +355,18 @@ static int check_decommission(const struct sync_config *sc, struct err *e)
 
 		snprintf(ctx, sizeof(ctx), "clusters[%zu]", i);
 		if (!y->exclude_file && !y->exclude_cm_name)
-			return config_reject(
-				c, obj, ctx, "exclude",
-				"the RM's exclude list (lifecycle.drain is decommission)", e);
-		if (!y->rmadmin)
-			return config_reject(c, obj, ctx, "rmadmin",
-					     "the yarn command (rmadmin -refreshNodes; "
-					     "lifecycle.drain is decommission)",
+			return config_reject(c, obj, ctx, "exclude",
+					     "the RM's exclude list, exclude: {file: PATH} or "
+					     "exclude: {configMap: {namespace: NS, name: NAME}} "
+					     "(lifecycle.drain is decommission)",
 					     e);
+		if (!y->rmadmin)
+			return config_reject(
+				c, obj, ctx, "rmadmin",
+				"rmadmin: {command: /opt/hadoop/bin/yarn}, the yarn "
+				"command that runs rmadmin -refreshNodes (lifecycle.drain "
+				"is decommission)",
+				e);
 	}
 	return 0;
 }

@@ -306,7 +306,7 @@ START_TEST(test_lifecycle_decommission)
 	ck_assert_str_eq(st.decommission_cluster, "c1");
 	ck_assert_str_eq(st.next.excluded_host, "w1.example.com");
 	ck_assert_int_eq(st.zero, 1);
-	ck_assert_ptr_nonnull(strstr(st.next.reason, "decommissioned gracefully"));
+	ck_assert_ptr_nonnull(strstr(st.next.reason, "decommissioning gracefully"));
 	d = st.next;
 	/* the RM shows it DECOMMISSIONING: nothing to send, nothing to ask */
 	f.rm_state = "DECOMMISSIONING";
@@ -549,6 +549,43 @@ START_TEST(test_lifecycle_return_keeps_another_value)
 }
 END_TEST
 
+/* A graceful decommission is not stuck before the RM's own timeout had its
+ * chance (from an operator's trial: the defaults made both an hour) */
+START_TEST(test_lifecycle_decommission_stuck_after_rm_timeout)
+{
+	struct sync_lifecycle dc = cfg;
+	struct lc_record d = { .state = LC_DRAINING, .since_ms = T - 3600000, .pending_ms = -1 };
+	struct lc_facts f = { .seen = LC_SEEN_RM,
+			      .rm_state = "DECOMMISSIONING",
+			      .rm_containers = 1,
+			      .rm_counted = 1,
+			      .host = "w1",
+			      .cluster = "c1" };
+	struct lc_step st;
+
+	dc.decommission = 1;
+	dc.decommission_timeout_s = 3600;
+	snprintf(d.excluded_host, sizeof(d.excluded_host), "w1");
+	snprintf(d.excluded_cluster, sizeof(d.excluded_cluster), "c1");
+	lc_next(&dc, &d, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_DRAINING);
+	d.since_ms = T - 3900000;
+	lc_next(&dc, &d, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_STUCK);
+	ck_assert_str_eq(
+		st.next.reason,
+		"still DECOMMISSIONING 3900000 ms after the drain began, past the RM's own "
+		"timeout (decommissionTimeoutSeconds 3600): the RM did not end it (its "
+		"log, yarn node -status)");
+	/* resize mode: drainTimeoutMs alone */
+	d.excluded_host[0] = '\0';
+	d.since_ms = T - 3600000;
+	f.rm_state = "RUNNING";
+	lc_next(&cfg, &d, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_STUCK);
+}
+END_TEST
+
 static Suite *lifecycle_suite(void)
 {
 	Suite *s = suite_create("lifecycle");
@@ -562,6 +599,7 @@ static Suite *lifecycle_suite(void)
 	tcase_add_test(tc, test_lifecycle_decommission);
 	tcase_add_test(tc, test_lifecycle_decommission_cancelled);
 	tcase_add_test(tc, test_yarn_hosts_edit);
+	tcase_add_test(tc, test_lifecycle_decommission_stuck_after_rm_timeout);
 	tcase_add_test(tc, test_lifecycle_decommission_rm_changed);
 	tcase_add_test(tc, test_lifecycle_record_old_times);
 	tcase_add_test(tc, test_lifecycle_uncounted_is_not_empty);

@@ -2196,10 +2196,15 @@ START_TEST(test_syncconfig_lifecycle)
 		  "sync.yaml:4:20: lifecycle.drain: expected resize, or decommission with "
 		  "lifecycle.nodeLabel" },
 		{ "lifecycle: {drain: decommission, nodeLabel: a=b}\n",
-		  "sync.yaml: clusters[0].exclude: expected the RM's exclude list "
-		  "(lifecycle.drain is decommission)" },
+		  "sync.yaml: clusters[0].exclude: expected the RM's exclude list, exclude: "
+		  "{file: PATH} or exclude: {configMap: {namespace: NS, name: NAME}}" },
 		{ "    exclude: {file: /x}\nlifecycle: {drain: decommission, nodeLabel: a=b}\n",
-		  "sync.yaml: clusters[0].rmadmin: expected the yarn command" },
+		  "sync.yaml: clusters[0].rmadmin: expected rmadmin: {command: "
+		  "/opt/hadoop/bin/yarn}" },
+		{ "lifecycle: {nodeLabel: \"Kilo Sh/x=true\"}\n",
+		  "sync.yaml:4:24: lifecycle.nodeLabel: expected one label as key=value" },
+		{ "lifecycle: {nodeLabel: \"a/b/c=true\"}\n",
+		  "sync.yaml:4:24: lifecycle.nodeLabel: expected one label as key=value" },
 		{ "    exclude: {file: relative}\n",
 		  "sync.yaml:4:21: clusters[0].exclude.file: expected an absolute path, got \"relative\"" },
 		{ "    exclude: {file: /etc/hadoop/exclude.xml}\n",
@@ -2230,7 +2235,7 @@ START_TEST(test_syncconfig_lifecycle)
 		      "clusters:\n  - id: a\n    rmUrls: ['http://rm:8088']\n"
 		      "    rmadmin: {command: yarn}\n"
 		      "    exclude: {configMap: {namespace: hadoop-yarn, name: rm-exclude}}\n"
-		      "lifecycle: {drain: decommission, nodeLabel: k/l=v, holdDownMs: 0,\n"
+		      "lifecycle: {drain: decommission, nodeLabel: k/l=, holdDownMs: 0,\n"
 		      "            decommissionTimeoutSeconds: 600}\n");
 	ck_assert_msg(sync_config_load(&sc, path, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(sc.options.lifecycle.enabled, 1);
@@ -2239,7 +2244,7 @@ START_TEST(test_syncconfig_lifecycle)
 	ck_assert_int_eq(sc.options.lifecycle.hold_down_ms, 0);
 	ck_assert_int_eq(sc.options.lifecycle.hold_up_ms, 600000);
 	ck_assert_str_eq(sc.options.lifecycle.label_key, "k/l");
-	ck_assert_str_eq(sc.options.lifecycle.label_value, "v");
+	ck_assert_str_eq(sc.options.lifecycle.label_value, ""); /* an empty value is one */
 	ck_assert_str_eq(sc.clusters[0].exclude_cm_key, "yarn.exclude");
 	sync_config_release(&sc);
 	testlib_rmtree(dir);

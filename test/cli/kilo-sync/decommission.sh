@@ -77,7 +77,7 @@ assert_eq "$(cat "$tmpdir/yarn.calls")" "rmadmin -refreshNodes -g 1800 -server" 
 assert_eq "$(rm_state)" DECOMMISSIONING "the RM decommissions it"
 assert_eq "$(record | jq -c .excluded)" "{\"cluster\":\"yarn-cluster-1\",\"host\":\"$HOST\"}" \
 	"the record says what kilo excluded"
-grep -q "lifecycle active -> draining: .*decommissioned gracefully" "$tmpdir/sync.err" ||
+grep -q "lifecycle active -> draining: .*decommissioning gracefully" "$tmpdir/sync.err" ||
 	fail "transition line: $(cat "$tmpdir/sync.err")"
 
 # 2. DECOMMISSIONING: the RM holds the total; nothing sent, nothing asked
@@ -86,6 +86,7 @@ pass 100
 assert_eq "$(w1 '[.action, .reasonCode, .lifecycle.state, .lifecycle.action, .lifecycle.decommission]')" \
 	'["skip","rm-node-decommissioning","draining","none",null]' "held by the RM"
 assert_eq "$(count_rm_posts)" "$posts" "no RM write while decommissioning"
+grep "node 'worker-1'" "$tmpdir/sync.err" && fail "a line for a node kilo decommissions"
 assert_eq "$(wc -l <"$tmpdir/yarn.calls")" 1 "no second refresh"
 
 # 3. its containers end, the RM decommissions it: offline, label off

@@ -97,6 +97,7 @@ pass 760
 #    off the pool the return is judged on: it must not come back on them)
 assert_eq "$(w1 '[.action, .reasonCode, .lifecycle.state, .lifecycle.action]')" \
 	'["skip","no-nodemanager","offline","none"]' "offline, no NodeManager"
+grep "node 'worker-1': skipped" "$tmpdir/sync.err" && fail "a line for a node the lifecycle keeps offline"
 
 # 6. the pool comes back: after holdUpMs the node returns, the label is set
 origin 37480
