@@ -1584,11 +1584,12 @@ START_TEST(test_syncconfig_lifecycle_needs_no_timeout)
 	free(text);
 	ck_assert_int_eq(sync_config_load(&sc, path, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
-	ck_assert_str_eq(strstr(e.msg, "sync.yaml:"),
-			 "sync.yaml:2:22: overCommitTimeoutMs: expected -1 with lifecycle on (the "
-			 "RM never disarms a timeout once a resize carried one: a later -1 is "
-			 "ignored, so a drain at 0/0 would preempt the running containers; after "
-			 "setting -1, restart the NodeManagers that got a timeout once), got 30000");
+	ck_assert_str_eq(
+		strstr(e.msg, "sync.yaml:"),
+		"sync.yaml:2:22: overCommitTimeoutMs: expected -1 with lifecycle on (the "
+		"RM never disarms a timeout once a resize carried one: a later -1 is "
+		"ignored, so a drain at 0/0 would preempt the running containers; after "
+		"setting -1, restart the NodeManagers that got a timeout once), got 30000");
 	sync_config_release(&sc);
 	text = xasprintf("%soverCommitTimeoutMs: 0\nlifecycle: {}\n", cl);
 	testlib_write(dir, "sync.yaml", text);
