@@ -1247,7 +1247,8 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	if (o->lifecycle.enabled && n->lc_error)
 		return skipf(item, SYNC_R_INVALID_LIFECYCLE_RECORD, 1,
 			     "invalid lifecycle record: %s (delete it to start over: kubectl "
-			     "annotate node %s " LC_ANNOTATION "-)",
+			     "annotate node %s " LC_ANNOTATION "-; with drain: decommission, "
+			     "take a host kilo excluded off the exclude list first)",
 			     n->lc_error, n->name);
 	if (!n->nm_pods)
 		return no_nm_item(in, n, item, now_ms);
