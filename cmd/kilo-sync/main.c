@@ -423,8 +423,11 @@ static void report_problems(const json_t *doc, const struct sync_rms *rms,
 			cli_error("node '%s': lifecycle %s -> %s%s: %s", node ? node : "?", was,
 				  json_string_value(json_object_get(lc, "state")) ?: "?",
 				  !lres || strcmp(lres, "planned") == 0 ? " (planned)"
-				  : lres && strcmp(lres, "failed") == 0 ? " (not recorded)"
-									: "",
+				  : strcmp(lres, "failed") == 0
+					  ? json_is_true(json_object_get(lc, "recorded"))
+						    ? " (recorded; its decommission failed)"
+						    : " (not recorded)"
+					  : "",
 				  json_string_value(json_object_get(lc, "reason")) ?: "");
 		if (quiet || !node_line_due(it, rms))
 			continue;

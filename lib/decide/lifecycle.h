@@ -137,8 +137,8 @@ struct lc_step {
 	int zero;                    /* 1: send 0/0, overCommitTimeout -1, not the plan's total */
 	int label;                   /* +1 set nodeLabel, -1 remove it, 0 leave it */
 	int decommission;            /* lifecycle.drain decommission: +1 put next.excluded_host on
-				* the exclude list, -1 take it off (then refresh gracefully,
-				* before the record is written), 0 nothing */
+				* the exclude list (after the record is written), -1 take it
+				* off (before); then refresh gracefully; 0 nothing */
 	char decommission_host[256]; /* the host of that action */
 	char decommission_cluster[128]; /* and its cluster */
 	int rm_changed;                 /* 1: found this pass that another RM took over */

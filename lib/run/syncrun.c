@@ -535,13 +535,17 @@ static void apply_lifecycle(const json_t *item, json_t *out, const struct sync_c
 	const char *action = item_str(part, "action"), *dec = item_str(part, "decommission");
 	enum sync_reason code = SYNC_R_KUBERNETES_UNREACHABLE;
 	struct err e = { 0 };
-	int ret = -1;
+	int ret = -1, recorded = -1;
 
 	if (!json_is_object(opart))
 		return;
 	if (!dry_run && dec && strcmp(dec, "none") != 0) {
-		/* the exclude list and the refresh first: the record (and the
-		 * label of a return) only once the RM has it */
+		/* The record always covers what kilo put on the exclude list: an
+		 * exclude is recorded first (over the plan's basis: a stale plan
+		 * excludes nothing), so a failed refresh, confirmation or a crash
+		 * leaves a record that takes the host off again; an include is
+		 * made first, the record (and the label of a return) once the RM
+		 * has it. */
 		const json_t *h = json_object_get(part, "decommissionHost");
 		const char *cluster = item_str(h, "cluster");
 		const struct sync_cluster *cfg = sync_config_cluster(sc, cluster);
@@ -553,6 +557,20 @@ static void apply_lifecycle(const json_t *item, json_t *out, const struct sync_c
 			set_failed(opart, &e, SYNC_R_CLUSTER_NOT_CONFIGURED, st);
 			return;
 		}
+		if (add && action && strcmp(action, "record") == 0) {
+			if (!kc)
+				err_set(&e, ERR_USAGE, 0, "no Kubernetes connection");
+			else
+				recorded = sync_lifecycle_write(kc, item_str(item, "node"), part,
+								&sc->options.lifecycle, &code, &e);
+			if (recorded < 0) {
+				set_failed(opart, &e, code, st);
+				return;
+			}
+			st->recorded += recorded;
+			if (recorded) /* written, whatever follows */
+				json_object_set_new(opart, "recorded", json_true());
+		}
 		if (sync_decommission(cfg, y, kc, item_str(h, "host"), add,
 				      sc->options.lifecycle.decommission_timeout_s,
 				      add ? item_str(item, "yarnNodeId") : NULL, &code, &e) < 0) {
@@ -561,6 +579,12 @@ static void apply_lifecycle(const json_t *item, json_t *out, const struct sync_c
 		}
 		json_object_set_new(opart, "decommissionResult",
 				    json_string(add ? "excluded" : "included"));
+	}
+	if (recorded >= 0) {
+		json_object_del(opart, "recorded");
+		json_object_set_new(opart, "result",
+				    json_string(recorded ? "recorded" : "unchanged"));
+		return;
 	}
 	if (!action || strcmp(action, "record") != 0 || dry_run) {
 		json_object_set_new(opart, "result",
@@ -741,8 +765,8 @@ static void confirm_accepted(struct accepted_list *acc, struct sync_rms *rms,
  * inside annotation) from a copied plan item. */
 static void forget_results(json_t *out)
 {
-	static const char *const keys[] = { "result", "error", "errorCode", "via",
-					    "decommissionResult" };
+	static const char *const keys[] = { "result", "error",    "errorCode",
+					    "via",    "recorded", "decommissionResult" };
 	json_t *ann = json_object_get(out, "annotation"), *lc = json_object_get(out, "lifecycle");
 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {

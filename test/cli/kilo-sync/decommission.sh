@@ -116,7 +116,8 @@ rm_nodes RUNNING 0 0
 pass 330
 assert_eq "$(w1 '[.lifecycle.state, .action, .result]')" '["active","update","updated"]' "active again"
 
-# 6. a refresh that fails: nothing recorded, the drain asked again next pass
+# 6. a refresh that fails: the record (written first: it says kilo put the
+#    host on the list) stands, the drain is asked again next pass
 origin 7500
 pass 400
 : >"$tmpdir/yarn.fail"
@@ -124,7 +125,10 @@ pass 470
 assert_eq "$rc" 3 "exit when the refresh failed (the 0/0 hold went through)"
 assert_eq "$(w1 '[.lifecycle.state, .lifecycle.result, .lifecycle.errorCode]')" \
 	'["draining","failed","decommission-failed"]' "refresh failed"
-assert_eq "$(record | jq -r .state)" active "no record without the RM's refresh"
+assert_eq "$(record | jq -c '[.state, .excluded.host]')" "[\"draining\",\"$HOST\"]" \
+	"recorded before the list and the refresh"
+grep -q "lifecycle active -> draining (recorded; its decommission failed)" "$tmpdir/sync.err" ||
+	fail "transition line: $(cat "$tmpdir/sync.err")"
 grep -q "node 'worker-1': failed (lifecycle) (decommission-failed): .*rmadmin -refreshNodes -g 1800 -server: exit status 1: refreshNodes: Connection refused" \
 	"$tmpdir/sync.err" || fail "failure line: $(cat "$tmpdir/sync.err")"
 rm -f "$tmpdir/yarn.fail"
@@ -146,8 +150,8 @@ chmod +x "$tmpdir/yarn-cm"
 sed -i "s|command: $tmpdir/yarn,|command: $tmpdir/yarn-cm,|" "$tmpdir/dc.yaml"
 pass 480
 assert_eq "$rc" 0 "ConfigMap drain ($(cat "$tmpdir/sync.err"))"
-assert_eq "$(w1 '[.lifecycle.state, .lifecycle.decommissionResult, .lifecycle.result]')" \
-	'["draining","excluded","recorded"]' "draining, the ConfigMap's list"
+assert_eq "$(w1 '[.lifecycle.state, .lifecycle.decommission, .lifecycle.decommissionResult, .lifecycle.result]')" \
+	'["draining","exclude","excluded","unchanged"]' "draining, asked again on the ConfigMap's list"
 assert_eq "$(kubectl -n hadoop-yarn get configmap rm-exclude -o jsonpath='{.data.yarn\.exclude}')" "old-host
 $HOST" "the ConfigMap's list"
 assert_eq "$(rm_state)" DECOMMISSIONING "the RM read it"

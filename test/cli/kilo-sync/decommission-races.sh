@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# lifecycle.drain decommission against the fakes, when a step fails or a
+# plan is applied late: the exclude list never holds a host of kilo's that
+# the Node's record does not say kilo excluded (else nothing takes it off:
+# the RM decommissions an active node, and its DaemonSet restarts the
+# NodeManager into SHUTDOWN for good).  The set-up is decommission.sh's.
+. "$KILO_TOP/test/lib.sh"
+. "$KILO_TOP/test/fake/sync-cluster.sh"
+cd "$tmpdir" || exit 1
+
+export KUBECONFIG="$tmpdir/kubeconfig"
+LABEL=kilo.sh/yarn-nodemanager
+HOST=${SYNC_NM_ID%:*}
+printf 'old-host\n' >"$tmpdir/yarn.exclude"
+cat >"$tmpdir/yarn" <<EOF
+#!/bin/sh
+echo "\$*" >>"$tmpdir/yarn.calls"
+[ -e "$tmpdir/yarn.fail" ] && { echo "refreshNodes: Connection refused" >&2; exit 1; }
+[ "\$1 \$2" = "rmadmin -refreshNodes" ] || exit 64
+list=\$(cat "$tmpdir/yarn.exclude")
+curl -sf "$rmctl/state" | jq -c --arg ex "\$list" '
+  [\$ex | split("\n")[] | sub("#.*"; "") | splits("[ \t]+") | select(length > 0) | ascii_downcase] as \$h |
+  [.nodes[] | {id, state, vCores, memoryMB, usedVCores, usedMemoryMB, containers} |
+   (.id | split(":")[0] | ascii_downcase) as \$host |
+   if (\$h | index([\$host])) and .state == "RUNNING" then .state = "DECOMMISSIONING"
+   elif (\$h | index([\$host]) | not) and .state == "DECOMMISSIONING" then .state = "RUNNING"
+   else . end]' | curl -sf -X POST -d @- "$rmctl/nodes" >/dev/null
+EOF
+chmod +x "$tmpdir/yarn"
+cat >"$tmpdir/dc.yaml" <<EOF
+clusters:
+  - id: yarn-cluster-1
+    rmUrls: [$rm1, $rm2]
+    timeoutMs: 5000
+    confirmTimeoutMs: 1000
+    rmadmin: {command: $tmpdir/yarn, timeoutMs: 20000}
+    exclude: {file: $tmpdir/yarn.exclude}
+overCommitTimeoutMs: -1
+kubernetes: {pageSize: 50}
+lifecycle:
+  drain: decommission
+  decommissionTimeoutSeconds: 1800
+  holdDownMs: 60000
+  holdUpMs: 120000
+  nodeLabel: $LABEL=true
+EOF
+at() { date -u -d "@$((1796054400 + $1))" +%Y-%m-%dT%H:%M:%SZ; }
+pass() { # AT [ARGS...]: a pass AT seconds after 16:00:00; rc in $rc
+	_at=$1
+	shift
+	rc=0
+	KILO_NOW=$(at "$_at") kilo-sync --config "$tmpdir/dc.yaml" "$@" >"$tmpdir/report.json" \
+		2>"$tmpdir/sync.err" || rc=$?
+}
+apply() { # PLAN: applied now; rc in $rc
+	rc=0
+	kilo-sync apply --config "$tmpdir/dc.yaml" <"$1" >"$tmpdir/report.json" \
+		2>"$tmpdir/sync.err" || rc=$?
+}
+w1() { jq -c ".items[] | select(.node == \"worker-1\") | $1" "$tmpdir/report.json"; }
+record() { kubectl get node worker-1 -o jsonpath='{.metadata.annotations.kilo\.sh/yarn-lifecycle}'; }
+rm_state() { rm_get /state | jq -r ".nodes[] | select(.id == \"$SYNC_NM_ID\") | .state"; }
+listed() { grep -c -x "$HOST" "$tmpdir/yarn.exclude"; }
+origin() {
+	kubectl annotate node worker-1 --overwrite \
+		"node.koordinator.sh/originExtendedAllocatable={\"resources\":{\"kubernetes.io/batch-cpu\":\"$1\",\"kubernetes.io/batch-memory\":\"112431567289\"}}" \
+		>/dev/null || fail "kubectl annotate"
+}
+
+kubectl label node worker-1 "$LABEL=true" >/dev/null || fail "kubectl label"
+pass 0
+assert_eq "$rc" 0 "first pass ($(cat "$tmpdir/sync.err"))"
+
+# 1. the refresh fails after the host went on the list, then the pool
+#    returns: the host must come off the list again (the record says kilo
+#    put it there), not stay excluded under an active record
+origin 7500
+pass 10
+: >"$tmpdir/yarn.fail"
+pass 70
+assert_eq "$(w1 '[.lifecycle.state, .lifecycle.result, .lifecycle.errorCode]')" \
+	'["draining","failed","decommission-failed"]' "refresh failed"
+assert_eq "$(record | jq -c '[.state, .excluded.host]')" "[\"draining\",\"$HOST\"]" \
+	"the record says kilo put the host on the list before it is there"
+rm -f "$tmpdir/yarn.fail"
+origin 37480
+pass 100
+pass 230
+assert_eq "$(record | jq -c '[.state, .excluded]')" '["active",null]' "back, drain cancelled"
+assert_eq "$(listed)" 0 "the host is off the exclude list again"
+assert_eq "$(rm_state)" RUNNING "the RM runs it"
+assert_eq "$(head -n 1 "$tmpdir/yarn.exclude")" old-host "the operator's line kept"
+
+# 2. a plan made as the drain began, applied after the node drained and
+#    came back: it must not put the host on the list again
+origin 7500
+pass 300
+KILO_NOW=$(at 360) kilo-sync plan --config "$tmpdir/dc.yaml" >"$tmpdir/plan.json" 2>/dev/null
+assert_eq "$(jq -c '.items[] | select(.node == "worker-1") | .lifecycle.decommission' "$tmpdir/plan.json")" \
+	'"exclude"' "the plan excludes the host"
+pass 360
+assert_eq "$(rm_state)" DECOMMISSIONING "drained by a live pass"
+origin 37480
+pass 400
+pass 530
+assert_eq "$(record | jq -r .state)" active "drain cancelled"
+assert_eq "$(listed)" 0 "off the list"
+apply "$tmpdir/plan.json"
+assert_eq "$(w1 '[.lifecycle.result, .lifecycle.errorCode]')" '["failed","annotation-conflict"]' \
+	"the stale plan is refused"
+assert_eq "$(listed)" 0 "the stale plan did not exclude the host"
+assert_eq "$(rm_state)" RUNNING "nor did the RM decommission it"
+exit 0
