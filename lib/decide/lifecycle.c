@@ -183,7 +183,8 @@ json_t *lc_part_json(const struct lc_step *st, const struct lc_record *cur, cons
 		json_object_set_new(p, "previous",
 				    json_string(lc_state_name(cur ? cur->state : LC_ACTIVE)));
 	json_object_set_new(p, "action", json_string(st->record ? "record" : "none"));
-	if (st->record) /* apply writes only over the record this was decided on */
+	if (st->record || st->decommission) /* apply writes, excludes or includes only
+					     * over the record this was decided on */
 		json_object_set_new(p, "basis", basis ? json_string(basis) : json_null());
 	json_object_set_new(p, "label",
 			    json_string(st->label > 0   ? "set"

@@ -155,7 +155,7 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
  * record after st (lc_record_json; without "since" when the node has no
  * record and none is written), "previous" (cur's state, when it changed),
  * "action" record|none, "basis" (the annotation's value as read, null: none;
- * with record), "label" set|remove|none, "decommission" exclude|include with
+ * with record or a decommission action), "label" set|remove|none, "decommission" exclude|include with
  * "decommissionHost" {cluster, host}, and "batch" {vCores, memoryMB} when
  * given.  New reference. */
 json_t *lc_part_json(const struct lc_step *st, const struct lc_record *cur, const char *basis,

@@ -48,6 +48,12 @@ static int check_decommission(const json_t *part, const char *sub, const struct 
 		return jsonio_bad_value(e, sub, "decommission", "exclude, include or none", d);
 	if (!decommission_of(part))
 		return 0;
+	if (!json_is_string(json_object_get(part, "basis")) &&
+	    !json_is_null(json_object_get(part, "basis")))
+		return jsonio_bad_value(e, sub, "basis",
+					"the record the plan read (a string, or null) with a "
+					"decommission action",
+					json_object_get(part, "basis"));
 	/* taking a host off the list is fine in any mode: kilo put it there
 	 * while lifecycle.drain was decommission */
 	if (!sc->options.lifecycle.decommission && decommission_of(part) > 0)
@@ -188,6 +194,34 @@ int sync_lifecycle_resize_ok(struct k8s_client *kc, const json_t *item,
 			str_of(json_object_get(item, "lifecycle"), "state") ?: "state");
 	}
 	return 0;
+}
+
+int sync_lifecycle_basis_ok(struct k8s_client *kc, const char *node, const json_t *part,
+			    enum sync_reason *code, struct err *e)
+{
+	json_auto_t *cur = NULL;
+	const char *have, *basis = str_of(part, "basis");
+
+	if (!kc) {
+		*code = SYNC_R_KUBERNETES_UNREACHABLE;
+		return err_set(e, ERR_USAGE, 0, "no Kubernetes connection");
+	}
+	if (!(cur = k8s_node_get(kc, node, e))) {
+		*code = e->kind == ERR_NOTFOUND ? SYNC_R_NODE_NOT_FOUND
+						: SYNC_R_KUBERNETES_UNREACHABLE;
+		return -1;
+	}
+	have = str_of(json_object_get(json_object_get(cur, "metadata"), "annotations"),
+		      LC_ANNOTATION);
+	if (!have && !basis)
+		return 0;
+	if (have && basis && strcmp(have, basis) == 0)
+		return 0;
+	*code = SYNC_R_ANNOTATION_CONFLICT;
+	return err_set(e, ERR_TEMP, 0,
+		       "node %s: its lifecycle record changed since the plan read it: the "
+		       "exclude list is not changed (the next pass decides from the new one)",
+		       node);
 }
 
 /* 1 when node (a Node object) holds the record value and the label as the

@@ -23,8 +23,8 @@
  * draining, stuck or offline that is not 0/0 with overCommitTimeoutMs -1
  * (the lifecycle never sends room to a draining node, nor a kill); a
  * decommission action (exclude, include) while lifecycle.drain is not
- * decommission, or whose decommissionHost {cluster, host} names no cluster
- * of sc. */
+ * decommission, without a basis (a string or null), or whose
+ * decommissionHost {cluster, host} names no cluster of sc. */
 int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_config *sc,
 			 struct err *e);
 
@@ -44,6 +44,14 @@ int sync_lifecycle_resize_ok(struct k8s_client *kc, const json_t *item,
  * kubernetes-unreachable, annotation-refused). */
 int sync_lifecycle_write(struct k8s_client *kc, const char *node, const json_t *part,
 			 const struct sync_lifecycle *l, enum sync_reason *code, struct err *e);
+
+/* Before a decommission action not preceded by the record's write (an
+ * include, an exclude asked again): 0 when the fresh Node's record is the
+ * part's basis (both absent counts), -1 with e set and *code
+ * (annotation-conflict: another pass or an operator moved it since the plan
+ * read it; node-not-found, kubernetes-unreachable). */
+int sync_lifecycle_basis_ok(struct k8s_client *kc, const char *node, const json_t *part,
+			    enum sync_reason *code, struct err *e);
 
 /* The decommission action of a lifecycle part (lifecycle.drain
  * decommission): put host on cluster's exclude list (add) or take it off,

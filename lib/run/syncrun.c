@@ -570,6 +570,10 @@ static void apply_lifecycle(const json_t *item, json_t *out, const struct sync_c
 			st->recorded += recorded;
 			if (recorded) /* written, whatever follows */
 				json_object_set_new(opart, "recorded", json_true());
+		} else if (sync_lifecycle_basis_ok(kc, item_str(item, "node"), part, &code, &e) <
+			   0) {
+			set_failed(opart, &e, code, st); /* a stale plan changes no list */
+			return;
 		}
 		if (sync_decommission(cfg, y, kc, item_str(h, "host"), add,
 				      sc->options.lifecycle.decommission_timeout_s,

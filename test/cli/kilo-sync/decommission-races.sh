@@ -111,4 +111,32 @@ assert_eq "$(w1 '[.lifecycle.result, .lifecycle.errorCode]')" '["failed","annota
 	"the stale plan is refused"
 assert_eq "$(listed)" 0 "the stale plan did not exclude the host"
 assert_eq "$(rm_state)" RUNNING "nor did the RM decommission it"
+
+# 3. a plan that asks a draining node's RM again (the record unchanged: no
+#    record action), applied after the node went offline and came back: it
+#    must not exclude the host of an active node either
+origin 7500
+pass 600
+pass 660
+assert_eq "$(rm_state)" DECOMMISSIONING "drained"
+rm_post /nodes "[{\"id\":\"$SYNC_NM_ID\",\"state\":\"RUNNING\",\"memoryMB\":40960,\"vCores\":20,\"usedMemoryMB\":0,\"usedVCores\":0,\"containers\":0}]"
+KILO_NOW=$(at 670) kilo-sync plan --config "$tmpdir/dc.yaml" >"$tmpdir/plan3.json" 2>/dev/null
+assert_eq "$(jq -c '.items[] | select(.node == "worker-1") | [.lifecycle.action, .lifecycle.decommission]' "$tmpdir/plan3.json")" \
+	'["none","exclude"]' "the plan asks again"
+rm_post /nodes "[{\"id\":\"$SYNC_NM_ID\",\"state\":\"DECOMMISSIONED\",\"memoryMB\":0,\"vCores\":0,\"usedMemoryMB\":0,\"usedVCores\":0,\"containers\":0}]"
+pass 680
+assert_eq "$(record | jq -r .state)" offline "offline"
+origin 37480
+pass 700
+pass 830
+assert_eq "$(record | jq -r .state)" returning "returning"
+assert_eq "$(listed)" 0 "off the list"
+rm_post /nodes "[{\"id\":\"$SYNC_NM_ID\",\"state\":\"RUNNING\",\"memoryMB\":40960,\"vCores\":20,\"usedMemoryMB\":0,\"usedVCores\":0,\"containers\":0}]"
+pass 840
+assert_eq "$(record | jq -r .state)" active "active again"
+apply "$tmpdir/plan3.json"
+assert_eq "$(w1 '[.lifecycle.result, .lifecycle.errorCode]')" '["failed","annotation-conflict"]' \
+	"the stale plan is refused"
+assert_eq "$(listed)" 0 "the stale plan did not exclude the host"
+assert_eq "$(rm_state)" RUNNING "nor did the RM decommission it"
 exit 0
