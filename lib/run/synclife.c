@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/atomicfile.h"
@@ -324,10 +325,13 @@ int sync_lifecycle_write(struct k8s_client *kc, const char *node, const json_t *
 /* The largest exclude list kilo edits. */
 #define EXCLUDE_MAX (1 << 20)
 
-/* The text of the exclude file at path ("" when it does not exist yet). */
+/* The text of the exclude file at path ("" when it does not exist yet).
+ * Opened without blocking and read only when it is a regular file: a FIFO
+ * without a writer would block the pass for good, a device never ends. */
 static char *read_exclude(const char *path, struct err *e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
 	char *buf;
 	size_t n = 0;
 	ssize_t r;
@@ -336,6 +340,11 @@ static char *read_exclude(const char *path, struct err *e)
 		if (errno == ENOENT)
 			return xstrdup("");
 		err_set(e, ERR_SYSTEM, errno, "exclude list %s", path);
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		err_set(e, ERR_INPUT, 0, "exclude list %s: not a regular file", path);
+		close(fd);
 		return NULL;
 	}
 	buf = xmalloc(EXCLUDE_MAX + 1);

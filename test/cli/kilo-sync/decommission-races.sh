@@ -139,4 +139,20 @@ assert_eq "$(w1 '[.lifecycle.result, .lifecycle.errorCode]')" '["failed","annota
 	"the stale plan is refused"
 assert_eq "$(listed)" 0 "the stale plan did not exclude the host"
 assert_eq "$(rm_state)" RUNNING "nor did the RM decommission it"
+
+# 4. an exclude "file" that is a FIFO (or a device) is refused at once, not
+#    read (a FIFO without a writer blocked the pass for good)
+mv "$tmpdir/yarn.exclude" "$tmpdir/yarn.exclude.saved"
+mkfifo "$tmpdir/yarn.exclude"
+origin 7500
+pass 900
+rc=0
+KILO_NOW=$(at 960) timeout 20 kilo-sync --config "$tmpdir/dc.yaml" >"$tmpdir/report.json" \
+	2>"$tmpdir/sync.err" || rc=$?
+assert_eq "$rc" 3 "the pass ends ($(cat "$tmpdir/sync.err"))"
+assert_eq "$(w1 '[.lifecycle.state, .lifecycle.result, .lifecycle.errorCode]')" \
+	'["draining","failed","exclude-list-failed"]' "a FIFO is no exclude list"
+grep -q "not a regular file" "$tmpdir/sync.err" || fail "why: $(cat "$tmpdir/sync.err")"
+rm -f "$tmpdir/yarn.exclude"
+mv "$tmpdir/yarn.exclude.saved" "$tmpdir/yarn.exclude"
 exit 0
