@@ -441,8 +441,23 @@ static int rmadmin_run(const struct yarn_cluster *c, char *const *argv, const ch
 		yarn_rmadmin_feed(out, buf, (size_t)n);
 	}
 	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	/* the end of its output is no exit: one that closed it and runs on is
+	 * killed at the deadline too, never waited for without one */
+	while (!timed_out) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (clock_mono_ms() >= deadline) {
+			timed_out = 1;
+			kill(-pid, SIGKILL);
+			break;
+		}
+		clock_sleep_ms(10);
+	}
+	if (timed_out)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
 	rmadmin_group = 0;
 	rmadmin_guard(0, saved);
 	yarn_rmadmin_why(out, why, sizeof(why));

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/clock.h"
 #include "fakeproc.h"
 #include "remote/yarn.h"
 #include "testlib.h"
@@ -291,6 +292,19 @@ START_TEST(test_rm_endpoint_missing)
 			 -1);
 	ck_assert_int_eq(e.kind, ERR_TEMP);
 	ck_assert_msg(strstr(e.msg, "timed out after 300 ms") != NULL, "%s", e.msg);
+
+	/* One that closes its output and hangs on is killed just the same (its
+	 * end of output is no exit): not waited for, nor taken for success. */
+	testlib_write(dir, "yarn", "#!/bin/sh\nexec >/dev/null 2>&1\nsleep 5\n");
+	{
+		int64_t t0 = clock_mono_ms();
+
+		ck_assert_int_eq(yarn_refresh_nodes(&c, 60, &e), -1);
+		ck_assert_int_eq(e.kind, ERR_TEMP);
+		ck_assert_msg(strstr(e.msg, "timed out after 300 ms") != NULL, "%s", e.msg);
+		ck_assert_msg(clock_mono_ms() - t0 < 3000, "waited %lld ms",
+			      (long long)(clock_mono_ms() - t0));
+	}
 
 	/* A failing rmadmin: its exit status and output end up in the message. */
 	testlib_write(dir, "yarn",
