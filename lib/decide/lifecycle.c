@@ -332,7 +332,9 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 	case LC_RETURNING:
 		if (!below_min(cfg, f->batch)) {
 			n->pending_ms = -1;
-			if (n->state == LC_RETURNING && f->seen == LC_SEEN_RM)
+			if (n->state == LC_RETURNING && f->seen == LC_SEEN_RM &&
+			    !yarn_node_state_inactive(f->rm_state) &&
+			    strcmp(f->rm_state ? f->rm_state : "", "DECOMMISSIONING") != 0)
 				go(n, LC_ACTIVE, now,
 				   "the NodeManager is back at the RM: its total follows "
 				   "Batch again (%lld vCores/%lld MB)",

@@ -13,7 +13,7 @@ int yarn_node_state_inactive(const char *state)
 {
 	static const char *const inactive[] = { "DECOMMISSIONED", "LOST", "SHUTDOWN", "REBOOTED" };
 
-	for (size_t i = 0; i < sizeof(inactive) / sizeof(inactive[0]); i++)
+	for (size_t i = 0; state && i < sizeof(inactive) / sizeof(inactive[0]); i++)
 		if (strcmp(state, inactive[i]) == 0)
 			return 1;
 	return 0;

@@ -53,7 +53,7 @@ enum yarn_ha_state {
 };
 
 /* 1 for the inactive NodeStates DECOMMISSIONED, LOST, SHUTDOWN, REBOOTED
- * (those RMWebServices.getNodes takes from getInactiveRMNodes). */
+ * (those RMWebServices.getNodes takes from getInactiveRMNodes); 0 for NULL. */
 int yarn_node_state_inactive(const char *state);
 
 /* 1 when state is one of YARN's NodeStates (hadoop-yarn-api

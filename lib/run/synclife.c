@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -378,32 +379,74 @@ static int edit_file(const char *path, const char *host, int add, struct err *e)
 	return changed ? atomicfile_write(path, next, strlen(next), 0644, e) : 0;
 }
 
-static int edit_configmap(const struct sync_cluster *cfg, struct k8s_client *kc, const char *host,
-			  int add, struct err *e)
+/* The exclude.configMap (*cm, new reference) and its list (*cur, borrowed
+ * from it; NULL when the key is absent); its API path in *path. */
+static int configmap_get(const struct sync_cluster *cfg, struct k8s_client *kc, char **path,
+			 json_t **cm, const char **cur, struct err *e)
 {
 	cleanup_free char *ns = http_escape(cfg->exclude_cm_namespace, 1);
 	cleanup_free char *nm = http_escape(cfg->exclude_cm_name, 1);
-	cleanup_free char *path = xasprintf("/api/v1/namespaces/%s/configmaps/%s", ns, nm);
-	cleanup_free char *next = NULL;
-	json_auto_t *cm = NULL, *patch = NULL, *done = NULL;
 	const json_t *data;
-	const char *cur, *rv;
-	int changed = 0;
 
+	*cm = NULL;
+	*cur = NULL;
+	*path = xasprintf("/api/v1/namespaces/%s/configmaps/%s", ns, nm);
 	if (!kc)
 		return err_set(e, ERR_USAGE, 0, "no Kubernetes connection");
-	if (!(cm = k8s_call(kc, HTTP_GET, path, NULL, NULL, NULL, e)))
+	if (!(*cm = k8s_call(kc, HTTP_GET, *path, NULL, NULL, NULL, e)))
 		return -1;
-	data = json_object_get(cm, "data");
-	cur = json_string_value(json_object_get(data, cfg->exclude_cm_key));
-	if ((data && !json_is_object(data)) || (json_object_get(data, cfg->exclude_cm_key) && !cur))
+	data = json_object_get(*cm, "data");
+	*cur = json_string_value(json_object_get(data, cfg->exclude_cm_key));
+	if ((data && !json_is_object(data)) ||
+	    (json_object_get(data, cfg->exclude_cm_key) && !*cur))
 		return err_set(e, ERR_INPUT, 0, "ConfigMap %s/%s: data.%s is not a string",
 			       cfg->exclude_cm_namespace, cfg->exclude_cm_name,
 			       cfg->exclude_cm_key);
-	if (cur && strlen(cur) > EXCLUDE_MAX)
+	if (*cur && strlen(*cur) > EXCLUDE_MAX)
 		return err_set(e, ERR_INPUT, 0, "ConfigMap %s/%s: data.%s is larger than 1 MiB",
 			       cfg->exclude_cm_namespace, cfg->exclude_cm_name,
 			       cfg->exclude_cm_key);
+	return 0;
+}
+
+int sync_lifecycle_claims(const json_t *part, const char *host)
+{
+	const char *basis = str_of(part, "basis");
+	struct lc_record r;
+	struct err e = { 0 };
+
+	return basis && host && lc_record_parse(basis, "basis", &r, &e) == 0 &&
+	       strcasecmp(r.excluded_host, host) == 0;
+}
+
+int sync_exclude_listed(const struct sync_cluster *cfg, struct k8s_client *kc, const char *host,
+			struct err *e)
+{
+	cleanup_free char *path = NULL, *text = NULL;
+	json_auto_t *cm = NULL;
+	const char *cur = NULL;
+
+	if (cfg->exclude_file) {
+		if (!(text = read_exclude(cfg->exclude_file, e)))
+			return -1;
+		cur = text;
+	} else if (configmap_get(cfg, kc, &path, &cm, &cur, e) < 0) {
+		return -1;
+	}
+	return yarn_hosts_has(cur, host);
+}
+
+static int edit_configmap(const struct sync_cluster *cfg, struct k8s_client *kc, const char *host,
+			  int add, struct err *e)
+{
+	cleanup_free char *path = NULL;
+	cleanup_free char *next = NULL;
+	json_auto_t *cm = NULL, *patch = NULL, *done = NULL;
+	const char *cur, *rv;
+	int changed = 0;
+
+	if (configmap_get(cfg, kc, &path, &cm, &cur, e) < 0)
+		return -1;
 	if (!(next = yarn_hosts_edit(cur, host, add, &changed, e)))
 		return -1;
 	if (!changed)

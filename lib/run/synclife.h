@@ -53,6 +53,17 @@ int sync_lifecycle_write(struct k8s_client *kc, const char *node, const json_t *
 int sync_lifecycle_basis_ok(struct k8s_client *kc, const char *node, const json_t *part,
 			    enum sync_reason *code, struct err *e);
 
+/* 1 when host is on cfg's exclude list already, 0 when not, -1 with e set
+ * (the list cannot be read: exclude-list-failed).  A host listed before kilo
+ * drains it is the operator's: the record claims no exclusion of kilo's,
+ * so the return never takes it off. */
+int sync_exclude_listed(const struct sync_cluster *cfg, struct k8s_client *kc, const char *host,
+			struct err *e);
+
+/* 1 when the record the part was planned over (its basis) already says
+ * kilo put host on the list (excluded.host; a retry of kilo's own), else 0. */
+int sync_lifecycle_claims(const json_t *part, const char *host);
+
 /* The decommission action of a lifecycle part (lifecycle.drain
  * decommission): put host on cluster's exclude list (add) or take it off,
  * keeping every other line (doc/yarnhosts.h); the list is cfg's exclude.file

@@ -558,10 +558,22 @@ static void apply_lifecycle(const json_t *item, json_t *out, const struct sync_c
 			return;
 		}
 		if (add && action && strcmp(action, "record") == 0) {
+			json_auto_t *mine = json_deep_copy(part);
+			int listed = sync_exclude_listed(cfg, kc, item_str(h, "host"), &e);
+
+			if (listed < 0) {
+				set_failed(opart, &e, SYNC_R_EXCLUDE_LIST_FAILED, st);
+				return;
+			}
+			if (listed && !sync_lifecycle_claims(part, item_str(h, "host"))) {
+				/* the operator's: kilo claims none, never takes it off */
+				json_object_del(mine, "excluded");
+				json_object_del(opart, "excluded");
+			}
 			if (!kc)
 				err_set(&e, ERR_USAGE, 0, "no Kubernetes connection");
 			else
-				recorded = sync_lifecycle_write(kc, item_str(item, "node"), part,
+				recorded = sync_lifecycle_write(kc, item_str(item, "node"), mine,
 								&sc->options.lifecycle, &code, &e);
 			if (recorded < 0) {
 				set_failed(opart, &e, code, st);

@@ -346,6 +346,19 @@ START_TEST(test_lifecycle_decommission)
 	ck_assert_str_eq(st.decommission_cluster, "c1");
 	ck_assert_str_eq(st.next.excluded_host, "");
 	ck_assert_int_eq(st.label, 1);
+	/* the RM's old DECOMMISSIONED entry is no NodeManager back (from a
+	 * review): returning until it registers RUNNING */
+	d = st.next;
+	f = (struct lc_facts){ .seen = LC_SEEN_RM,
+			       .batch = { .vcores = 8, .memory_mb = 8192 },
+			       .rm_state = "DECOMMISSIONED",
+			       .host = "w1.example.com",
+			       .cluster = "c1" };
+	lc_next(&dc, &d, &f, T + 10, &st);
+	ck_assert_int_eq(st.next.state, LC_RETURNING);
+	f.rm_state = "RUNNING";
+	lc_next(&dc, &d, &f, T + 20, &st);
+	ck_assert_int_eq(st.next.state, LC_ACTIVE);
 }
 END_TEST
 

@@ -155,4 +155,29 @@ assert_eq "$(w1 '[.lifecycle.state, .lifecycle.result, .lifecycle.errorCode]')" 
 grep -q "not a regular file" "$tmpdir/sync.err" || fail "why: $(cat "$tmpdir/sync.err")"
 rm -f "$tmpdir/yarn.exclude"
 mv "$tmpdir/yarn.exclude.saved" "$tmpdir/yarn.exclude"
+
+# 5. a host the operator put on the list is the operator's: kilo's drain
+#    records no exclusion of its own, and its return leaves the host listed
+#    (it was taken off on return; from a review)
+origin 37480
+pass 1000
+pass 1130
+assert_eq "$(record | jq -c '[.state, .excluded]')" '["active",null]' "back"
+printf '%s\n' "$HOST" >>"$tmpdir/yarn.exclude"
+origin 7500
+pass 1200
+pass 1260
+assert_eq "$(w1 '[.lifecycle.state, .lifecycle.result, .lifecycle.decommissionResult]')" \
+	'["draining","recorded","excluded"]' "drained by the operator's listing"
+assert_eq "$(record | jq -c '[.state, .excluded]')" '["draining",null]' \
+	"kilo claims no exclusion it did not make"
+rm_post /nodes "[{\"id\":\"$SYNC_NM_ID\",\"state\":\"DECOMMISSIONED\",\"memoryMB\":0,\"vCores\":0,\"usedMemoryMB\":0,\"usedVCores\":0,\"containers\":0}]"
+pass 1270
+assert_eq "$(record | jq -r .state)" offline "offline"
+origin 37480
+pass 1300
+pass 1430
+assert_eq "$(w1 '[.lifecycle.state, .lifecycle.decommission]')" '["returning",null]' \
+	"returning, no include"
+assert_eq "$(listed)" 1 "the operator's host stays listed"
 exit 0
