@@ -308,6 +308,21 @@ static void include(struct lc_record *n, struct lc_step *out)
 	n->rm_known = n->rm_changed = 0;
 }
 
+static const struct lc_facts no_facts = { .seen = LC_SEEN_NOTHING };
+
+/* A decommission that began under another RM than the one answering now
+ * (by the record's rm and this pass's), on the cluster whose list holds the
+ * host kilo excluded. */
+static int taken_over(const struct sync_lifecycle *cfg, const struct lc_record *n,
+		      const struct lc_facts *f)
+{
+	return cfg->decommission && (n->state == LC_DRAINING || n->state == LC_STUCK) &&
+	       n->excluded_host[0] && f->cluster && strcmp(n->excluded_cluster, f->cluster) == 0 &&
+	       (n->rm_changed ||
+		(n->rm_known && f->rm_known &&
+		 (f->rm_index != n->rm_index || f->rm_started_on != n->rm_started_on)));
+}
+
 void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 	     const struct lc_facts *f, int64_t now, struct lc_step *out)
 {
@@ -322,6 +337,8 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 	} else {
 		*n = (struct lc_record){ .state = LC_ACTIVE, .since_ms = now, .pending_ms = -1 };
 	}
+	if (f->seen == LC_SEEN_RM_ABSENT && !taken_over(cfg, n, f))
+		f = &no_facts;            /* no evidence of anything */
 	if (f->seen == LC_SEEN_NOTHING) { /* no facts: the record stays as it is */
 		out->zero = n->state == LC_DRAINING || n->state == LC_STUCK ||
 			    n->state == LC_OFFLINE;
@@ -371,9 +388,23 @@ void lc_next(const struct sync_lifecycle *cfg, const struct lc_record *cur,
 	case LC_DRAINING:
 	case LC_STUCK:
 		if (cfg->decommission && n->excluded_host[0] && n->rm_known &&
-		    f->seen == LC_SEEN_RM && f->rm_known && !n->rm_changed &&
+		    (f->seen == LC_SEEN_RM || f->seen == LC_SEEN_RM_ABSENT) && f->rm_known &&
+		    !n->rm_changed &&
 		    (f->rm_index != n->rm_index || f->rm_started_on != n->rm_started_on)) {
 			n->rm_changed = out->rm_changed = 1; /* YARN-5464 */
+		}
+		if (f->seen == LC_SEEN_RM_ABSENT) { /* taken_over(): refused, not listed */
+			int removed = labelled && f->label_present;
+
+			go(n, LC_OFFLINE, now,
+			   "decommissioned at once: another RM took over during the graceful "
+			   "decommission (a failover or a restart) and does not keep its timeout "
+			   "(YARN-5464): refused the host; containers killed%s",
+			   removed ? ": label removed, the NodeManager DaemonSet stops its pod"
+				   : "");
+			n->label_removed = removed;
+			out->label = removed ? -1 : 0;
+			break;
 		}
 		if (back_above(cfg, f->batch) && f->seen == LC_SEEN_RM) {
 			if (held_for(n, now, cfg->hold_up_ms,

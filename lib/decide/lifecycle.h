@@ -46,7 +46,8 @@
  * excluded: the host kilo put on that cluster's exclude list (decommission);
  * rm: the RM the decommission began under; rmChanged: another RM (a
  * failover, a restart) answered since, which decommissions excluded hosts at
- * once, killing their containers (YARN-5464): reported, never hidden;
+ * once, killing their containers (YARN-5464): reported, never hidden (the
+ * real RM then refuses the host and lists no node for it: LC_SEEN_RM_ABSENT);
  * nodeManagerRequest: the NodeManager pod's own Batch request when the
  * record was last written with the pod there and the node not active
  * (dropped once it is active again).  While the pod is gone its
@@ -108,9 +109,15 @@ json_t *lc_record_json(const struct lc_record *r);
 
 /* What this pass knows of the node. */
 enum lc_seen {
-	LC_SEEN_NOTHING, /* its item is a skip for another reason: nothing moves */
-	LC_SEEN_NO_NM,   /* no NodeManager pod on the node (none terminating) */
-	LC_SEEN_RM,      /* its NodeManager pod and its RM node (RUNNING, NEW, UNHEALTHY) */
+	LC_SEEN_NOTHING,   /* its item is a skip for another reason: nothing moves */
+	LC_SEEN_NO_NM,     /* no NodeManager pod on the node (none terminating) */
+	LC_SEEN_RM,        /* its NodeManager pod and its RM node (RUNNING, NEW, UNHEALTHY) */
+	LC_SEEN_RM_ABSENT, /* its NodeManager pod, but the RM's node list lacks its node id
+			    * (batch, cluster, rm_*, label_* only).  Evidence only of a
+			    * decommission another RM took over: that one refuses the
+			    * excluded host (SHUTDOWN, "Disallowed NodeManager") and does
+			    * not list it at all (seen on Hadoop 3.4.2), so the node is
+			    * offline; any other node is held as for LC_SEEN_NOTHING */
 };
 
 struct lc_facts {

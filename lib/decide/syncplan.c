@@ -1318,8 +1318,30 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	y = yarn_nodes_find(&c->nodes, n->nm_node_id);
 	if (!y) {
 		json_object_set_new(item, "candidates", candidates(c, n->nm_node_id));
-		SKIP(UNKNOWN_NODE_ID, 0, "node id %s unknown to the RM of cluster '%s'",
-		     n->nm_node_id, n->nm_cluster);
+		skipf(item, SYNC_R_UNKNOWN_NODE_ID, 0,
+		      "node id %s unknown to the RM of cluster '%s'", n->nm_node_id, n->nm_cluster);
+		if (o->lifecycle.enabled) { /* a decommission another RM took over? */
+			struct lc_facts none = { .seen = LC_SEEN_NOTHING };
+
+			lcf = (struct lc_facts){ .seen = LC_SEEN_RM_ABSENT,
+						 .batch = total,
+						 .cluster = n->nm_cluster,
+						 .rm_known = c->rm_known,
+						 .rm_index = c->rm_index,
+						 .rm_started_on = c->rm_started_on,
+						 .label_present = n->label_present,
+						 .label_other = n->label_other };
+			lifecycle_step(in, n, &lcf, now_ms, &lc);
+			if (lc.record && lc.next.state != LC_ACTIVE) {
+				lc.next.nm_known = 1;
+				lc.next.nm_cpu_milli = n->nm_req_cpu;
+				lc.next.nm_memory_bytes = n->nm_req_mem;
+			}
+			/* held (no evidence): the part of a node nothing is known of */
+			json_object_set_new(item, "lifecycle",
+					    lifecycle_part(n, &lc, lc.changed ? &lcf : &none));
+		}
+		return item;
 	}
 	if (y->bad)
 		SKIP(RM_NODE_INVALID, 1, "RM node %s of cluster '%s' cannot be read: %s", y->id,

@@ -493,6 +493,89 @@ START_TEST(test_lifecycle_decommission_rm_changed)
 }
 END_TEST
 
+/* The real RM after a failover (or a restart) during a graceful
+ * decommission refuses the excluded host and lists no node for it
+ * (Hadoop 3.4.2, test/hadoop/tests/decommission.sh): offline at once,
+ * rmChanged, the label removed.  Absent from the RM the drain began under,
+ * without the RMs' identities, on another cluster, in resize mode or in
+ * another state, it is no evidence: the record is held. */
+START_TEST(test_lifecycle_decommission_rm_absent)
+{
+	struct sync_lifecycle dc = cfg;
+	struct lc_record d = { .state = LC_DRAINING,
+			       .since_ms = T - 9000,
+			       .pending_ms = -1,
+			       .rm_known = 1,
+			       .rm_index = 0,
+			       .rm_started_on = 1000 };
+	struct lc_facts f = { .seen = LC_SEEN_RM_ABSENT,
+			      .batch = { .vcores = 8, .memory_mb = 8192 }, /* back, even */
+			      .cluster = "c1",
+			      .rm_known = 1,
+			      .rm_index = 1,
+			      .rm_started_on = 2000,
+			      .label_present = 1 };
+	struct lc_step st;
+
+	dc.decommission = 1;
+	snprintf(d.excluded_host, sizeof(d.excluded_host), "w1");
+	snprintf(d.excluded_cluster, sizeof(d.excluded_cluster), "c1");
+	lc_next(&dc, &d, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_OFFLINE);
+	ck_assert_int_eq(st.changed, 1);
+	ck_assert_int_eq(st.record, 1);
+	ck_assert_int_eq(st.rm_changed, 1);
+	ck_assert_int_eq(st.next.rm_changed, 1);
+	ck_assert_int_eq(st.label, -1);
+	ck_assert_int_eq(st.next.label_removed, 1);
+	ck_assert_int_eq(st.decommission, 0); /* the host stays listed until the return */
+	ck_assert_str_eq(st.next.excluded_host, "w1");
+	ck_assert_int_eq(st.next.rm_index, 0);
+	ck_assert_str_eq(st.next.reason,
+			 "decommissioned at once: another RM took over during the graceful "
+			 "decommission (a failover or a restart) and does not keep its timeout "
+			 "(YARN-5464): refused the host; containers killed: label removed, the "
+			 "NodeManager DaemonSet stops its pod");
+	d.state = LC_STUCK; /* stuck the same */
+	lc_next(&dc, &d, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_OFFLINE);
+	d.state = LC_DRAINING;
+	d.rm_changed = 1; /* found before (the new RM listed it first): no second word */
+	lc_next(&dc, &d, &f, T, &st);
+	ck_assert_int_eq(st.next.state, LC_OFFLINE);
+	ck_assert_int_eq(st.rm_changed, 0);
+	d.rm_changed = 0;
+	{
+		struct lc_facts same = f, unknown = f, other = f;
+		struct lc_record active = d, norm = d;
+		struct sync_lifecycle resize = cfg;
+
+		same.rm_index = 0;
+		same.rm_started_on = 1000;
+		unknown.rm_known = 0;
+		other.cluster = "c2";
+		active.state = LC_ACTIVE;
+		norm.rm_known = 0;
+		const struct {
+			const struct sync_lifecycle *c;
+			const struct lc_record *r;
+			const struct lc_facts *f;
+		} held[] = {
+			{ &dc, &d, &same },  { &dc, &d, &unknown }, { &dc, &d, &other },
+			{ &resize, &d, &f }, { &dc, &active, &f },  { &dc, &norm, &f },
+		};
+
+		for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++) {
+			lc_next(held[i].c, held[i].r, held[i].f, T, &st);
+			ck_assert_msg(st.next.state == held[i].r->state && !st.record &&
+					      !st.label && !st.rm_changed && !st.decommission,
+				      "case %zu: state %d record %d label %d", i, st.next.state,
+				      st.record, st.label);
+		}
+	}
+}
+END_TEST
+
 /* A record from before the year 1000 (a valid RFC 3339 time) is written
  * back as one: kilo never writes a record it cannot read. */
 START_TEST(test_lifecycle_record_old_times)
@@ -614,6 +697,7 @@ static Suite *lifecycle_suite(void)
 	tcase_add_test(tc, test_yarn_hosts_edit);
 	tcase_add_test(tc, test_lifecycle_decommission_stuck_after_rm_timeout);
 	tcase_add_test(tc, test_lifecycle_decommission_rm_changed);
+	tcase_add_test(tc, test_lifecycle_decommission_rm_absent);
 	tcase_add_test(tc, test_lifecycle_record_old_times);
 	tcase_add_test(tc, test_lifecycle_uncounted_is_not_empty);
 	tcase_add_test(tc, test_lifecycle_return_keeps_another_value);

@@ -2352,6 +2352,64 @@ START_TEST(test_syncplan_lifecycle_foreign_pod_no_freeze)
 }
 END_TEST
 
+/* A failover during a graceful decommission, as the real RM does it
+ * (test/hadoop/tests/decommission.sh, Hadoop 3.4.2): the new active RM
+ * refuses the excluded host ("Disallowed NodeManager": SHUTDOWN, its
+ * containers killed) and lists no node for it at all.  The node is
+ * offline, rmChanged, its label removed: not held as draining forever (its
+ * DaemonSet restarting the NodeManager into SHUTDOWN).  The same RM not
+ * listing it is no such evidence: held. */
+#define DC_RECORD(host, rm)                                                                        \
+	"\"{\\\"state\\\":\\\"draining\\\",\\\"since\\\":\\\"2026-11-30T15:59:00Z\\\","            \
+	"\\\"excluded\\\":{\\\"cluster\\\":\\\"default\\\",\\\"host\\\":\\\"" host "\\\"},"        \
+	"\\\"rm\\\":" rm "}\""
+START_TEST(test_syncplan_decommission_failover_node_not_listed)
+{
+	json_t *it, *lc;
+
+	lifecycle_on();
+	opts.lifecycle.decommission = 1;
+	sync_input_free(in);
+	in = sync_input_new(&opts);
+	add_text(LC_NODE("n1", DC_RECORD("n1", "{\\\"index\\\":0,\\\"startedOn\\\":1000}"),
+			 "\"kilo.sh/yarn-nodemanager\":\"true\""));
+	add_text(pod_doc("nm1", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_text(LC_NODE("n2", DC_RECORD("n2", "{\\\"index\\\":1,\\\"startedOn\\\":2000}"),
+			 "\"kilo.sh/yarn-nodemanager\":\"true\""));
+	add_text(pod_doc("nm2", "n2", "Running", "n2:8041", NULL, "\"containers\":[]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "other:8041", "RUNNING", 8, 8192, 0, 0);
+	sync_input_cluster_rm(in, SYNC_DEFAULT_CLUSTER, 1, 2000); /* rm2 answers now */
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "unknown-node-id");
+	lc = json_object_get(it, "lifecycle");
+	ck_assert_str_eq(gets_(lc, "previous"), "draining");
+	ck_assert_str_eq(gets_(lc, "state"), "offline");
+	ck_assert_str_eq(gets_(lc, "action"), "record");
+	ck_assert_str_eq(gets_(lc, "label"), "remove");
+	ck_assert(json_is_true(json_object_get(lc, "rmChanged")));
+	ck_assert_int_eq(geti(lc, "rm", "index"), 0); /* the RM it began under */
+	ck_assert_str_eq(gets_(json_object_get(lc, "excluded"), "host"), "n1");
+	ck_assert_ptr_null(json_object_get(lc, "decommission"));
+	ck_assert_str_eq(gets_(lc, "reason"),
+			 "decommissioned at once: another RM took over during the graceful "
+			 "decommission (a failover or a restart) and does not keep its timeout "
+			 "(YARN-5464): refused the host; containers killed: label removed, the "
+			 "NodeManager DaemonSet stops its pod");
+	json_decref(it);
+	/* under the RM that answers: not listed is no evidence, held */
+	it = plan_of("n2");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "unknown-node-id");
+	lc = json_object_get(it, "lifecycle");
+	ck_assert_str_eq(gets_(lc, "state"), "draining");
+	ck_assert_str_eq(gets_(lc, "action"), "none");
+	ck_assert_str_eq(gets_(lc, "label"), "none");
+	ck_assert_ptr_null(json_object_get(lc, "rmChanged"));
+	ck_assert_ptr_null(json_object_get(lc, "batch"));
+	json_decref(it);
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -2376,6 +2434,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncapply_per_item_in_a_live_pass);
 	tcase_add_test(tc, test_syncplan_review_cases_cost_the_node_only);
 	tcase_add_test(tc, test_syncplan_decommissioning_not_resized);
+	tcase_add_test(tc, test_syncplan_decommission_failover_node_not_listed);
 	tcase_add_test(tc, test_syncplan_tenant_pod_claims_nothing);
 	tcase_add_test(tc, test_syncplan_node_id_bound_to_node_or_pod);
 	tcase_add_test(tc, test_syncplan_duplicate_claims_skip_all);
