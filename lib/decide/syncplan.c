@@ -1131,6 +1131,9 @@ static void lifecycle_step(const struct sync_input *in, const struct sync_node *
 	lc_next(&in->o.lifecycle, n->lc_has ? &n->lc : NULL, f, now_ms, st);
 }
 
+static json_t *no_nm_lifecycle(const struct sync_input *in, const struct sync_node *n, json_t *item,
+			       int64_t now_ms);
+
 /* The item of a node without a NodeManager pod: its hadoop-yarn entry is
  * zeroed only on this pass's RM evidence that YARN uses nothing there. */
 static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n, json_t *item,
@@ -1148,10 +1151,13 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
 					   n->nm_foreign)
 			       : xstrdup("");
 	if (has_share && !n->alloc_error && (why = zero_blocked(in, n, NULL)))
-		return skipf(
-			item, SYNC_R_SHARE_NOT_ZEROED, 0,
-			"no NodeManager pod seen on the node%s, but %s: its share is not zeroed",
-			note, why);
+		return no_nm_lifecycle(
+			in, n,
+			skipf(item, SYNC_R_SHARE_NOT_ZEROED, 0,
+			      "no NodeManager pod seen on the node%s, but %s: its share is not "
+			      "zeroed",
+			      note, why),
+			now_ms);
 	reason = n->alloc_error ? xasprintf("no NodeManager pod on the node%s, and its share "
 					    "cannot be zeroed: %s",
 					    note, n->alloc_error)
@@ -1166,9 +1172,19 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
 	json_object_set_new(item, "annotation", annotation_part(&in->o, n, 0, 0));
 	if (n->alloc_error)
 		json_object_set_new(item, "severity", json_string("error"));
-	/* a NodeManager-labelled pod outside the namespaces may be a NodeManager
-	 * of a namespace not configured: it holds a drain; it never keeps an
-	 * offline node from returning (a tenant could freeze it) */
+	return no_nm_lifecycle(in, n, item, now_ms);
+}
+
+/* The lifecycle of a node without a NodeManager pod, whether or not its
+ * share can be zeroed this pass: a return (the label set again) needs no
+ * RM evidence, and an RM that lists no node at all (one that failed over
+ * while every NodeManager was away) must not keep them all away.  A
+ * NodeManager-labelled pod outside the namespaces may be a NodeManager of a
+ * namespace not configured: it holds a drain; it never keeps an offline
+ * node from returning (a tenant could freeze it). */
+static json_t *no_nm_lifecycle(const struct sync_input *in, const struct sync_node *n, json_t *item,
+			       int64_t now_ms)
+{
 	if (in->o.lifecycle.enabled && !n->nm_terminating &&
 	    (!n->nm_foreign ||
 	     (n->lc_has && (n->lc.state == LC_OFFLINE || n->lc.state == LC_RETURNING))) &&

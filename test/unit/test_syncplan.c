@@ -2410,6 +2410,40 @@ START_TEST(test_syncplan_decommission_failover_node_not_listed)
 }
 END_TEST
 
+/* An offline node whose share still shows YARN's last use returns all the
+ * same when the RM lists no node at all: after a failover during a
+ * decommission on a one-NodeManager cluster (test/hadoop/tests/
+ * decommission.sh) the new RM knows no node, and only the label brings the
+ * NodeManager back.  The share stays as it is. */
+START_TEST(test_syncplan_lifecycle_returns_while_share_not_zeroed)
+{
+	json_t *it, *lc;
+
+	lifecycle_on();
+	add_text(LC_NODE(
+		"n1",
+		"\"{\\\"state\\\":\\\"offline\\\",\\\"since\\\":\\\"2026-11-29T10:00:00Z\\\","
+		"\\\"pendingSince\\\":\\\"2026-11-29T12:00:00Z\\\",\\\"labelRemoved\\\":true}\","
+		"\"" SYNC_ANN_THIRD_PARTY "\":\"{\\\"allocations\\\":[{\\\"name\\\":"
+		"\\\"hadoop-yarn\\\",\\\"resources\\\":{\\\"kubernetes.io/batch-cpu\\\":"
+		"\\\"1k\\\",\\\"kubernetes.io/batch-memory\\\":\\\"1Gi\\\"}}]}\"",
+		""));
+	add_text(
+		"{\"apiVersion\":\"kilo/v1\",\"kind\":\"YarnNodes\",\"cluster\":\"" SYNC_DEFAULT_CLUSTER
+		"\",\"nodes\":{\"node\":[]}}");
+	it = plan_of("n1");
+	ck_assert_str_eq(gets_(it, "action"), "skip");
+	ck_assert_str_eq(gets_(it, "reasonCode"), "share-not-zeroed");
+	ck_assert_str_eq(gets_(json_object_get(it, "annotation"), "action"), "none");
+	lc = json_object_get(it, "lifecycle");
+	ck_assert_str_eq(gets_(lc, "previous"), "offline");
+	ck_assert_str_eq(gets_(lc, "state"), "returning");
+	ck_assert_str_eq(gets_(lc, "action"), "record");
+	ck_assert_str_eq(gets_(lc, "label"), "set");
+	json_decref(it);
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -2435,6 +2469,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_review_cases_cost_the_node_only);
 	tcase_add_test(tc, test_syncplan_decommissioning_not_resized);
 	tcase_add_test(tc, test_syncplan_decommission_failover_node_not_listed);
+	tcase_add_test(tc, test_syncplan_lifecycle_returns_while_share_not_zeroed);
 	tcase_add_test(tc, test_syncplan_tenant_pod_claims_nothing);
 	tcase_add_test(tc, test_syncplan_node_id_bound_to_node_or_pod);
 	tcase_add_test(tc, test_syncplan_duplicate_claims_skip_all);
