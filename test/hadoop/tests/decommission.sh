@@ -121,7 +121,7 @@ moved active draining
 drain_ms=$pass_ms
 assert_eq "$(item '[.lifecycle.state, .lifecycle.decommission, .lifecycle.decommissionResult, .lifecycle.result]')" \
 	'["draining","exclude","excluded","recorded"]' "draining by decommission"
-grep -q "lifecycle active -> draining: .*decommissioned gracefully" sync.err ||
+grep -q "lifecycle active -> draining: .*decommissioning gracefully" sync.err ||
 	fail "transition line: $(grep -v '^kilo-sync: [A-Z]* http' sync.err)"
 #    the list: the operator's lines as they were, the node id's host after
 assert_eq "$(cat "$exclude")" "$(cat exclude.operator)
