@@ -165,7 +165,11 @@ S=$M/systemd
 for u in "$S"/*.service; do
 	exe=$(sed -n 's/^ExecStart=//p' "$u")
 	[ -f "$KILO_TOP/scripts/$(basename "$exe")" ] || fail "$u runs $exe"
-	assert_eq "$(sed -n 's/^EnvironmentFile=//p' "$u")" /etc/kilo/node.env "$u EnvironmentFile"
+	case $(basename "$u") in
+	kilo-sync.service) env=/etc/kilo/sync.env ;;
+	*) env=/etc/kilo/node.env ;;
+	esac
+	assert_eq "$(sed -n 's/^EnvironmentFile=//p' "$u")" "$env" "$u EnvironmentFile"
 	sed -n 's/^Environment=//p' "$u" >"$tmpdir/unit-env"
 	while read -r kv; do
 		help_of "$(basename "$exe")" | grep -Eq "(^|[ ,])${kv%%=*}=" || fail "$u: ${kv%%=*}"
@@ -174,23 +178,31 @@ done
 for m in $(sed -n 's/^Documentation=//p' "$S"/*.service | tr ' ' '\n' | sed -n 's/^man:\(.*\)(1)$/\1/p'); do
 	[ -f "$KILO_TOP/cmd/$m/$m.1.scd" ] || fail "systemd Documentation: no man page $m(1)"
 done
-grep -v '^#' "$S/kilo-node.env" | grep . >"$tmpdir/envfile"
-[ "$(wc -l <"$tmpdir/envfile")" -ge 8 ] || fail "kilo-node.env is short"
-while IFS= read -r kv; do
-	name=${kv%%=*}
-	value=$(eval "printf '%s' ${kv#*=}")
-	help_of node-qos-loop | grep -Eq "(^|[ ,])$name=" || fail "kilo-node.env: $name"
-	t=$(tools_of "$name")
-	# shellcheck disable=SC2086 # tool names
-	[ -z "$t" ] || check_args "kilo-node.env $name" "$value" $t
-done <"$tmpdir/envfile"
+for pair in kilo-node.env:node-qos-loop:8 kilo-sync.env:kilo-sync-loop:5; do
+	f=${pair%%:*} loop=${pair#*:}
+	loop=${loop%:*}
+	grep -v '^#' "$S/$f" | grep . >"$tmpdir/envfile"
+	[ "$(wc -l <"$tmpdir/envfile")" -ge "${pair##*:}" ] || fail "$f is short"
+	while IFS= read -r kv; do
+		name=${kv%%=*}
+		value=$(eval "printf '%s' ${kv#*=}")
+		help_of "$loop" | grep -Eq "(^|[ ,])$name=" || fail "$f: $name"
+		t=$(tools_of "$name")
+		# shellcheck disable=SC2086 # tool names
+		[ -z "$t" ] || check_args "$f $name" "$value" $t
+	done <"$tmpdir/envfile"
+done
 # systemd reads the units (the loop's and the environment file's paths made
 # to exist here)
 if command -v systemd-analyze >/dev/null 2>&1; then
 	mkdir -p "$tmpdir/units"
 	for u in "$S"/*.service "$S"/*.timer; do
-		sed -e "s|^ExecStart=.*|ExecStart=$KILO_TOP/scripts/node-qos-loop|" \
-			-e "s|^EnvironmentFile=.*|EnvironmentFile=$S/kilo-node.env|" \
+		case $(basename "$u") in
+		kilo-sync.*) loop=kilo-sync-loop env=kilo-sync.env ;;
+		*) loop=node-qos-loop env=kilo-node.env ;;
+		esac
+		sed -e "s|^ExecStart=.*|ExecStart=$KILO_TOP/scripts/$loop|" \
+			-e "s|^EnvironmentFile=.*|EnvironmentFile=$S/$env|" \
 			"$u" >"$tmpdir/units/$(basename "$u")"
 	done
 	systemd-analyze verify --man=no "$tmpdir"/units/* >"$tmpdir/verify" 2>&1 ||
