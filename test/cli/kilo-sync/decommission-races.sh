@@ -9,25 +9,11 @@
 . "$KILO_TOP/test/fake/sync-cluster.sh"
 cd "$tmpdir" || exit 1
 
-export KUBECONFIG="$tmpdir/kubeconfig"
-LABEL=kilo.sh/yarn-nodemanager
+LC_CONFIG=$tmpdir/dc.yaml
+. "$KILO_TOP/test/cli/kilo-sync/lifecycle.inc"
 HOST=${SYNC_NM_ID%:*}
 printf 'old-host\n' >"$tmpdir/yarn.exclude"
-cat >"$tmpdir/yarn" <<EOF
-#!/bin/sh
-echo "\$*" >>"$tmpdir/yarn.calls"
-[ -e "$tmpdir/yarn.fail" ] && { echo "refreshNodes: Connection refused" >&2; exit 1; }
-[ "\$1 \$2" = "rmadmin -refreshNodes" ] || exit 64
-list=\$(cat "$tmpdir/yarn.exclude")
-curl -sf "$rmctl/state" | jq -c --arg ex "\$list" '
-  [\$ex | split("\n")[] | sub("#.*"; "") | splits("[ \t]+") | select(length > 0) | ascii_downcase] as \$h |
-  [.nodes[] | {id, state, vCores, memoryMB, usedVCores, usedMemoryMB, containers} |
-   (.id | split(":")[0] | ascii_downcase) as \$host |
-   if (\$h | index([\$host])) and .state == "RUNNING" then .state = "DECOMMISSIONING"
-   elif (\$h | index([\$host]) | not) and .state == "DECOMMISSIONING" then .state = "RUNNING"
-   else . end]' | curl -sf -X POST -d @- "$rmctl/nodes" >/dev/null
-EOF
-chmod +x "$tmpdir/yarn"
+yarn_standin
 cat >"$tmpdir/dc.yaml" <<EOF
 clusters:
   - id: yarn-cluster-1
@@ -46,27 +32,13 @@ lifecycle:
   nodeLabel: $LABEL=true
 EOF
 at() { date -u -d "@$((1796054400 + $1))" +%Y-%m-%dT%H:%M:%SZ; }
-pass() { # AT [ARGS...]: a pass AT seconds after 16:00:00; rc in $rc
-	_at=$1
-	shift
-	rc=0
-	KILO_NOW=$(at "$_at") kilo-sync --config "$tmpdir/dc.yaml" "$@" >"$tmpdir/report.json" \
-		2>"$tmpdir/sync.err" || rc=$?
-}
 apply() { # PLAN: applied now; rc in $rc
 	rc=0
 	kilo-sync apply --config "$tmpdir/dc.yaml" <"$1" >"$tmpdir/report.json" \
 		2>"$tmpdir/sync.err" || rc=$?
 }
-w1() { jq -c ".items[] | select(.node == \"worker-1\") | $1" "$tmpdir/report.json"; }
-record() { kubectl get node worker-1 -o jsonpath='{.metadata.annotations.kilo\.sh/yarn-lifecycle}'; }
 rm_state() { rm_get /state | jq -r ".nodes[] | select(.id == \"$SYNC_NM_ID\") | .state"; }
 listed() { grep -c -x "$HOST" "$tmpdir/yarn.exclude"; }
-origin() {
-	kubectl annotate node worker-1 --overwrite \
-		"node.koordinator.sh/originExtendedAllocatable={\"resources\":{\"kubernetes.io/batch-cpu\":\"$1\",\"kubernetes.io/batch-memory\":\"112431567289\"}}" \
-		>/dev/null || fail "kubectl annotate"
-}
 
 kubectl label node worker-1 "$LABEL=true" >/dev/null || fail "kubectl label"
 pass 0

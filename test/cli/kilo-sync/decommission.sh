@@ -15,23 +15,7 @@ LC_CONFIG=$tmpdir/dc.yaml
 . "$KILO_TOP/test/cli/kilo-sync/lifecycle.inc"
 HOST=${SYNC_NM_ID%:*}
 printf '# the operator'"'"'s own\nold-host\n' >"$tmpdir/yarn.exclude"
-cat >"$tmpdir/yarn" <<EOF
-#!/bin/sh
-# yarn rmadmin -refreshNodes -g T -server, as the RM does it: the hosts of
-# the exclude list RUNNING -> DECOMMISSIONING, the others back to RUNNING
-echo "\$*" >>"$tmpdir/yarn.calls"
-[ -e "$tmpdir/yarn.fail" ] && { echo "refreshNodes: Connection refused" >&2; exit 1; }
-[ "\$1 \$2" = "rmadmin -refreshNodes" ] || exit 64
-list=\$(cat "\${EXCLUDE_FROM:-$tmpdir/yarn.exclude}")
-curl -sf "$rmctl/state" | jq -c --arg ex "\$list" '
-  [\$ex | split("\n")[] | sub("#.*"; "") | splits("[ \t]+") | select(length > 0) | ascii_downcase] as \$h |
-  [.nodes[] | {id, state, vCores, memoryMB, usedVCores, usedMemoryMB, containers} |
-   (.id | split(":")[0] | ascii_downcase) as \$host |
-   if (\$h | index([\$host])) and .state == "RUNNING" then .state = "DECOMMISSIONING"
-   elif (\$h | index([\$host]) | not) and .state == "DECOMMISSIONING" then .state = "RUNNING"
-   else . end]' | curl -sf -X POST -d @- "$rmctl/nodes" >/dev/null
-EOF
-chmod +x "$tmpdir/yarn"
+yarn_standin
 write_config() { # EXCLUDE-YAML
 	cat >"$tmpdir/dc.yaml" <<EOF
 clusters:
