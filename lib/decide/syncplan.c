@@ -1129,6 +1129,17 @@ static void lifecycle_step(const struct sync_input *in, const struct sync_node *
 			   const struct lc_facts *f, int64_t now_ms, struct lc_step *st)
 {
 	lc_next(&in->o.lifecycle, n->lc_has ? &n->lc : NULL, f, now_ms, st);
+	if (!n->nm_pods || f->seen == LC_SEEN_NOTHING)
+		return; /* no pod here, or held: its request stays what the record says */
+	if (st->record && st->next.state != LC_ACTIVE) { /* the pod's request, for the
+							  * return once it is gone */
+		st->next.nm_known = 1;
+		st->next.nm_cpu_milli = n->nm_req_cpu;
+		st->next.nm_memory_bytes = n->nm_req_mem;
+	} else if (f->seen == LC_SEEN_RM && st->next.state == LC_ACTIVE && st->next.nm_known) {
+		st->next.nm_known = 0; /* back: no longer needed */
+		st->record = 1;
+	}
 }
 
 static json_t *no_nm_lifecycle(const struct sync_input *in, const struct sync_node *n, json_t *item,
@@ -1348,11 +1359,6 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 						 .label_present = n->label_present,
 						 .label_other = n->label_other };
 			lifecycle_step(in, n, &lcf, now_ms, &lc);
-			if (lc.record && lc.next.state != LC_ACTIVE) {
-				lc.next.nm_known = 1;
-				lc.next.nm_cpu_milli = n->nm_req_cpu;
-				lc.next.nm_memory_bytes = n->nm_req_mem;
-			}
 			/* held (no evidence): the part of a node nothing is known of */
 			json_object_set_new(item, "lifecycle",
 					    lifecycle_part(n, &lc, lc.changed ? &lcf : &none));
@@ -1407,15 +1413,6 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 					 .label_other = n->label_other };
 		lifecycle_step(in, n, &lcf, now_ms, &lc);
 		lc_on = 1;
-		if (lc.record && lc.next.state != LC_ACTIVE) { /* the pod's request, for the
-								* return once it is gone */
-			lc.next.nm_known = 1;
-			lc.next.nm_cpu_milli = n->nm_req_cpu;
-			lc.next.nm_memory_bytes = n->nm_req_mem;
-		} else if (lc.next.state == LC_ACTIVE && lc.next.nm_known) {
-			lc.next.nm_known = 0; /* back: no longer needed */
-			lc.record = 1;
-		}
 		if (lc.zero && !y->inactive && !draining) { /* nothing lands, nothing is killed */
 			send = (struct yarn_resource){ 0 };
 			oct = -1;
