@@ -1124,6 +1124,22 @@ static json_t *lifecycle_part(const struct sync_node *n, const struct lc_step *s
 			    f->seen != LC_SEEN_NOTHING ? &f->batch : NULL);
 }
 
+/* The facts of a node with its NodeManager pod whose cluster was read:
+ * its Batch total, cluster, the RM that answered, its label (the RM node's
+ * own figures are the caller's). */
+static struct lc_facts cluster_facts(const struct sync_node *n, const struct in_cluster *c,
+				     enum lc_seen seen, struct yarn_resource total)
+{
+	return (struct lc_facts){ .seen = seen,
+				  .batch = total,
+				  .cluster = n->nm_cluster,
+				  .rm_known = c->rm_known,
+				  .rm_index = c->rm_index,
+				  .rm_started_on = c->rm_started_on,
+				  .label_present = n->label_present,
+				  .label_other = n->label_other };
+}
+
 /* The step of a node on this pass's facts. */
 static void lifecycle_step(const struct sync_input *in, const struct sync_node *n,
 			   const struct lc_facts *f, int64_t now_ms, struct lc_step *st)
@@ -1350,14 +1366,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		if (o->lifecycle.enabled) { /* a decommission another RM took over? */
 			struct lc_facts none = { .seen = LC_SEEN_NOTHING };
 
-			lcf = (struct lc_facts){ .seen = LC_SEEN_RM_ABSENT,
-						 .batch = total,
-						 .cluster = n->nm_cluster,
-						 .rm_known = c->rm_known,
-						 .rm_index = c->rm_index,
-						 .rm_started_on = c->rm_started_on,
-						 .label_present = n->label_present,
-						 .label_other = n->label_other };
+			lcf = cluster_facts(n, c, LC_SEEN_RM_ABSENT, total);
 			lifecycle_step(in, n, &lcf, now_ms, &lc);
 			/* held (no evidence): the part of a node nothing is known of */
 			json_object_set_new(item, "lifecycle",
@@ -1397,20 +1406,13 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 
 		snprintf(host, sizeof(host), "%.*s", (int)id_host_len(n->nm_node_id),
 			 n->nm_node_id);
-		lcf = (struct lc_facts){ .seen = LC_SEEN_RM,
-					 .batch = total,
-					 .rm_total = y->total,
-					 .rm_used = y->used,
-					 .rm_containers = y->containers,
-					 .rm_state = y->state,
-					 .host = host,
-					 .cluster = n->nm_cluster,
-					 .rm_known = c->rm_known,
-					 .rm_index = c->rm_index,
-					 .rm_started_on = c->rm_started_on,
-					 .rm_counted = y->counted,
-					 .label_present = n->label_present,
-					 .label_other = n->label_other };
+		lcf = cluster_facts(n, c, LC_SEEN_RM, total);
+		lcf.rm_total = y->total;
+		lcf.rm_used = y->used;
+		lcf.rm_containers = y->containers;
+		lcf.rm_counted = y->counted;
+		lcf.rm_state = y->state;
+		lcf.host = host;
 		lifecycle_step(in, n, &lcf, now_ms, &lc);
 		lc_on = 1;
 		if (lc.zero && !y->inactive && !draining) { /* nothing lands, nothing is killed */
