@@ -17,21 +17,12 @@
 #include "decide/lifecycle.h"
 #include "doc/yarnhosts.h"
 #include "remote/http.h"
-
-static const char *str_of(const json_t *obj, const char *key)
-{
-	return json_string_value(json_object_get(obj, key));
-}
-
-static int is_one_of(const char *s, const char *a, const char *b, const char *c)
-{
-	return s && (strcmp(s, a) == 0 || strcmp(s, b) == 0 || (c && strcmp(s, c) == 0));
-}
+#include "run/syncitem.h"
 
 /* The part's decommission action: +1 exclude, -1 include, 0 none (absent). */
 static int decommission_of(const json_t *part)
 {
-	const char *d = str_of(part, "decommission");
+	const char *d = sync_item_str(part, "decommission");
 
 	return !d ? 0 : strcmp(d, "exclude") == 0 ? 1 : strcmp(d, "include") == 0 ? -1 : 0;
 }
@@ -46,7 +37,8 @@ static int check_decommission(const json_t *part, const char *sub, const struct 
 
 	if (!d)
 		return 0;
-	if (!is_one_of(json_string_value(d), "exclude", "include", "none"))
+	if (!sync_one_of(json_string_value(d),
+			 (const char *const[]){ "exclude", "include", "none", NULL }))
 		return jsonio_bad_value(e, sub, "decommission", "exclude, include or none", d);
 	if (!decommission_of(part))
 		return 0;
@@ -63,8 +55,8 @@ static int check_decommission(const json_t *part, const char *sub, const struct 
 					"none or include (lifecycle.drain is not decommission)", d);
 	h = json_object_get(part, "decommissionHost");
 	snprintf(hctx, sizeof(hctx), "%s.decommissionHost", sub);
-	host = str_of(h, "host");
-	cluster = str_of(h, "cluster");
+	host = sync_item_str(h, "host");
+	cluster = sync_item_str(h, "cluster");
 	if (!json_is_object(h) || !host || !*host)
 		return jsonio_bad_value(e, hctx, "host", "the host to exclude or include",
 					json_object_get(h, "host"));
@@ -87,7 +79,7 @@ int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_
 {
 	const struct sync_lifecycle *l = &sc->options.lifecycle;
 	const json_t *part = json_object_get(item, "lifecycle");
-	const char *action, *label, *item_action = str_of(item, "action");
+	const char *action, *label, *item_action = sync_item_str(item, "action");
 	struct lc_record r;
 	char sub[80];
 	int st;
@@ -107,12 +99,12 @@ int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_
 			"no lifecycle part (lifecycle is not enabled in the config)", part);
 	if (!json_is_object(part))
 		return jsonio_bad_value(e, ctx, "lifecycle", "an object", part);
-	action = str_of(part, "action");
-	label = str_of(part, "label");
-	if (!is_one_of(action, "record", "none", NULL))
+	action = sync_item_str(part, "action");
+	label = sync_item_str(part, "label");
+	if (!sync_one_of(action, (const char *const[]){ "record", "none", NULL }))
 		return jsonio_bad_value(e, sub, "action", "record or none",
 					json_object_get(part, "action"));
-	if (!is_one_of(label, "set", "remove", "none"))
+	if (!sync_one_of(label, (const char *const[]){ "set", "remove", "none", NULL }))
 		return jsonio_bad_value(e, sub, "label", "set, remove or none",
 					json_object_get(part, "label"));
 	if (strcmp(label, "none") != 0 && !l->label_key)
@@ -133,7 +125,7 @@ int sync_lifecycle_check(const json_t *item, const char *ctx, const struct sync_
 						"the record the plan read (a string, or null)",
 						basis);
 		st = (int)r.state;
-	} else if ((st = lc_state_parse(str_of(part, "state"))) < 0) {
+	} else if ((st = lc_state_parse(sync_item_str(part, "state"))) < 0) {
 		return jsonio_bad_value(e, sub, "state",
 					"active, draining, stuck, offline or returning",
 					json_object_get(part, "state"));
@@ -163,14 +155,16 @@ int sync_lifecycle_resize_ok(struct k8s_client *kc, const json_t *item,
 {
 	const json_t *t = json_object_get(item, "yarnTotal"),
 		     *part = json_object_get(item, "lifecycle");
-	const char *node = str_of(item, "node"), *have, *basis = str_of(part, "basis");
-	int record = str_of(part, "action") && strcmp(str_of(part, "action"), "record") == 0;
+	const char *node = sync_item_str(item, "node"), *have,
+		   *basis = sync_item_str(part, "basis");
+	int record = sync_item_str(part, "action") &&
+		     strcmp(sync_item_str(part, "action"), "record") == 0;
 	json_auto_t *cur = NULL;
 	struct lc_record r;
 	struct err pe = { 0 };
 
-	if (!l->enabled || !str_of(item, "action") ||
-	    strcmp(str_of(item, "action"), "update") != 0 ||
+	if (!l->enabled || !sync_item_str(item, "action") ||
+	    strcmp(sync_item_str(item, "action"), "update") != 0 ||
 	    (json_integer_value(json_object_get(t, "vCores")) == 0 &&
 	     json_integer_value(json_object_get(t, "memoryMB")) == 0 &&
 	     json_integer_value(json_object_get(item, "overCommitTimeoutMs")) == -1))
@@ -180,20 +174,20 @@ int sync_lifecycle_resize_ok(struct k8s_client *kc, const json_t *item,
 						: SYNC_R_KUBERNETES_UNREACHABLE;
 		return -1;
 	}
-	have = str_of(json_object_get(json_object_get(cur, "metadata"), "annotations"),
-		      LC_ANNOTATION);
+	have = sync_item_str(json_object_get(json_object_get(cur, "metadata"), "annotations"),
+			     LC_ANNOTATION);
 	if (!have || (record && basis && strcmp(have, basis) == 0))
 		return 0; /* the record the plan decided on */
 	if (lc_record_parse(have, LC_ANNOTATION, &r, &pe) < 0 ||
 	    ((r.state == LC_DRAINING || r.state == LC_STUCK || r.state == LC_OFFLINE) &&
-	     (record || lc_state_parse(str_of(part, "state")) != (int)r.state))) {
+	     (record || lc_state_parse(sync_item_str(part, "state")) != (int)r.state))) {
 		*code = SYNC_R_ANNOTATION_CONFLICT;
 		return err_set(
 			e, ERR_TEMP, 0,
 			"node %s: its lifecycle record says %s now, not the plan's %s: not "
 			"resized (the next pass decides from it)",
 			node, pe.kind != ERR_NONE ? "something unreadable" : lc_state_name(r.state),
-			str_of(json_object_get(item, "lifecycle"), "state") ?: "state");
+			sync_item_str(json_object_get(item, "lifecycle"), "state") ?: "state");
 	}
 	return 0;
 }
@@ -202,7 +196,7 @@ int sync_lifecycle_basis_ok(struct k8s_client *kc, const char *node, const json_
 			    enum sync_reason *code, struct err *e)
 {
 	json_auto_t *cur = NULL;
-	const char *have, *basis = str_of(part, "basis");
+	const char *have, *basis = sync_item_str(part, "basis");
 
 	if (!kc) {
 		*code = SYNC_R_KUBERNETES_UNREACHABLE;
@@ -213,8 +207,8 @@ int sync_lifecycle_basis_ok(struct k8s_client *kc, const char *node, const json_
 						: SYNC_R_KUBERNETES_UNREACHABLE;
 		return -1;
 	}
-	have = str_of(json_object_get(json_object_get(cur, "metadata"), "annotations"),
-		      LC_ANNOTATION);
+	have = sync_item_str(json_object_get(json_object_get(cur, "metadata"), "annotations"),
+			     LC_ANNOTATION);
 	if (!have && !basis)
 		return 0;
 	if (have && basis && strcmp(have, basis) == 0)
@@ -232,8 +226,8 @@ static int holds(const json_t *node, const char *value, const char *label,
 		 const struct sync_lifecycle *l)
 {
 	const json_t *meta = json_object_get(node, "metadata");
-	const char *have = str_of(json_object_get(meta, "annotations"), LC_ANNOTATION);
-	const char *lv = l->label_key ? str_of(json_object_get(meta, "labels"), l->label_key)
+	const char *have = sync_item_str(json_object_get(meta, "annotations"), LC_ANNOTATION);
+	const char *lv = l->label_key ? sync_item_str(json_object_get(meta, "labels"), l->label_key)
 				      : NULL;
 
 	if (!have || strcmp(have, value) != 0)
@@ -256,8 +250,8 @@ static int write_once(struct k8s_client *kc, const char *node, const char *value
 		return -1;
 	if (holds(cur, value, label, l))
 		return 0;
-	have = str_of(json_object_get(json_object_get(cur, "metadata"), "annotations"),
-		      LC_ANNOTATION);
+	have = sync_item_str(json_object_get(json_object_get(cur, "metadata"), "annotations"),
+			     LC_ANNOTATION);
 	if ((have || basis) && (!have || !basis || strcmp(have, basis) != 0)) {
 		*stale = 1; /* someone else wrote (or deleted) it: theirs stands */
 		return err_set(e, ERR_TEMP, 0,
@@ -278,7 +272,7 @@ static int write_once(struct k8s_client *kc, const char *node, const char *value
 				       strcmp(label, "set") == 0 ? "overwritten" : "removed");
 		}
 	}
-	rv = str_of(json_object_get(cur, "metadata"), "resourceVersion");
+	rv = sync_item_str(json_object_get(cur, "metadata"), "resourceVersion");
 	ann = json_pack("{s:s}", LC_ANNOTATION, value);
 	if (strcmp(label, "set") == 0)
 		labels = json_pack("{s:s}", l->label_key, l->label_value);
@@ -299,7 +293,7 @@ int sync_lifecycle_write(struct k8s_client *kc, const char *node, const json_t *
 {
 	struct lc_record r;
 	cleanup_free char *value = NULL;
-	const char *label = str_of(part, "label"), *basis = str_of(part, "basis");
+	const char *label = sync_item_str(part, "label"), *basis = sync_item_str(part, "basis");
 	int ret, stale = 0;
 
 	if (lc_record_from_json(part, "lifecycle", &r, e) < 0) { /* checked already */
@@ -411,7 +405,7 @@ static int configmap_get(const struct sync_cluster *cfg, struct k8s_client *kc, 
 
 int sync_lifecycle_claims(const json_t *part, const char *host)
 {
-	const char *basis = str_of(part, "basis");
+	const char *basis = sync_item_str(part, "basis");
 	struct lc_record r;
 	struct err e = { 0 };
 
@@ -451,7 +445,7 @@ static int edit_configmap(const struct sync_cluster *cfg, struct k8s_client *kc,
 		return -1;
 	if (!changed)
 		return 0;
-	rv = str_of(json_object_get(cm, "metadata"), "resourceVersion");
+	rv = sync_item_str(json_object_get(cm, "metadata"), "resourceVersion");
 	patch = json_pack("{s:{s:s},s:{}}", "data", cfg->exclude_cm_key, next, "metadata");
 	if (rv)
 		json_object_set_new(json_object_get(patch, "metadata"), "resourceVersion",
