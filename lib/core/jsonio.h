@@ -122,6 +122,9 @@ struct jsonio_buf {
 
 void jsonio_buf_release(struct jsonio_buf *b);
 
+/* Append the n bytes at s to b, growing it (xalloc: no failure). */
+void jsonio_buf_put(struct jsonio_buf *b, const char *s, size_t n);
+
 /* Append to b the compact JSON object {keys[0]:values[0], ...} (n members,
  * a NULL value is null): the bytes json_dumps(JSON_COMPACT) gives for a
  * jansson object with those members, without building one, for records
