@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/num.h"
 #include "core/xalloc.h"
 #include "kernel/cgknob.h"
 #include "kernel/procfs.h"
@@ -26,26 +27,30 @@ const char *cgroup_ctrl_name(enum cgroup_ctrl c)
 
 /* ---- Pure parsers ---------------------------------------------------- */
 
-/* A decimal integer at s, followed by whitespace or the end.  Returns 0 and
- * sets *end past it, or -1. */
+/* A decimal integer at s (after blanks), followed by white space or the
+ * end.  Returns 0 and sets *end past it, or -1. */
 static int parse_int(const char *s, int64_t *out, const char **end)
 {
-	char *p = NULL;
-	long long v;
+	int64_t v;
 
-	errno = 0;
-	v = strtoll(s, &p, 10);
-	if (errno || p == s || (*p && !isspace((unsigned char)*p)))
+	s += strspn(s, " \t");
+	if (num_scan_i64(&s, INT64_MIN, INT64_MAX, &v) < 0 || (*s && !isspace((unsigned char)*s)))
 		return -1;
 	*out = v;
 	if (end)
-		*end = p;
+		*end = s;
 	return 0;
 }
 
 int cgroup_parse_i64(const char *text, int64_t *out)
 {
-	return parse_int(text, out, NULL);
+	const char *p;
+	int64_t v;
+
+	if (parse_int(text, &v, &p) < 0 || p[strspn(p, " \t\n")])
+		return -1;
+	*out = v;
+	return 0;
 }
 
 /* The start of the line after line, or NULL at the end of the text. */
@@ -128,29 +133,34 @@ int cgroup_parse_cpu_stat_usage(const char *text, int64_t *ns, struct err *e)
 	return 0;
 }
 
-int cgroup_parse_cpu_max(const char *text, int64_t *quota_us, int64_t *period_us, struct err *e)
+int cgroup_parse_cpu_max_value(const char *text, int64_t *quota_us, int64_t *period_us)
 {
-	const char *p = text;
-	int64_t q, per;
+	const char *p = text + strspn(text, " ");
+	int64_t q, per = -1;
 
-	while (*p == ' ')
-		p++;
 	if (strncmp(p, "max", 3) == 0 && (p[3] == ' ' || p[3] == '\n' || !p[3])) {
 		q = -1;
 		p += 3;
 	} else if (parse_int(p, &q, &p) < 0 || q <= 0) {
-		return err_set(e, ERR_INPUT, 0,
-			       "cpu.max: expected '<quota|max> <period>', got '%.40s'", text);
+		return -1;
 	}
-	while (*p == ' ')
-		p++;
-	if (parse_int(p, &per, &p) < 0 || per <= 0)
+	p += strspn(p, " ");
+	if (*p && *p != '\n' && (parse_int(p, &per, &p) < 0 || per <= 0))
+		return -1;
+	if (p[strspn(p, " \t\n")])
+		return -1;
+	*quota_us = q;
+	*period_us = per;
+	return 0;
+}
+
+int cgroup_parse_cpu_max(const char *text, int64_t *quota_us, int64_t *period_us, struct err *e)
+{
+	int64_t q, per;
+
+	if (cgroup_parse_cpu_max_value(text, &q, &per) < 0 || per < 0)
 		return err_set(e, ERR_INPUT, 0,
 			       "cpu.max: expected '<quota|max> <period>', got '%.40s'", text);
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p)
-		return err_set(e, ERR_INPUT, 0, "cpu.max: trailing text in '%.40s'", text);
 	*quota_us = q;
 	*period_us = per;
 	return 0;

@@ -287,8 +287,8 @@ char *cgroup_container_path(const struct cgroup_layout *l, const char *id);
 
 /* ---- Pure parsers ---------------------------------------------------- */
 
-/* A decimal integer (leading blanks and trailing whitespace allowed, as
- * the kernel prints it).  Returns 0 with *out, or -1. */
+/* A decimal integer (leading blanks and trailing white space allowed, as
+ * the kernel prints it; nothing else).  Returns 0 with *out, or -1. */
 int cgroup_parse_i64(const char *text, int64_t *out);
 
 /* The value of key in "key value" lines (memory.stat, cpu.stat).  Returns 1
@@ -313,6 +313,11 @@ int cgroup_parse_cpu_stat_usage(const char *text, int64_t *ns, struct err *e);
 /* v2 cpu.max "<quota|max> <period>": quota in us (-1 for max), period in
  * us.  Returns 0, or -1 with e set (ERR_INPUT). */
 int cgroup_parse_cpu_max(const char *text, int64_t *quota_us, int64_t *period_us, struct err *e);
+
+/* A cpu.max value as written or read: "<quota|max>[ <period>]" (quota and
+ * period >= 1; writing "max" alone keeps the period).  Returns 0 with the
+ * quota in us (-1 for max) and the period in us (-1 when absent), or -1. */
+int cgroup_parse_cpu_max_value(const char *text, int64_t *quota_us, int64_t *period_us);
 
 /* A cgroup.procs, tasks or cgroup.threads text: one positive pid a line.
  * *pids new (NULL when empty).  Returns 0, or -1 with e set (ERR_INPUT). */

@@ -7,6 +7,7 @@
 
 #include "core/cleanup.h"
 #include "core/xalloc.h"
+#include "kernel/cgroup.h"
 #include "kernel/members.h"
 #include "run/cgchange.h"
 
@@ -123,41 +124,6 @@ void cgchange_preset(struct cgchange_item *it, enum cgchange_result r, const cha
 	it->reason = reason;
 }
 
-static int parse_i64(const char *s, int64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	while (*end == ' ' || *end == '\n')
-		end++;
-	return end != s && !*end && !errno;
-}
-
-static int cpumax_parse(const char *s, int64_t *quota, int64_t *period)
-{
-	char *end;
-
-	*period = -1;
-	if (strncmp(s, "max", 3) == 0) {
-		*quota = -1;
-		end = (char *)s + 3;
-	} else {
-		errno = 0;
-		*quota = strtoll(s, &end, 10);
-		if (end == s || errno)
-			return 0;
-	}
-	if (*end == ' ') {
-		char *p = end + 1;
-
-		*period = strtoll(p, &end, 10);
-		if (end == p)
-			return 0;
-	}
-	return *end == '\0' || *end == '\n';
-}
-
 int cgchange_equal(enum cgchange_cmp cmp, const char *current, const char *wanted)
 {
 	int64_t a, b, pa, pb;
@@ -165,14 +131,15 @@ int cgchange_equal(enum cgchange_cmp cmp, const char *current, const char *wante
 
 	switch (cmp) {
 	case CGCHANGE_INT:
-		if (parse_i64(current, &a) && parse_i64(wanted, &b))
+		if (cgroup_parse_i64(current, &a) == 0 && cgroup_parse_i64(wanted, &b) == 0)
 			return a == b;
 		return strcmp(current, wanted) == 0 && strcmp(current, "max") == 0;
 	case CGCHANGE_CPUSET:
 		return cpuset_parse(current, &x, NULL) == 0 &&
 		       cpuset_parse(wanted, &y, NULL) == 0 && cpuset_equal(&x, &y);
 	case CGCHANGE_CPUMAX:
-		return cpumax_parse(current, &a, &pa) && cpumax_parse(wanted, &b, &pb) && a == b &&
+		return cgroup_parse_cpu_max_value(current, &a, &pa) == 0 &&
+		       cgroup_parse_cpu_max_value(wanted, &b, &pb) == 0 && a == b &&
 		       (pb < 0 || pa == pb);
 	case CGCHANGE_TEXT:
 		return strcmp(current, wanted) == 0;

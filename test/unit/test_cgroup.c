@@ -272,6 +272,26 @@ START_TEST(test_cgroup_kv_and_cpu_stat)
 }
 END_TEST
 
+/* A whole integer file (memory.limit_in_bytes, cpu.shares): blanks before,
+ * white space after, nothing else. */
+START_TEST(test_cgroup_parse_i64)
+{
+	int64_t v = 7;
+
+	ck_assert_int_eq(cgroup_parse_i64(" 9223372036854771712\n", &v), 0);
+	ck_assert_int_eq(v, INT64_C(9223372036854771712));
+	ck_assert_int_eq(cgroup_parse_i64("-1\n", &v), 0);
+	ck_assert_int_eq(v, -1);
+	v = 7;
+	ck_assert_int_eq(cgroup_parse_i64("5 x", &v), -1);
+	ck_assert_int_eq(cgroup_parse_i64("5\n6\n", &v), -1);
+	ck_assert_int_eq(cgroup_parse_i64("9223372036854775808", &v), -1);
+	ck_assert_int_eq(cgroup_parse_i64("max", &v), -1);
+	ck_assert_int_eq(cgroup_parse_i64("", &v), -1);
+	ck_assert_int_eq(v, 7);
+}
+END_TEST
+
 static const struct {
 	const char *text;
 	int ok;
@@ -285,6 +305,9 @@ static const struct {
 	{ "max 100000 1", 0, 0, 0 },
 	{ "maximum 100000", 0, 0, 0 },
 	{ "", 0, 0, 0 },
+	{ "50000\n100000", 0, 0, 0 },
+	{ "max 100000 x", 0, 0, 0 },
+	{ "max 0x10", 0, 0, 0 },
 };
 
 START_TEST(test_cgroup_cpu_max)
@@ -874,6 +897,7 @@ static Suite *cgroup_suite(void)
 	tcase_add_test(tc, test_cgroup_cpuset_bits);
 	tcase_add_test(tc, test_cgroup_memory_stat);
 	tcase_add_test(tc, test_cgroup_kv_and_cpu_stat);
+	tcase_add_test(tc, test_cgroup_parse_i64);
 	tcase_add_loop_test(tc, test_cgroup_cpu_max, 0, sizeof(cpumax) / sizeof(cpumax[0]));
 	tcase_add_test(tc, test_cgroup_pids);
 	tcase_add_test(tc, test_cgknob);

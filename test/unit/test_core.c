@@ -176,6 +176,72 @@ START_TEST(test_num_checked_at_int64_edges)
 	ck_assert_int_eq(num_parse_i64("", INT64_MIN, INT64_MAX, &v), -1);
 	ck_assert_int_eq(num_parse_i64(NULL, INT64_MIN, INT64_MAX, &v), -1);
 	ck_assert_int_eq(num_parse_i64("11", 0, 10, &v), -1);
+	/* strtoll skips any leading white space; a whole integer has none */
+	ck_assert_int_eq(num_parse_i64("\n1", INT64_MIN, INT64_MAX, &v), -1);
+	ck_assert_int_eq(num_parse_i64("\v1", INT64_MIN, INT64_MAX, &v), -1);
+	ck_assert_int_eq(num_parse_i64("+", INT64_MIN, INT64_MAX, &v), -1);
+	ck_assert_int_eq(num_parse_i64("-", INT64_MIN, INT64_MAX, &v), -1);
+	ck_assert_int_eq(num_parse_i64("0x10", INT64_MIN, INT64_MAX, &v), -1);
+	ck_assert_int_eq(num_parse_i64("+-5", INT64_MIN, INT64_MAX, &v), -1);
+	ck_assert_int_eq(num_parse_i64("+5", INT64_MIN, INT64_MAX, &v), 0);
+	ck_assert_int_eq(v, 5);
+	ck_assert_int_eq(num_parse_i64("-3", -10, -1, &v), 0);
+	ck_assert_int_eq(v, -3);
+}
+END_TEST
+
+/* num_scan_*: an integer at the start of a text, as kernel files and
+ * headers print them: digits only (a '-' for a signed range), the text
+ * after it left to the caller. */
+START_TEST(test_num_scan)
+{
+	const char *p, *t;
+	int64_t v = 7;
+	uint64_t u = 7;
+
+	p = t = "123 kB";
+	ck_assert_int_eq(num_scan_i64(&p, 0, INT64_MAX, &v), 0);
+	ck_assert_int_eq(v, 123);
+	ck_assert_ptr_eq(p, t + 3);
+	p = t = "-5,";
+	ck_assert_int_eq(num_scan_i64(&p, INT64_MIN, INT64_MAX, &v), 0);
+	ck_assert_int_eq(v, -5);
+	ck_assert_ptr_eq(p, t + 2);
+	p = t = "-5";
+	ck_assert_int_eq(num_scan_i64(&p, 0, INT64_MAX, &v), -1); /* below the range */
+	ck_assert_ptr_eq(p, t);
+	ck_assert_int_eq(v, -5);
+	p = t = " 5"; /* no leading blank */
+	ck_assert_int_eq(num_scan_i64(&p, 0, INT64_MAX, &v), -1);
+	p = t = "+5";
+	ck_assert_int_eq(num_scan_i64(&p, 0, INT64_MAX, &v), -1);
+	p = t = "99999999999999999999";
+	ck_assert_int_eq(num_scan_i64(&p, 0, INT64_MAX, &v), -1);
+	ck_assert_ptr_eq(p, t);
+	p = t = "9223372036854775807\n";
+	ck_assert_int_eq(num_scan_i64(&p, 0, INT64_MAX, &v), 0);
+	ck_assert_int_eq(v, INT64_MAX);
+	ck_assert_ptr_eq(p, t + 19);
+	p = t = "ff0=1";
+	ck_assert_int_eq(num_scan_u64(&p, 16, UINT64_MAX, &u), 0);
+	ck_assert_uint_eq(u, 0xff0);
+	ck_assert_ptr_eq(p, t + 3);
+	p = t = "-1"; /* strtoull takes this as 2^64-1 */
+	ck_assert_int_eq(num_scan_u64(&p, 16, UINT64_MAX, &u), -1);
+	ck_assert_uint_eq(u, 0xff0);
+	p = t = "0x10";
+	ck_assert_int_eq(num_scan_u64(&p, 16, UINT64_MAX, &u), 0);
+	ck_assert_uint_eq(u, 0); /* the digits stop at the x */
+	ck_assert_ptr_eq(p, t + 1);
+	p = t = "18446744073709551615";
+	ck_assert_int_eq(num_scan_u64(&p, 10, UINT64_MAX, &u), 0);
+	ck_assert_uint_eq(u, UINT64_MAX);
+	p = t = "18446744073709551616";
+	ck_assert_int_eq(num_scan_u64(&p, 10, UINT64_MAX, &u), -1);
+	p = t = "65536";
+	ck_assert_int_eq(num_scan_u64(&p, 10, 65535, &u), -1);
+	p = t = "";
+	ck_assert_int_eq(num_scan_u64(&p, 10, 65535, &u), -1);
 }
 END_TEST
 
@@ -218,6 +284,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_cli_parse_and_exit_for_items);
 	tcase_add_test(tc, test_clock_rfc3339);
 	tcase_add_test(tc, test_num_checked_at_int64_edges);
+	tcase_add_test(tc, test_num_scan);
 	suite_add_tcase(s, tc);
 	return s;
 }
