@@ -3,13 +3,13 @@
 #include "kernel/procfs.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/num.h"
 #include "core/xalloc.h"
 #include "doc/cpuset.h"
 
@@ -31,17 +31,13 @@ static const char *find_line(const char *text, const char *key)
 static int meminfo_kb(const char *text, const char *key, int64_t *bytes, struct err *e)
 {
 	const char *p = find_line(text, key);
-	char *end = NULL;
-	long long kb;
+	int64_t kb;
 
 	*bytes = -1;
 	if (!p)
 		return 0;
-	errno = 0;
-	kb = strtoll(p, &end, 10);
-	while (*end == ' ')
-		end++;
-	if (errno || end == p || kb < 0 || kb > INT64_MAX / 1024 || strncmp(end, "kB", 2) != 0)
+	p += strspn(p, " ");
+	if (num_scan_i64(&p, 0, INT64_MAX / 1024, &kb) < 0 || strncmp(p + strspn(p, " "), "kB", 2))
 		return err_set(e, ERR_INPUT, 0, "meminfo: bad value for %s", key);
 	*bytes = kb * 1024;
 	return 0;
@@ -62,14 +58,11 @@ int procfs_parse_cpu_busy(const char *text, long hz, int64_t *ns, struct err *e)
 	/* user nice system idle iowait irq softirq steal */
 	static const int busy[8] = { 1, 1, 1, 0, 0, 1, 1, 1 };
 	const char *p = find_line(text, "cpu");
-	uint64_t ticks = 0;
+	int64_t ticks = 0, v;
 
-	if (!p || hz <= 0)
+	if (!p || hz <= 0 || hz > 1000000000)
 		return err_set(e, ERR_INPUT, 0, "stat: no aggregate cpu line");
 	for (int i = 0; i < 8; i++) {
-		char *end = NULL;
-		unsigned long long v;
-
 		while (*p == ' ')
 			p++;
 		if (!isdigit((unsigned char)*p)) {
@@ -77,31 +70,25 @@ int procfs_parse_cpu_busy(const char *text, long hz, int64_t *ns, struct err *e)
 				break; /* old kernels print fewer fields */
 			return err_set(e, ERR_INPUT, 0, "stat: malformed cpu line");
 		}
-		errno = 0;
-		v = strtoull(p, &end, 10);
-		if (errno)
+		if (num_scan_i64(&p, 0, INT64_MAX, &v) < 0 ||
+		    (busy[i] && num_add(ticks, v, &ticks) < 0))
 			return err_set(e, ERR_INPUT, 0, "stat: cpu field out of range");
-		if (busy[i])
-			ticks += v;
-		p = end;
 	}
-	if (ticks > (uint64_t)INT64_MAX / (1000000000ULL / (uint64_t)hz))
+	if (num_mul(ticks, 1000000000 / hz, &v) < 0)
 		return err_set(e, ERR_INPUT, 0, "stat: cpu time out of range");
-	*ns = (int64_t)(ticks * (1000000000ULL / (uint64_t)hz));
+	*ns = v;
 	return 0;
 }
 
 int procfs_parse_btime(const char *text, int64_t *btime_s, struct err *e)
 {
 	const char *p = find_line(text, "btime");
-	char *end = NULL;
-	long long v;
+	int64_t v;
 
 	if (!p)
 		return err_set(e, ERR_INPUT, 0, "stat: no btime line");
-	errno = 0;
-	v = strtoll(p, &end, 10);
-	if (errno || end == p || v < 0)
+	p += strspn(p, " ");
+	if (num_scan_i64(&p, 0, INT64_MAX, &v) < 0)
 		return err_set(e, ERR_INPUT, 0, "stat: bad btime");
 	*btime_s = v;
 	return 0;
@@ -110,7 +97,7 @@ int procfs_parse_btime(const char *text, int64_t *btime_s, struct err *e)
 int procfs_parse_starttime(const char *text, uint64_t *ticks, struct err *e)
 {
 	const char *p = strrchr(text, ')');
-	char *end = NULL;
+	uint64_t v;
 
 	/* after "pid (comm)": field 3 is state, starttime is field 22 */
 	for (int field = 2; p && field < 22; field++) {
@@ -121,10 +108,10 @@ int procfs_parse_starttime(const char *text, uint64_t *ticks, struct err *e)
 	}
 	if (!p)
 		return err_set(e, ERR_INPUT, 0, "stat: fewer than 22 fields");
-	errno = 0;
-	*ticks = strtoull(p + 1, &end, 10);
-	if (errno || end == p + 1 || (*end && *end != ' ' && *end != '\n'))
+	p++;
+	if (num_scan_u64(&p, 10, UINT64_MAX, &v) < 0 || (*p && *p != ' ' && *p != '\n'))
 		return err_set(e, ERR_INPUT, 0, "stat: bad starttime field");
+	*ticks = v;
 	return 0;
 }
 
@@ -212,7 +199,7 @@ pid_t procfs_tgid(const struct sysroot *s, pid_t tid)
 	char rel[64];
 	cleanup_free char *text = NULL;
 	const char *line;
-	long tgid;
+	int64_t tgid;
 
 	snprintf(rel, sizeof(rel), "proc/%d/status", (int)tid);
 	if (sysroot_read_str(s, rel, &text, NULL) < 0)
@@ -221,8 +208,8 @@ pid_t procfs_tgid(const struct sysroot *s, pid_t tid)
 	if (!line)
 		return 0;
 	line += line == text ? 5 : 6;
-	tgid = strtol(line, NULL, 10);
-	return tgid > 0 && tgid <= 0x7fffffff ? (pid_t)tgid : 0;
+	line += strspn(line, " \t");
+	return num_scan_i64(&line, 1, INT32_MAX, &tgid) == 0 ? (pid_t)tgid : 0;
 }
 
 int procfs_read_cpus_online(const struct sysroot *s, char **list, int *n, struct err *e)

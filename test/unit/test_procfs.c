@@ -26,6 +26,21 @@ START_TEST(test_procfs_stat)
 	ck_assert_int_eq(procfs_parse_btime(stat_text, &bt, &e), 0);
 	ck_assert_int_eq(bt, 1764430000);
 	ck_assert_int_eq(procfs_parse_btime("cpu 1\n", &bt, &e), -1);
+	/* six fields that each fit in 64 bits but whose sum wraps: out of
+	 * range, not a small busy time */
+	ns = 7;
+	ck_assert_int_eq(procfs_parse_cpu_busy("cpu  9223372036854775807 9223372036854775807 "
+					       "9223372036854775807 0 0 0 0 2\n",
+					       100, &ns, &e),
+			 -1);
+	ck_assert_int_eq(ns, 7);
+	ck_assert_int_eq(procfs_parse_cpu_busy("cpu  18446744073709551615 1 0 0 0 0 0 0\n", 100,
+					       &ns, &e),
+			 -1);
+	ck_assert_int_eq(ns, 7);
+	ck_assert_int_eq(procfs_parse_btime("btime -5\n", &bt, &e), -1);
+	ck_assert_int_eq(procfs_parse_btime("btime 99999999999999999999\n", &bt, &e), -1);
+	ck_assert_int_eq(bt, 1764430000);
 }
 END_TEST
 
@@ -40,6 +55,7 @@ static const struct {
 	{ "7 (x) R 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0", 0, 0 },
 	{ "7 (x) R 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 x 1", 0, 0 },
 	{ "no parens here", 0, 0 },
+	{ "7 (x) R 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 -5 1", 0, 0 },
 };
 
 START_TEST(test_procfs_starttime)
@@ -80,6 +96,8 @@ START_TEST(test_procfs_meminfo)
 	ck_assert_int_eq(mi.available, -1);
 	ck_assert_int_eq(procfs_parse_meminfo("MemFree: 1 kB\n", &mi, &e), -1);
 	ck_assert_int_eq(procfs_parse_meminfo("MemTotal: x kB\n", &mi, &e), -1);
+	ck_assert_int_eq(procfs_parse_meminfo("MemTotal: -1 kB\n", &mi, &e), -1);
+	ck_assert_int_eq(procfs_parse_meminfo("MemTotal: 9007199254740993 kB\n", &mi, &e), -1);
 	ck_assert_str_eq(e.msg, "meminfo: bad value for MemTotal");
 }
 END_TEST
