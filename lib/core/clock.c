@@ -9,18 +9,18 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/num.h"
+
 /* KILO_NOW: 1 with *ms when it pins the clock, 0 when unset or empty, -1
  * when set to something that is neither form. */
 static int pinned(int64_t *ms)
 {
 	const char *pin = secure_getenv("KILO_NOW");
-	char *end = NULL;
-	long long v;
+	int64_t v;
 
 	if (!pin || !*pin)
 		return 0;
-	v = strtoll(pin, &end, 10);
-	if (end && *end == '\0' && v >= 0) {
+	if (num_parse_i64(pin, 0, INT64_MAX, &v) == 0) {
 		*ms = v;
 		return 1;
 	}

@@ -9,6 +9,7 @@
 #include "decide/evict.h"
 #include "decide/podreq.h"
 #include "doc/containerid.h"
+#include "doc/cpuset.h"
 
 /* Largest figure accepted: sums over thousands of containers stay far from overflow. */
 #define FIGURE_MAX (INT64_C(1) << 53)
@@ -34,31 +35,13 @@ static int get_required(const json_t *obj, const char *ctx, const char *key, int
 
 int64_t evict_cpuset_count(const char *s)
 {
-	int64_t n = 0;
+	struct cpuset set;
+	size_t len = strlen(s);
 
-	while (*s) {
-		char *end;
-		long a, b;
-
-		if (*s < '0' || *s > '9')
-			return -1;
-		a = strtol(s, &end, 10);
-		b = a;
-		if (*end == '-') {
-			if (end[1] < '0' || end[1] > '9')
-				return -1;
-			b = strtol(end + 1, &end, 10);
-		}
-		if (b < a || b > 65535)
-			return -1;
-		n += b - a + 1;
-		if (*end == ',' && end[1])
-			end++;
-		else if (*end)
-			return -1;
-		s = end;
-	}
-	return n;
+	/* as kilo writes it: the kernel's list, without its blanks */
+	if (len && (s[0] == ' ' || s[len - 1] == ' ' || s[len - 1] == '\n'))
+		return -1;
+	return cpuset_parse(s, &set, NULL) < 0 ? -1 : cpuset_count(&set);
 }
 
 static int parse_limit(const json_t *limits, const char *key, struct evict_scope_limit *l,

@@ -14,14 +14,10 @@
 
 int rmmatch_valid_node_id(const char *id)
 {
-	const char *colon = id ? strrchr(id, ':') : NULL;
-	char *end = NULL;
-	long port;
+	const char *colon = id ? strrchr(id, ':') : NULL, *p = colon ? colon + 1 : NULL;
+	int64_t port;
 
-	if (!colon || colon == id)
-		return 0;
-	port = strtol(colon + 1, &end, 10);
-	return colon[1] && *end == '\0' && port > 0 && port <= 65535;
+	return colon && colon != id && num_scan_i64(&p, 1, 65535, &port) == 0 && !*p;
 }
 
 size_t rmmatch_id_host_len(const char *id)

@@ -2,11 +2,11 @@
 /* policy - NodeSLO-shaped node policy (see policy.h) */
 #include "doc/policy.h"
 
-#include "doc/cpuset.h"
-
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/num.h"
+#include "doc/cpuset.h"
 
 #define NOT_SET -1
 
@@ -246,11 +246,10 @@ static int read_mba(struct policy *p, const struct config *c, const json_t *k, s
 		return config_int(c, k, "kilo", "mbaBandwidth", NOT_SET, 0, max, &p->mba.all, e);
 	json_object_foreach(bw, key, v)
 	{
-		char *end = NULL;
-		unsigned long id = strtoul(key, &end, 10);
+		const char *end = key;
+		int64_t id;
 
-		if (!*key || *end || !isdigit((unsigned char)key[0]) || id > 65535 ||
-		    p->mba.n == POLICY_MBA_DOMAINS)
+		if (num_scan_i64(&end, 0, 65535, &id) < 0 || *end || p->mba.n == POLICY_MBA_DOMAINS)
 			return config_reject(c, bw, "kilo.mbaBandwidth", key,
 					     "a domain id 0..65535 (at most 64 of them)", e);
 		p->mba.dom[p->mba.n].id = (unsigned)id;

@@ -3,12 +3,12 @@
 #include "doc/schemata.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/num.h"
 #include "core/xalloc.h"
 
 static const char *const vendor_names[] = { "other", "intel", "amd" };
@@ -74,27 +74,20 @@ static void add_domain(struct schemata_line *l, unsigned id, uint64_t value)
 /* Parse "id=value" (blanks allowed around both). */
 static int parse_domain(const char *tok, int hex, unsigned *id, uint64_t *value)
 {
-	char *end = NULL;
-	unsigned long long v;
+	const char *p = tok + strspn(tok, " \t");
+	uint64_t v;
 
-	errno = 0;
-	v = strtoull(tok, &end, 10);
-	if (errno || end == tok || v > 0xffffffffULL)
+	if (num_scan_u64(&p, 10, UINT32_MAX, &v) < 0)
 		return -1;
 	*id = (unsigned)v;
-	end += strspn(end, " \t");
-	if (*end++ != '=')
+	p += strspn(p, " \t");
+	if (*p++ != '=')
 		return -1;
-	end += strspn(end, " \t");
-	if (!isxdigit((unsigned char)*end))
+	p += strspn(p, " \t");
+	if (num_scan_u64(&p, hex ? 16 : 10, UINT64_MAX, value) < 0)
 		return -1;
-	tok = end;
-	errno = 0;
-	*value = strtoull(tok, &end, hex ? 16 : 10);
-	if (errno || end == tok)
-		return -1;
-	end += strspn(end, " \t");
-	return *end ? -1 : 0;
+	p += strspn(p, " \t");
+	return *p ? -1 : 0;
 }
 
 static int parse_line(struct schemata *out, char *text, long lineno, struct err *e)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/num.h"
 #include "core/xalloc.h"
 #include "kernel/cputopo.h"
 
@@ -37,13 +38,11 @@ static int read_nodes(const struct sysroot *s, struct cpuset_cpu *cpus, size_t n
 		cleanup_free char *rel = NULL;
 		cleanup_free char *text = NULL;
 		struct cpuset set;
-		char *end;
-		long node;
+		const char *end = de->d_name + 4;
+		int64_t node;
 
-		if (strncmp(de->d_name, "node", 4) || de->d_name[4] < '0' || de->d_name[4] > '9')
-			continue;
-		node = strtol(de->d_name + 4, &end, 10);
-		if (*end)
+		if (strncmp(de->d_name, "node", 4) || num_scan_i64(&end, 0, INT32_MAX, &node) < 0 ||
+		    *end)
 			continue;
 		rel = xasprintf("sys/devices/system/node/%s/cpulist", de->d_name);
 		if (sysroot_read_str(s, rel, &text, e) < 0 || cpuset_parse(text, &set, e) < 0)

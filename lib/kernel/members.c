@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/num.h"
 #include "core/xalloc.h"
 #include "kernel/procfs.h"
 
@@ -54,11 +55,10 @@ static void each_thread(const struct sysroot *s, pid_t pid, void (*fn)(void *, p
 	struct dirent *ent;
 
 	while (d && (ent = readdir(d))) {
-		char *end;
-		long tid = strtol(ent->d_name, &end, 10);
+		const char *end = ent->d_name;
+		int64_t tid;
 
-		if (ent->d_name[0] >= '0' && ent->d_name[0] <= '9' && *end == '\0' && tid > 0 &&
-		    tid <= 0x7fffffff)
+		if (num_scan_i64(&end, 1, INT32_MAX, &tid) == 0 && !*end)
 			fn(arg, (pid_t)tid);
 	}
 }
@@ -299,10 +299,10 @@ int members_scan(const struct cgroup_layout *l, const struct sysroot *s, const c
 	if (!d)
 		return -1;
 	while ((ent = readdir(d))) {
-		char *end;
-		long pid = strtol(ent->d_name, &end, 10);
+		const char *end = ent->d_name;
+		int64_t pid;
 
-		if (ent->d_name[0] < '1' || ent->d_name[0] > '9' || *end || pid > 0x7fffffff)
+		if (ent->d_name[0] == '0' || num_scan_i64(&end, 1, INT32_MAX, &pid) < 0 || *end)
 			continue;
 		if (members_pid_is_member(l, s, (pid_t)pid, cg))
 			add(&mem, (pid_t)pid);

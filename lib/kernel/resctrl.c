@@ -2,26 +2,25 @@
 /* resctrl - resctrl groups, schemata and tasks through the sysroot (see resctrl.h) */
 #include "kernel/resctrl.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/cleanup.h"
 #include "core/jsonio.h"
+#include "core/num.h"
 #include "core/xalloc.h"
 #include "kernel/cgroup.h"
 
 static int read_hex(const struct sysroot *s, const char *rel, uint64_t *out, struct err *e)
 {
 	cleanup_free char *text = NULL;
-	char *end = NULL;
+	const char *p;
 
 	if (sysroot_read_str(s, rel, &text, e) < 0)
 		return -1;
-	errno = 0;
-	*out = strtoull(text, &end, 16);
-	if (errno || end == text || *end) {
+	p = text;
+	if (num_scan_u64(&p, 16, UINT64_MAX, out) < 0 || *p) {
 		cleanup_free char *path = sysroot_path(s, rel);
 
 		return err_set(e, ERR_INPUT, 0, "read '%s': expected a hex mask, got '%.40s'", path,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/num.h"
 #include "core/xalloc.h"
 
 #define MAX_FAULTS 32
@@ -75,7 +76,8 @@ int sysroot_fault_parse(const char *spec, struct err *e)
 
 	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		char *op = item, *name, *eno, *cnt;
-		int opi = -1, errnum, count = 1;
+		int opi = -1, errnum;
+		int64_t count = 1;
 
 		name = strchr(op, ':');
 		eno = name ? strchr(name + 1, ':') : NULL;
@@ -87,7 +89,8 @@ int sysroot_fault_parse(const char *spec, struct err *e)
 		cnt = strchr(eno, ':');
 		if (cnt) {
 			*cnt++ = '\0';
-			count = atoi(cnt);
+			if (num_parse_i64(cnt, 0, INT32_MAX, &count) < 0)
+				count = -1;
 		}
 		for (int i = 0; i < 5; i++)
 			if (strcmp(op, ops[i]) == 0)
@@ -96,7 +99,7 @@ int sysroot_fault_parse(const char *spec, struct err *e)
 		if (opi < 0 || !errnum || !*name || count < 0)
 			return err_set(e, ERR_USAGE, 0, "KILO_FAULTS: bad entry '%s:%s:%s'", op,
 				       name, eno);
-		sysroot_fault_add((enum sysroot_op)opi, name, errnum, count);
+		sysroot_fault_add((enum sysroot_op)opi, name, errnum, (int)count);
 	}
 	return 0;
 }
@@ -290,14 +293,13 @@ long sysroot_read_str(const struct sysroot *s, const char *rel, char **out, stru
 int sysroot_read_i64(const struct sysroot *s, const char *rel, int64_t *out, struct err *e)
 {
 	cleanup_free char *text = NULL;
-	char *end = NULL;
-	long long v;
+	const char *end;
+	int64_t v;
 
 	if (sysroot_read_str(s, rel, &text, e) < 0)
 		return -1;
-	errno = 0;
-	v = strtoll(text, &end, 10);
-	if (errno || end == text || (*end && *end != '\n')) {
+	end = text;
+	if (num_scan_i64(&end, INT64_MIN, INT64_MAX, &v) < 0 || (*end && strcmp(end, "\n"))) {
 		cleanup_free char *path = sysroot_path(s, rel);
 
 		return err_set(e, ERR_INPUT, 0, "read '%s': expected an integer, got '%.40s'", path,

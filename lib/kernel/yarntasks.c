@@ -2,13 +2,13 @@
 /* yarntasks - the NodeManager process and its threads (see yarntasks.h) */
 #include "kernel/yarntasks.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/num.h"
 #include "core/xalloc.h"
 #include "kernel/cgroup.h"
 
@@ -41,13 +41,9 @@ int yarntasks_is_nm_cmdline(const char *cmdline, size_t len)
 /* A decimal pid from a /proc entry name, or 0. */
 static pid_t name_pid(const char *name)
 {
-	char *end = NULL;
-	long v;
+	int64_t v;
 
-	if (!isdigit((unsigned char)name[0]))
-		return 0;
-	v = strtol(name, &end, 10);
-	return *end || v <= 0 || v > 0x7fffffff ? 0 : (pid_t)v;
+	return num_scan_i64(&name, 1, INT32_MAX, &v) == 0 && !*name ? (pid_t)v : 0;
 }
 
 int yarntasks_find_nm(const struct sysroot *s, pid_t *pid, struct err *e)

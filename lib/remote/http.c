@@ -14,6 +14,7 @@
 
 #include "core/cleanup.h"
 #include "core/clock.h"
+#include "core/num.h"
 #include "core/xalloc.h"
 
 /* ---- build ---- */
@@ -287,14 +288,13 @@ int http_parse_retry_after(const char *v, int64_t now_ms, int64_t *ms)
 {
 	struct tm tm = { 0 };
 	const char *end;
-	char *num_end;
-	long long secs;
+	int64_t secs;
 
 	while (*v == ' ' || *v == '\t')
 		v++;
 	if (isdigit((unsigned char)*v)) {
-		secs = strtoll(v, &num_end, 10);
-		if (*num_end != '\0' || secs > INT64_MAX / 1000)
+		end = v;
+		if (num_scan_i64(&end, 0, INT64_MAX / 1000, &secs) < 0 || *end)
 			return -1;
 		*ms = secs * 1000;
 		return 0;

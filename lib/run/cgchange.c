@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/num.h"
 #include "core/xalloc.h"
 #include "kernel/cgroup.h"
 #include "kernel/members.h"
@@ -269,6 +270,7 @@ static void apply_file(struct cgchange_plan *plan, size_t idx, const struct cgro
 {
 	struct cgchange_item *it = &plan->items[idx];
 	struct err e = { 0 };
+	int64_t pid;
 	int r;
 
 	if (it->cmp != CGCHANGE_ALWAYS) {
@@ -290,8 +292,8 @@ static void apply_file(struct cgchange_plan *plan, size_t idx, const struct cgro
 		it->result = CGCHANGE_PLANNED;
 		return;
 	}
-	if (it->member_of &&
-	    members_pid_is_member(l, s, (pid_t)atol(it->value), it->member_of) != 1) {
+	if (it->member_of && (num_parse_i64(it->value, 1, INT32_MAX, &pid) < 0 ||
+			      members_pid_is_member(l, s, (pid_t)pid, it->member_of) != 1)) {
 		/* exited since the plan read it, the pid is another's now, or a
 		 * thread of it is elsewhere now (mixed): the same rule as the plan */
 		cgchange_preset(it, CGCHANGE_SKIPPED,

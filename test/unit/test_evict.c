@@ -597,6 +597,10 @@ START_TEST(test_evict_cpuset_count)
 	ck_assert_int_eq(evict_cpuset_count("1,"), -1);
 	ck_assert_int_eq(evict_cpuset_count("1-"), -1);
 	ck_assert_int_eq(evict_cpuset_count(" 1"), -1);
+	/* the kernel's grammar (doc/cpuset): a CPU listed twice counts once */
+	ck_assert_int_eq(evict_cpuset_count("0-3,2-3"), 4);
+	ck_assert_int_eq(evict_cpuset_count("1-+3"), -1);
+	ck_assert_int_eq(evict_cpuset_count("99999999999999999999"), -1);
 }
 END_TEST
 

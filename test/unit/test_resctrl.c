@@ -115,6 +115,13 @@ START_TEST(test_resctrl_detect_amd_l3only_mbps_cdp)
 	ck_assert_str_eq(f.cache[1].name, "L3DATA");
 	ck_assert_uint_eq(f.cache[1].cbm_mask, 0xff);
 	schemata_release(&f.root);
+
+	/* strtoull reads "-ff" as 2^64 - 255: a mask of every way */
+	testlib_write(root, "sys/fs/resctrl/info/L3DATA/cbm_mask", "-ff\n");
+	ck_assert_int_eq(resctrl_detect(&sr, &f, &why, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_ptr_nonnull(strstr(e.msg, "expected a hex mask, got '-ff'"));
+	schemata_release(&f.root);
 }
 END_TEST
 

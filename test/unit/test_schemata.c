@@ -167,6 +167,12 @@ static const struct {
 	 * comparison with the wanted schemata depend on which copy was found */
 	{ "L3:0=7ff;1=7ff\nMB:01=0;1=100\n", "line 2: MB: domain 1 listed twice" },
 	{ "MB:0=10\nL3:0=f\nMB:0=20\n", "line 3: MB listed twice" },
+	/* strtoull takes a signed id and wraps it */
+	{ "L3:-0=7ff", "line 1: L3: expected <id>=<hex mask>, got '-0=7ff'" },
+	{ "MB:+1=10", "line 1: MB: expected <id>=<number>, got '+1=10'" },
+	{ "L3:0=7ff;4294967296=7ff", "line 1: L3: expected <id>=<hex mask>, got '4294967296=7ff'" },
+	{ "L3:0=fffffffffffffffff",
+	  "line 1: L3: expected <id>=<hex mask>, got '0=fffffffffffffffff'" },
 };
 
 START_TEST(test_schemata_parse_bad)

@@ -5,6 +5,7 @@
 #include "core/jsonio.h"
 #include "core/xalloc.h"
 #include "decide/lifecycle.h"
+#include "decide/rmmatch.h"
 #include "decide/syncplan.h"
 #include "run/syncrun.h"
 #include "testlib.h"
@@ -2444,6 +2445,22 @@ START_TEST(test_syncplan_lifecycle_returns_while_share_not_zeroed)
 }
 END_TEST
 
+/* A YARN NodeId "host:port": the port is 1..65535 in plain digits. */
+START_TEST(test_rmmatch_valid_node_id)
+{
+	ck_assert_int_eq(rmmatch_valid_node_id("w1.example:8041"), 1);
+	ck_assert_int_eq(rmmatch_valid_node_id("[::1]:65535"), 1);
+	ck_assert_int_eq(rmmatch_valid_node_id("w1:0"), 0);
+	ck_assert_int_eq(rmmatch_valid_node_id("w1:65536"), 0);
+	ck_assert_int_eq(rmmatch_valid_node_id("w1:+8041"), 0); /* strtol took these */
+	ck_assert_int_eq(rmmatch_valid_node_id("w1: 8041"), 0);
+	ck_assert_int_eq(rmmatch_valid_node_id("w1:8041 "), 0);
+	ck_assert_int_eq(rmmatch_valid_node_id(":8041"), 0);
+	ck_assert_int_eq(rmmatch_valid_node_id("w1"), 0);
+	ck_assert_int_eq(rmmatch_valid_node_id(NULL), 0);
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -2505,6 +2522,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_lifecycle_foreign_pod_no_freeze);
 	tcase_add_test(tc, test_syncplan_lifecycle_offline_and_hold_down);
 	tcase_add_test(tc, test_syncplan_lifecycle_offline_needs_rm_counts);
+	tcase_add_test(tc, test_rmmatch_valid_node_id);
 	tcase_add_test(tc, test_syncplan_lifecycle_return_keeps_another_label_value);
 	suite_add_tcase(s, tc);
 	return s;
