@@ -17,13 +17,13 @@
 #include "kernel/sysroot.h"
 #include "run/nodeusage_sample.h"
 
-enum { OPT_INTERVAL = NODECLI_OPT_END, OPT_NODE };
+enum { OPT_INTERVAL = NODECLI_OPT_END };
 
 struct opts {
-	struct nodecli_opts common; /* --sysroot, --cgroup-driver, --hierarchy, --state, --pretty */
+	struct nodecli_opts
+		common; /* --sysroot, --cgroup-driver, --hierarchy, --state, --node, --pretty */
 	int64_t interval_ms;
 	int interval_given;
-	const char *node;
 };
 
 static void usage(void)
@@ -66,7 +66,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		NODECLI_OPTION_NM_MEMORY,
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		NODECLI_OPTION_STATE,
-		{ "node", required_argument, NULL, OPT_NODE },
+		NODECLI_OPTION_NODE,
 		NODECLI_OPTION_PRETTY,
 		NODECLI_OPTIONS_END,
 	};
@@ -93,9 +93,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return cli_usage_error("%s", e.msg);
 			o->interval_given = 1;
 			break;
-		case OPT_NODE:
-			o->node = optarg;
-			break;
 		default:
 			r = nodecli_option(&o->common, &tool, c, optarg);
 			if (r != NODECLI_MORE)
@@ -112,24 +109,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 static void warn_err(const struct err *e)
 {
 	cli_warn("%s", e->msg);
-}
-
-/* The node name: --node, else $NODE_NAME (the Downward API), else the
- * host name through the sysroot.  New string or NULL. */
-static char *node_name(const struct opts *o, const struct sysroot *sr)
-{
-	const char *env = getenv("NODE_NAME");
-	char *host = NULL;
-	struct err e = { 0 };
-
-	if (o->node)
-		return xstrdup(o->node);
-	if (env && *env)
-		return xstrdup(env);
-	if (sysroot_read_str(sr, "proc/sys/kernel/hostname", &host, &e) > 0)
-		return host;
-	free(host);
-	return NULL;
 }
 
 /* The previous sample from --state.  0 with *have set to whether one was
@@ -171,7 +150,7 @@ static int run(const struct opts *o, struct err *e)
 		ret = -2; /* said, in the one line a loop logs: no second line */
 		goto out;
 	}
-	node = node_name(o, &sr);
+	node = nodecli_node_name(&o->common, &sr);
 	state = nodecli_lock_state_soft(&o->common, &lock);
 	if (state) {
 		load_state(state, &prev, &have);

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "cli/cli.h"
 #include "cli/nodecli.h"
@@ -26,7 +25,8 @@ struct opts {
 	const char *command;
 	char **args; /* after the command */
 	int nargs;
-	struct nodecli_opts common; /* --sysroot, --cgroup-driver, --hierarchy, --state, --pretty */
+	struct nodecli_opts
+		common; /* --sysroot, --cgroup-driver, --hierarchy, --state, --node, --pretty */
 	const char *nm_url;
 	const char *nm_url_shown; /* without userinfo: for messages and the ContainerList */
 	int64_t nm_timeout_ms;
@@ -47,7 +47,6 @@ enum {
 	OPT_NM_TIMEOUT,
 	OPT_NM_MAX_BYTES,
 	OPT_NO_NM,
-	OPT_NODE,
 	OPT_TEXTFILE_DIR,
 	OPT_GRACE,
 	OPT_KILL_TIMEOUT,
@@ -62,7 +61,7 @@ static const struct option longopts[] = {
 	{ "nm-timeout", required_argument, NULL, OPT_NM_TIMEOUT },
 	{ "nm-max-bytes", required_argument, NULL, OPT_NM_MAX_BYTES },
 	{ "no-nm", no_argument, NULL, OPT_NO_NM },
-	{ "node", required_argument, NULL, OPT_NODE },
+	NODECLI_OPTION_NODE,
 	NODECLI_OPTION_STATE,
 	{ "textfile-dir", required_argument, NULL, OPT_TEXTFILE_DIR },
 	{ "grace-period", required_argument, NULL, OPT_GRACE },
@@ -91,7 +90,8 @@ static void usage(void)
 	      "     --nm-timeout <ms>       NodeManager request timeout (default 1000)\n"
 	      "     --nm-max-bytes <n>      largest NodeManager answer read (default 16777216)\n"
 	      "     --no-nm                 do not ask the NodeManager\n"
-	      "     --node <name>           node name for metadata (default $NODE_NAME)\n"
+	      "     --node <name>           node name for metadata (default $NODE_NAME, else\n"
+	      "                               the host name)\n"
 	      "     --state <file>          list: keep CPU samples here for usage.cpuMilli\n"
 	      "     --textfile-dir <dir>    metrics: write <dir>/yarn-copilot.prom atomically\n"
 	      "     --grace-period <ms>     kill: SIGTERM to SIGKILL delay (default 250)\n"
@@ -120,9 +120,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->nm_max_bytes = NM_MAX_BYTES;
 	o->grace_ms = KILLER_GRACE_MS;
 	o->kill_timeout_ms = KILLER_KILL_TIMEOUT_MS;
-	o->node = getenv("NODE_NAME");
-	if (o->node && !*o->node)
-		o->node = NULL;
 	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_NM_URL:
@@ -140,9 +137,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_NO_NM:
 			o->no_nm = 1;
-			break;
-		case OPT_NODE:
-			o->node = optarg;
 			break;
 		case OPT_TEXTFILE_DIR:
 			o->textfile_dir = optarg;
@@ -292,11 +286,9 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 
 /* Per-container metrics and their sums over the node, from a ContainerList
  * document.  A sum is a gauge: it drops when a container ends.  Every
- * series carries the node label: the document's node (--node, NODE_NAME),
- * else the host name, as kilo-node-metrics does. */
+ * series carries the node label: the document's node (nodecli_node_name()). */
 static void metrics_text(struct promtext *p, const json_t *doc)
 {
-	struct utsname u;
 	const char *node =
 		json_string_value(json_object_get(json_object_get(doc, "metadata"), "node"));
 	const char *only_node[] = { "node", NULL, NULL };
@@ -345,8 +337,6 @@ static void metrics_text(struct promtext *p, const json_t *doc)
 	json_t *items = json_object_get(doc, "items"), *it;
 	size_t i;
 
-	if ((!node || !*node) && uname(&u) == 0)
-		node = u.nodename;
 	only_node[1] = node ? node : "";
 	for (size_t f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
 		cleanup_free char *help =
@@ -537,7 +527,7 @@ static int cmd_health(const struct opts *o, const struct cgroup_layout *l, const
 
 int main(int argc, char **argv)
 {
-	cleanup_free char *shown = NULL;
+	cleanup_free char *shown = NULL, *node = NULL;
 	static const struct {
 		const char *name;
 		int (*fn)(const struct opts *, const struct cgroup_layout *,
@@ -577,6 +567,7 @@ int main(int argc, char **argv)
 		return cli_finish(KILO_EXIT_FAIL);
 	}
 	rc = open_node(&o, &s, &l);
+	o.node = node = rc == 0 ? nodecli_node_name(&o.common, &s) : NULL;
 	if (rc == 0)
 		rc = commands[i].fn(&o, &l, &s);
 	cgroup_layout_release(&l);

@@ -3,11 +3,13 @@
 #include "cli/nodecli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "core/err.h"
 #include "core/statefile.h"
+#include "core/xalloc.h"
 
 int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, const char *arg)
 {
@@ -37,6 +39,11 @@ int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, 
 		return NODECLI_MORE;
 	case NODECLI_PRETTY:
 		o->pretty = 1;
+		return NODECLI_MORE;
+	case NODECLI_NODE:
+		if (!*arg)
+			return cli_usage_error("invalid value for --node: ''");
+		o->node = arg;
 		return NODECLI_MORE;
 	case 'h':
 		t->usage();
@@ -148,4 +155,34 @@ int nodecli_policy_load(const struct nodecli_opts *o, struct policy *p, struct e
 			cli_warn("unknown policy field '%s'", json_string_value(w));
 	json_decref(warnings);
 	return ret;
+}
+
+char *nodecli_node_name(const struct nodecli_opts *o, const struct sysroot *s)
+{
+	const char *env = getenv("NODE_NAME");
+	char *host = NULL;
+	struct err e = { 0 };
+	size_t start, len;
+
+	if (o->node)
+		return xstrdup(o->node);
+	if (env && *env)
+		return xstrdup(env);
+	if (sysroot_read_str(s, "proc/sys/kernel/hostname", &host, &e) <= 0) {
+		free(host);
+		return NULL;
+	}
+	start = strspn(host, " \t\n");
+	len = strlen(host + start);
+	while (len && strchr(" \t\n", host[start + len - 1]))
+		len--;
+	memmove(host, host + start, len);
+	host[len] = '\0';
+	for (char *p = host; *p; p++)
+		*p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+	if (!*host) {
+		free(host);
+		return NULL;
+	}
+	return host;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* nodecli - the command-line options the node tools (node-usage, qos-cgset,
  * evictor, resctrl-assign, yarn-copilot) share: --sysroot, --cgroup-driver,
- * --hierarchy, --nm-memory-cgroups, --policy, --state, --pretty, -h/--help
- * and -V/--version.
+ * --hierarchy, --nm-memory-cgroups, --policy, --state, --node, --pretty,
+ * -h/--help and -V/--version; and the rule that names the node.
  *
  * A tool lists the shared options it takes in its getopt_long() table with
  * the NODECLI_OPTION_* entries (in the order of its --help), numbers its own
@@ -30,6 +30,7 @@ struct nodecli_opts {
 	const char *policy;        /* --policy FILE (NodeSLO); NULL: built-in defaults */
 	const char *state;         /* --state FILE; NULL: none */
 	int pretty;                /* --pretty: indented JSON */
+	const char *node;          /* --node NAME; NULL: nodecli_node_name() finds it */
 };
 
 /* What nodecli_option() needs from the tool. */
@@ -51,6 +52,7 @@ enum {
 	NODECLI_POLICY,
 	NODECLI_STATE,
 	NODECLI_PRETTY,
+	NODECLI_NODE,
 	NODECLI_OPT_END, /* a tool's own long options are numbered from here */
 };
 
@@ -63,6 +65,7 @@ enum {
 #define NODECLI_OPTION_POLICY { "policy", required_argument, NULL, NODECLI_POLICY }
 #define NODECLI_OPTION_STATE { "state", required_argument, NULL, NODECLI_STATE }
 #define NODECLI_OPTION_PRETTY { "pretty", no_argument, NULL, NODECLI_PRETTY }
+#define NODECLI_OPTION_NODE { "node", required_argument, NULL, NODECLI_NODE }
 /* -h/--help, -V/--version and the terminating entry: the end of every table. */
 #define NODECLI_OPTIONS_END \
 	{ "help", no_argument, NULL, 'h' }, \
@@ -128,5 +131,14 @@ int nodecli_policy_load(const struct nodecli_opts *o, struct policy *p, struct e
  * (sysroot_release(), cgroup_layout_release()). */
 int nodecli_open_node(const struct nodecli_opts *o, struct sysroot *s, struct cgroup_layout *l,
 		      struct err *e);
+
+/* The name of this node for a document's metadata.node and the metrics'
+ * node label, one rule for every node tool: --node; else $NODE_NAME when
+ * set and not empty (the Downward API's spec.nodeName, as the manifests
+ * pass it); else the host name from proc/sys/kernel/hostname through s,
+ * blanks trimmed and lower-cased, as the kubelet names its Node without
+ * --hostname-override (k8s.io/component-helpers node/util GetHostname).
+ * New string, or NULL when none of them gives a name. */
+char *nodecli_node_name(const struct nodecli_opts *o, const struct sysroot *s);
 
 #endif
