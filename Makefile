@@ -151,9 +151,10 @@ check-hadoop-all: deps-hadoop
 deps:
 	@sh scripts/install-deps --check-or-install
 
-# make check also runs the real-YARN tests: a JDK and Maven besides
+# make check also runs the real-YARN tests: a JDK and Maven besides; and
+# the Kerberos tests: a KDC, faketime and python3-gssapi (test/krb/)
 deps-hadoop:
-	@sh scripts/install-deps --check-or-install --hadoop
+	@sh scripts/install-deps --check-or-install --hadoop --krb
 
 man: $(MANS:%.scd=$(O)/man/%)
 
