@@ -24,11 +24,56 @@ void sync_options_defaults(struct sync_options *o)
 
 static int dns_label(const char *s);
 
+/* auth: kerberos and its keytab and principal (remote/http_auth.h): a
+ * userName is pseudo authentication, which a secure RM ignores; a keytab
+ * names the identity its principal picks; the Kerberos environment is the
+ * process's, so every cluster with a keytab names the same one. */
+static int load_kerberos(struct sync_config *sc, const json_t *obj, size_t i, const char *ctx,
+			 struct err *e)
+{
+	const struct config *c = &sc->file;
+	const struct sync_cluster *y = &sc->clusters[i];
+
+	if (!y->kerberos && (y->keytab || y->principal))
+		return config_reject(c, obj, ctx, y->keytab ? "keytab" : "principal",
+				     "no keytab or principal with auth simple (set auth: kerberos)",
+				     e);
+	if (y->kerberos && y->user_name)
+		return config_reject(c, obj, ctx, "userName",
+				     "no userName with auth: kerberos (the ticket names the user)",
+				     e);
+	if (y->keytab && y->keytab[0] != '/')
+		return config_reject(c, obj, ctx, "keytab", "an absolute path", e);
+	if (!y->keytab != !y->principal)
+		return config_reject(c, obj, ctx, y->keytab ? "principal" : "keytab",
+				     y->keytab ? "the principal whose key the keytab holds"
+					       : "a keytab with the principal (without both, the "
+						 "operator's credential cache is used)",
+				     e);
+	if (y->principal && (!*y->principal || strpbrk(y->principal, " \t\n")))
+		return config_reject(c, obj, ctx, "principal", "a Kerberos principal name", e);
+	for (size_t k = 0; y->kerberos && k < i; k++) {
+		const struct sync_cluster *o = &sc->clusters[k];
+
+		if (!o->kerberos)
+			continue;
+		if ((o->keytab || y->keytab) &&
+		    (!o->keytab || !y->keytab || strcmp(o->keytab, y->keytab) != 0 ||
+		     strcmp(o->principal, y->principal) != 0))
+			return config_reject(c, obj, ctx, y->keytab ? "keytab" : "auth",
+					     "the keytab and principal of every other kerberos "
+					     "cluster (one Kerberos identity per process)",
+					     e);
+	}
+	return 0;
+}
+
 static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, struct err *e)
 {
-	static const char *const known[] = { "id",        "rmUrls",           "userName",
-					     "timeoutMs", "confirmTimeoutMs", "tls",
-					     "rmadmin",   "exclude",          NULL };
+	static const char *const known[] = { "id",     "rmUrls",    "userName",  "auth",
+					     "keytab", "principal", "timeoutMs", "confirmTimeoutMs",
+					     "tls",    "rmadmin",   "exclude",   NULL };
+	static const char *const auth_choices[] = { "simple", "kerberos", NULL };
 	static const char *const exclude_known[] = { "file", "configMap", NULL };
 	static const char *const cm_known[] = { "namespace", "name", "key", NULL };
 	static const char *const tls_known[] = { "caFile", "certFile", "keyFile",
@@ -48,6 +93,9 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, str
 	if (config_fields(c, obj, ctx, known, NULL, CONFIG_STRICT, NULL, e) < 0 ||
 	    config_str(c, obj, ctx, "id", NULL, &y->id, e) < 0 ||
 	    config_str(c, obj, ctx, "userName", NULL, &y->user_name, e) < 0 ||
+	    config_enum(c, obj, ctx, "auth", auth_choices, 0, &y->kerberos, e) < 0 ||
+	    config_str(c, obj, ctx, "keytab", NULL, &y->keytab, e) < 0 ||
+	    config_str(c, obj, ctx, "principal", NULL, &y->principal, e) < 0 ||
 	    config_int(c, obj, ctx, "timeoutMs", 10000, 1, 3600000, &y->timeout_ms, e) < 0 ||
 	    config_int(c, obj, ctx, "confirmTimeoutMs", 10000, 0, 3600000, &y->confirm_timeout_ms,
 		       e) < 0 ||
@@ -67,6 +115,8 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, str
 		if (strcmp(sc->clusters[k].id, y->id) == 0)
 			return config_reject(c, obj, ctx, "id",
 					     "an id not used by an earlier cluster", e);
+	if (load_kerberos(sc, obj, i, ctx, e) < 0)
+		return -1;
 	urls = json_object_get(obj, "rmUrls");
 	if (!json_is_array(urls) || json_array_size(urls) == 0)
 		return config_reject(c, obj, ctx, "rmUrls", "a list of RM web addresses", e);

@@ -5,6 +5,12 @@
  *     - id: default              # yarn.hadoop.apache.org/cluster-id picks one;
  *       rmUrls: [http://rm-0:8088, http://rm-1:8088]   # absent -> "default")
  *       userName: yarn           # ?user.name= (simple auth), optional
+ *       auth: simple             # or kerberos: SPNEGO to the RMs, the rmadmin
+ *                                # fallback with the same ticket (no userName)
+ *       keytab: /etc/kilo/krb5.keytab    # kerberos: tickets from this keytab
+ *       principal: kilo/host@REALM       # (both or neither: without them the
+ *                                # operator's cache, KRB5CCNAME, is used; one
+ *                                # keytab and principal for every cluster)
  *       timeoutMs: 10000         # per request, default 10000
  *       confirmTimeoutMs: 10000  # how long after a resize the RM must list
  *                                # the new total for it to count as updated
@@ -116,6 +122,9 @@ struct sync_cluster {
 	const char *const *rm_urls; /* rmUrls, n_rm >= 1 */
 	size_t n_rm;
 	const char *user_name;      /* userName, or NULL */
+	int kerberos;               /* auth: kerberos (1) or simple (0, the default) */
+	const char *keytab;         /* keytab: absolute path, or NULL (the operator's cache) */
+	const char *principal;      /* principal: with keytab, NULL without */
 	int64_t timeout_ms;         /* timeoutMs */
 	int64_t confirm_timeout_ms; /* confirmTimeoutMs */
 	const char *ca_file;        /* tls.caFile, or NULL */

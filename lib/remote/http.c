@@ -3,7 +3,6 @@
 #include "remote/http.h"
 
 #include <ctype.h>
-#include <curl/curl.h>
 #include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include "core/clock.h"
 #include "core/num.h"
 #include "core/xalloc.h"
+#include "remote/http_curl.h"
 
 /* ---- build ---- */
 
@@ -280,6 +280,7 @@ void http_response_release(struct http_response *r)
 	free(r->body);
 	free(r->location);
 	free(r->url);
+	free(r->auth_error);
 	memset(r, 0, sizeof(*r));
 	r->retry_after_ms = -1;
 }
@@ -451,8 +452,9 @@ int http_status_err(const struct http_response *r, const char *what, struct err 
 	if (kind == ERR_NONE)
 		return 0;
 	http_response_snippet(r, snippet, sizeof(snippet));
-	return err_set(e, kind, 0, "%s: HTTP %ld%s%s", what, r->status, *snippet ? ": " : "",
-		       snippet);
+	return err_set(e, kind, 0, "%s: HTTP %ld%s%s", what, r->status,
+		       r->auth_error || *snippet ? ": " : "",
+		       r->auth_error ? r->auth_error : snippet);
 }
 
 /* ---- perform ---- */
@@ -462,33 +464,7 @@ int http_status_err(const struct http_response *r, const char *what, struct err 
  * linked: it is opened when the first request is made, and a run that asks
  * no server (yarn-copilot --no-nm) never loads it.  The calls below go
  * through this table under their libcurl names. */
-static struct {
-	int state; /* 0: not loaded, 1: loaded and initialised, -1: failed (why) */
-	char why[256];
-	CURLcode (*global_init)(long flags);
-	void (*global_cleanup)(void);
-	CURL *(*easy_init)(void);
-	CURLcode (*easy_setopt)(CURL *curl, CURLoption option, ...);
-	CURLcode (*easy_getinfo)(CURL *curl, CURLINFO info, ...);
-	CURLcode (*easy_perform)(CURL *curl);
-	void (*easy_reset)(CURL *curl);
-	void (*easy_cleanup)(CURL *curl);
-	const char *(*easy_strerror)(CURLcode rc);
-	struct curl_slist *(*slist_append)(struct curl_slist *list, const char *s);
-	void (*slist_free_all)(struct curl_slist *list);
-} lc;
-
-#undef curl_easy_setopt
-#undef curl_easy_getinfo
-#define curl_easy_init lc.easy_init
-#define curl_easy_setopt lc.easy_setopt
-#define curl_easy_getinfo lc.easy_getinfo
-#define curl_easy_perform lc.easy_perform
-#define curl_easy_reset lc.easy_reset
-#define curl_easy_cleanup lc.easy_cleanup
-#define curl_easy_strerror lc.easy_strerror
-#define curl_slist_append lc.slist_append
-#define curl_slist_free_all lc.slist_free_all
+struct http_curl_lib http_lc;
 
 /* dlopen libcurl and curl_global_init it, once.  Returns 0, or -1 with e
  * set (ERR_SYSTEM). */
@@ -497,34 +473,40 @@ static int curl_load(struct err *e)
 	void *h;
 	CURLcode rc;
 
-	if (lc.state == 0) {
-		lc.state = -1;
+	if (http_lc.state == 0) {
+		http_lc.state = -1;
 		h = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
 		if (h) {
-			lc.global_init = dlsym(h, "curl_global_init");
-			lc.global_cleanup = dlsym(h, "curl_global_cleanup");
-			lc.easy_init = dlsym(h, "curl_easy_init");
-			lc.easy_setopt = dlsym(h, "curl_easy_setopt");
-			lc.easy_getinfo = dlsym(h, "curl_easy_getinfo");
-			lc.easy_perform = dlsym(h, "curl_easy_perform");
-			lc.easy_reset = dlsym(h, "curl_easy_reset");
-			lc.easy_cleanup = dlsym(h, "curl_easy_cleanup");
-			lc.easy_strerror = dlsym(h, "curl_easy_strerror");
-			lc.slist_append = dlsym(h, "curl_slist_append");
-			lc.slist_free_all = dlsym(h, "curl_slist_free_all");
+			http_lc.global_init = dlsym(h, "curl_global_init");
+			http_lc.global_cleanup = dlsym(h, "curl_global_cleanup");
+			http_lc.easy_init = dlsym(h, "curl_easy_init");
+			http_lc.easy_setopt = dlsym(h, "curl_easy_setopt");
+			http_lc.easy_getinfo = dlsym(h, "curl_easy_getinfo");
+			http_lc.easy_perform = dlsym(h, "curl_easy_perform");
+			http_lc.easy_reset = dlsym(h, "curl_easy_reset");
+			http_lc.easy_cleanup = dlsym(h, "curl_easy_cleanup");
+			http_lc.easy_strerror = dlsym(h, "curl_easy_strerror");
+			http_lc.slist_append = dlsym(h, "curl_slist_append");
+			http_lc.slist_free_all = dlsym(h, "curl_slist_free_all");
+			http_lc.share_init = dlsym(h, "curl_share_init");
+			http_lc.share_setopt = dlsym(h, "curl_share_setopt");
+			http_lc.share_cleanup = dlsym(h, "curl_share_cleanup");
 		}
-		if (!h || !lc.global_init || !lc.global_cleanup || !lc.easy_init ||
-		    !lc.easy_setopt || !lc.easy_getinfo || !lc.easy_perform || !lc.easy_reset ||
-		    !lc.easy_cleanup || !lc.easy_strerror || !lc.slist_append || !lc.slist_free_all)
-			snprintf(lc.why, sizeof(lc.why), "load libcurl.so.4: %s", dlerror());
-		else if ((rc = lc.global_init(CURL_GLOBAL_DEFAULT)) != CURLE_OK)
-			snprintf(lc.why, sizeof(lc.why), "curl_global_init: %s",
-				 lc.easy_strerror(rc));
+		if (!h || !http_lc.global_init || !http_lc.global_cleanup || !http_lc.easy_init ||
+		    !http_lc.easy_setopt || !http_lc.easy_getinfo || !http_lc.easy_perform ||
+		    !http_lc.easy_reset || !http_lc.easy_cleanup || !http_lc.easy_strerror ||
+		    !http_lc.slist_append || !http_lc.slist_free_all || !http_lc.share_init ||
+		    !http_lc.share_setopt || !http_lc.share_cleanup)
+			snprintf(http_lc.why, sizeof(http_lc.why), "load libcurl.so.4: %s",
+				 dlerror());
+		else if ((rc = http_lc.global_init(CURL_GLOBAL_DEFAULT)) != CURLE_OK)
+			snprintf(http_lc.why, sizeof(http_lc.why), "curl_global_init: %s",
+				 http_lc.easy_strerror(rc));
 		else
-			lc.state = 1;
+			http_lc.state = 1;
 	}
-	if (lc.state < 0)
-		return err_set(e, ERR_SYSTEM, 0, "%s", lc.why);
+	if (http_lc.state < 0)
+		return err_set(e, ERR_SYSTEM, 0, "%s", http_lc.why);
 	return 0;
 }
 
@@ -536,9 +518,9 @@ int http_global_init(struct err *e)
 
 void http_global_cleanup(void)
 {
-	if (lc.state > 0)
-		lc.global_cleanup();
-	lc.state = 0;
+	if (http_lc.state > 0)
+		http_lc.global_cleanup();
+	http_lc.state = 0;
 }
 
 struct transfer {
@@ -659,6 +641,7 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 			      .curl = curl,
 			      .max = (size_t)(c->max_body > 0 ? c->max_body : HTTP_MAX_BODY) };
 	char errbuf[CURL_ERROR_SIZE] = "";
+	struct http_negotiate_xfer nx;
 	struct curl_slist *list = NULL;
 	char **headers = http_request_headers(c, req, with_token);
 	int64_t timeout = req->timeout_ms ? req->timeout_ms
@@ -697,12 +680,24 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 		curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
 	}
 	set_tls(curl, &c->tls);
+	if (c->negotiate && http_negotiate_setup(c->negotiate, curl, url, &nx, e) < 0) {
+		cleanup_free char *safe = http_redact_url(url);
+
+		curl_slist_free_all(list);
+		return err_wrap(e, "%s %s", method, safe);
+	}
 
 	rc = curl_easy_perform(curl);
 	curl_slist_free_all(list);
 	if (rc != CURLE_OK) {
 		cleanup_free char *safe = http_redact_url(url);
 		const char *why = *errbuf ? errbuf : curl_easy_strerror(rc);
+		char krb[640];
+
+		if (c->negotiate &&
+		    http_negotiate_why(nx.gss, nx.token_sent, 401, NULL, NULL, krb, sizeof(krb)) &&
+		    *nx.gss)
+			why = krb; /* the GSS-API failure, not curl's summary of it */
 
 		trace(c, method, url, "error", t0);
 		if (t.too_big) /* read no further: a body at the cap is all it costs */
@@ -711,6 +706,14 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 		return err_set(e, curl_kind(rc), 0, "%s %s: %s", method, safe, why);
 	}
 	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &resp->status);
+	if (c->negotiate && resp->status >= 400) {
+		char why[640];
+
+		if (http_negotiate_why(nx.gss, nx.token_sent, resp->status,
+				       http_negotiate_keytab(c->negotiate),
+				       http_negotiate_principal(c->negotiate), why, sizeof(why)))
+			resp->auth_error = xstrdup(why);
+	}
 	if (!resp->body)
 		resp->body = xstrdup("");
 	free(resp->url);

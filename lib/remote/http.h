@@ -24,6 +24,7 @@
 
 #include "core/err.h"
 #include "core/jsonio.h"
+#include "remote/http_auth.h"
 
 #define HTTP_USER_AGENT "kilo/" KILO_VERSION
 #define HTTP_CONNECT_TIMEOUT_MS 5000 /* when http_client.connect_timeout_ms is 0 */
@@ -76,6 +77,7 @@ struct http_client {
 	void *trace_arg;
 	struct http_pool *pool; /* optional: keep connections between calls */
 	int64_t max_body;       /* larger bodies fail, read no further; 0: HTTP_MAX_BODY */
+	struct http_negotiate *negotiate; /* SPNEGO (Kerberos, remote/http_auth.h), or NULL */
 };
 
 /* A request, built by the functions below.  Owned strings are freed by
@@ -104,6 +106,8 @@ struct http_response {
 	int64_t retry_after_ms; /* Retry-After as a delay in ms, -1 when absent */
 	char *url;              /* owned: URL that gave this answer */
 	int redirects;          /* redirects followed */
+	char *auth_error;       /* owned: with SPNEGO on, a 4xx's Kerberos reason
+				 * (http_negotiate_why), or NULL */
 };
 
 /* ---- build (pure) ---- */
@@ -232,7 +236,8 @@ void http_response_snippet(const struct http_response *r, char *out, size_t size
 enum err_kind http_status_kind(long status);
 
 /* For a non-2xx response, set e to "<what>: HTTP <status>[: <detail>]" with
- * http_status_kind(), where detail is the start of the body on one line, and
+ * http_status_kind(), where detail is r->auth_error when set, else the
+ * start of the body on one line, and
  * return -1; return 0 for 2xx.  Callers that understand the error body
  * (Kubernetes Status, YARN RemoteException) build their own message. */
 int http_status_err(const struct http_response *r, const char *what, struct err *e);

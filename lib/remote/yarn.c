@@ -83,7 +83,9 @@ enum yarn_resize_answer yarn_resize_classify(const struct http_response *resp, c
 		return YARN_RESIZE_NO_ENDPOINT;
 	}
 	err_set(e, http_status_kind(resp->status), 0, "%s: HTTP %ld: %s", what, resp->status,
-		ex ? ex : snippet);
+		ex                 ? ex
+		: resp->auth_error ? resp->auth_error
+				   : snippet);
 	return YARN_RESIZE_FAILED;
 }
 
@@ -391,6 +393,10 @@ static int rmadmin_run(const struct yarn_cluster *c, char *const *argv, const ch
 	int pipefd[2], status = 0, rc, timed_out = 0;
 	pid_t pid;
 
+	/* auth: kerberos: the child inherits KRB5CCNAME and HADOOP_OPTS's
+	 * -Djava.security.krb5.conf (remote/http_auth.h) */
+	if (c->http.negotiate && http_negotiate_env(c->http.negotiate, e) < 0)
+		return err_wrap(e, "%s %s", c->rmadmin, what);
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return err_set(e, ERR_SYSTEM, errno, "pipe");
 	posix_spawn_file_actions_init(&fa);

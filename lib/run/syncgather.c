@@ -67,6 +67,8 @@ void sync_rms_init(struct sync_rms *r, const struct sync_config *sc, http_trace_
 		y->http.trace = trace;
 		y->rmadmin = s->rmadmin;
 		y->rmadmin_timeout_ms = s->rmadmin_timeout_ms;
+		if (s->kerberos) /* SPNEGO (remote/http_auth.h) */
+			y->http.negotiate = http_negotiate_new(s->keytab, s->principal);
 		for (size_t k = 0; k < s->n_rm; k++)
 			http_url_secrets_add(s->rm_urls[k]);
 	}
@@ -74,6 +76,8 @@ void sync_rms_init(struct sync_rms *r, const struct sync_config *sc, http_trace_
 
 void sync_rms_release(struct sync_rms *r)
 {
+	for (size_t i = 0; r->c && i < r->n; i++)
+		http_negotiate_free(r->c[i].http.negotiate);
 	free(r->c);
 	free(r->down);
 	free(r->down_code);

@@ -50,6 +50,19 @@ Control API (plain HTTP on the control port, JSON bodies):
                         "body":JSON answers that document (200 unless "status");
                         {"clear":true} removes every fault
   POST /shutdown
+
+--spnego-keytab KEYTAB puts both RMs behind SPNEGO as Hadoop's
+AuthenticationFilter with hadoop.http.authentication.type kerberos does
+(python3-gssapi, a real GSS-API acceptor over MIT krb5 with the keys of
+KEYTAB, reread at each token: a swapped keytab takes effect at once): a
+request without a valid hadoop.auth cookie of that RM and without
+"Authorization: Negotiate" gets 401 "WWW-Authenticate: Negotiate"; a token
+the acceptor refuses gets spnegoRefuseStatus (config, default 403 as
+Hadoop) with "GSSException: ..."; an accepted one is answered as usual with
+a hadoop.auth cookie (valid for that RM only).  The log then records
+"auth" ("none", "negotiate", "cookie", "refused"), "principal" and
+"foreignCookie" (a hadoop.auth cookie this RM did not issue) instead of the
+Authorization and Cookie headers.
 """
 import argparse
 import copy
@@ -114,7 +127,8 @@ class State:
         self.config = {"active": "rm1", "noActive": "exhausted", "haState": True,
                        "totalResource": True, "endpoint": "present", "applyDelayMs": 200,
                        "requireUserName": False, "acceptWithoutApply": False,
-                       "redirectTo": None}
+                       "redirectTo": None, "spnegoRefuseStatus": 403}
+        self.auth_cookies = {"rm1": set(), "rm2": set()}
         self.log = []
         self.faults = []
         self.resizes = []   # accepted POSTs, in order
@@ -221,7 +235,7 @@ class RMHandler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
-        for k, v in headers:
+        for k, v in list(headers) + getattr(self, "auth_headers", []):
             self.send_header(k, v)
         self.end_headers()
         self.wfile.write(data)
@@ -250,6 +264,12 @@ class RMHandler(BaseHTTPRequestHandler):
                  "method": method, "path": url.path,
                  "query": url.query, "body": body,
                  "headers": {k.lower(): v for k, v in self.headers.items()}}
+        self.auth_headers = []
+        if self.server.spnego and not self.spnego(entry):
+            with self.st.lock:
+                entry["role"] = self.st.role(self.server.name)
+                self.st.log.append(entry)
+            return
         with self.st.lock:
             entry["role"] = self.st.role(self.server.name)
             self.st.log.append(entry)
@@ -273,6 +293,53 @@ class RMHandler(BaseHTTPRequestHandler):
         with self.st.lock:
             self.st.apply_due()
             entry["status"] = self.route(method, url, body)
+
+    def spnego(self, entry):
+        """Hadoop's AuthenticationFilter (KerberosAuthenticationHandler):
+        True when the request may go on, else the answer was sent."""
+        import base64
+        import http.cookies
+        import gssapi
+        authz = self.headers.get("Authorization") or ""
+        jar = http.cookies.SimpleCookie(self.headers.get("Cookie") or "")
+        for k in ("authorization", "cookie"):
+            entry["headers"].pop(k, None)
+        mine = self.st.auth_cookies[self.server.name]
+        if "hadoop.auth" in jar and jar["hadoop.auth"].value in mine:
+            entry["auth"] = "cookie"
+            return True
+        if "hadoop.auth" in jar:  # another RM's (or a forged) cookie: ignored, as Hadoop does
+            entry["foreignCookie"] = True
+        if not authz.startswith("Negotiate "):
+            entry["auth"] = "none"
+            entry["status"] = self.send(
+                401, "<html><body><h2>HTTP ERROR 401</h2><p>Authentication required</p>"
+                "</body></html>", "text/html;charset=iso-8859-1",
+                [("WWW-Authenticate", "Negotiate")])
+            return False
+        try:
+            ctx = gssapi.SecurityContext(usage="accept")
+            out = ctx.step(base64.b64decode(authz[len("Negotiate "):]))
+            if not ctx.complete:
+                raise gssapi.exceptions.GSSError(0, 0)
+        except gssapi.exceptions.GSSError as ex:
+            entry["auth"] = "refused"
+            entry["status"] = self.send(
+                self.st.config["spnegoRefuseStatus"],
+                "<html><body><h2>HTTP ERROR 403</h2><p>GSSException: %s</p></body></html>"
+                % str(ex).replace("\n", " "), "text/html;charset=iso-8859-1")
+            return False
+        entry["auth"], entry["principal"] = "negotiate", str(ctx.initiator_name)
+        value = "u=%s&p=%s&t=kerberos&e=%d&s=%s" % (
+            entry["principal"].split("@")[0], entry["principal"],
+            int(time.time() * 1000) + 36000000, os.urandom(16).hex())
+        with self.st.lock:
+            mine.add(value)
+        self.auth_headers = [("Set-Cookie", 'hadoop.auth="%s"; Path=/; HttpOnly' % value)]
+        if out:
+            self.auth_headers.append(("WWW-Authenticate",
+                                      "Negotiate " + base64.b64encode(out).decode()))
+        return True
 
     def take_fault(self, method, path):
         for f in self.st.faults:
@@ -494,10 +561,13 @@ def main():
     ap.add_argument("--lifetime", type=float, default=600, help="exit after this many seconds")
     ap.add_argument("--urls-file", help="also write the URL line to this file")
     ap.add_argument("--nodes-file", help="initial node list (JSON, the POST /nodes shape)")
+    ap.add_argument("--spnego-keytab", help="SPNEGO (Kerberos) on both RMs, keys from this keytab")
     ap.add_argument("--ignore-stdin", action="store_true",
                     help="do not exit when stdin reaches end of file")
     args = ap.parse_args()
 
+    if args.spnego_keytab:
+        os.environ["KRB5_KTNAME"] = "FILE:" + os.path.abspath(args.spnego_keytab)
     state = State(args.fixtures, args.hadoop)
     if args.nodes_file:
         with open(args.nodes_file, encoding="utf-8") as f:
@@ -515,7 +585,7 @@ def main():
         srv = Server(("127.0.0.1", 0), RMHandler)
         if ctx:
             srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
-        srv.name, srv.state = name, state
+        srv.name, srv.state, srv.spnego = name, state, bool(args.spnego_keytab)
         servers[name] = srv
     scheme = "https" if ctx else "http"
     bases = {n: "%s://127.0.0.1:%d" % (scheme, s.server_address[1]) for n, s in servers.items()}

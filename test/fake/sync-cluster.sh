@@ -16,7 +16,9 @@
 # log of the API server), functions rm_get PATH, rm_post PATH JSON,
 # api_ctl METHOD PATH [JSON], node_ann NODE (the thirdPartyAllocations
 # value), entry NODE NAME (that allocation entry, compact JSON),
-# count_api METHOD PATH-PREFIX, count_rm_posts.
+# count_api METHOD PATH-PREFIX, count_rm_posts.  FAKE_RM_PYTHON and
+# FAKE_RM_ARGS (e.g. /usr/bin/python3, --spnego-keytab F) start the fake RM
+# differently.
 # shellcheck shell=sh
 
 : "${tmpdir:?sourced after test/lib.sh}" "${FIX:?}"
@@ -72,8 +74,9 @@ cat >"$tmpdir/rm-nodes.json" <<EOF
   "usedMemoryMB":4096,"usedVCores":2,"containers":2},
  {"id":"other-host:8041","state":"RUNNING","memoryMB":8192,"vCores":8}]
 EOF
-python3 "$KILO_TOP/test/fake/fake_rm.py" --ignore-stdin --urls-file "$tmpdir/rm-urls" \
-	--nodes-file "$tmpdir/rm-nodes.json" >/dev/null 2>"$tmpdir/rm.err" &
+# shellcheck disable=SC2086 # FAKE_RM_ARGS: more options, one a word
+"${FAKE_RM_PYTHON:-python3}" "$KILO_TOP/test/fake/fake_rm.py" --ignore-stdin --urls-file "$tmpdir/rm-urls" \
+	--nodes-file "$tmpdir/rm-nodes.json" ${FAKE_RM_ARGS:-} >/dev/null 2>"$tmpdir/rm.err" &
 _rm_pid=$!
 at_exit "kill $_rm_pid 2>/dev/null"
 wait_nonempty "fakes ($(cat "$tmpdir/api.err" "$tmpdir/rm.err" 2>/dev/null))" \

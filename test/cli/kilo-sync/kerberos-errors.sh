@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# auth: kerberos failures, each produced for real against a real KDC
+# (test/krb/kdc.sh) and the fake RM pair behind a real GSS-API acceptor, and
+# each one line an operator can act on (MIT's own text and what to do), the
+# cluster unreachable (rm-refused, exit 75), nothing written for its node:
+# an unknown client principal, a keytab without the principal's key, no
+# ticket and an expired one in the operator's cache, a KDC that is down and
+# one that does not answer (bounded by MIT's retry schedule: some 27 s a
+# KDC with krb5 1.20, whose krb5.conf has no total limit), a clock skew (the KDC under faketime, preauth required),
+# and the RM's own refusal after a token went out (its HTTP/ keytab stale
+# after a re-key; answered 403 as Hadoop does, and 401).
+. "$KILO_TOP/test/lib.sh"
+. "$KILO_TOP/test/krb/kdc.sh"
+need_krb
+krb_start maxlife=10
+krb_princ kilo/sync +requires_preauth
+krb_princ kilo/other +requires_preauth
+krb_princ gone +requires_preauth
+krb_princ HTTP/localhost
+krb_keytab "$tmpdir/kilo.keytab" kilo/sync gone
+krb_keytab "$tmpdir/http.keytab" HTTP/localhost
+FAKE_RM_PYTHON=/usr/bin/python3 FAKE_RM_ARGS="--spnego-keytab $tmpdir/http.keytab"
+. "$KILO_TOP/test/fake/sync-cluster.sh"
+cd "$tmpdir" || exit 1
+unset KRB5CCNAME
+rm1=http://localhost:${rm1##*:}
+# cfg [KEYTAB PRINCIPAL]: the config, with the keytab or the operator's cache
+cfg() {
+	cat >"$tmpdir/krb.yaml" <<EOC
+clusters:
+  - id: yarn-cluster-1
+    rmUrls: [$rm1, http://localhost:${rm2##*:}]
+    timeoutMs: 5000
+    auth: kerberos
+${1:+    keytab: $1}
+${2:+    principal: $2}
+overCommitTimeoutMs: 30000
+kubernetes: {pageSize: $SYNC_PAGE_SIZE}
+EOC
+}
+before=$(node_ann worker-1)
+# fails WHAT TEXT: a pass fails for the cluster with TEXT as rm1's reason
+fails() {
+	rc=0
+	n0=$(rm_get /log | jq length)
+	kilo-sync --config "$tmpdir/krb.yaml" >"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+	assert_eq "$rc" 75 "$1: exit ($(cat "$tmpdir/err"))"
+	line=$(grep "^kilo-sync: cluster 'yarn-cluster-1'" "$tmpdir/err")
+	case $line in
+	"kilo-sync: cluster 'yarn-cluster-1': unreachable (rm-refused), 1 node skipped for it: cluster yarn-cluster-1: no active RM ($rm1: cluster info: HTTP $2"*) ;;
+	*) fail "$1: got '$line'" ;;
+	esac
+	grep -v "^kilo-sync: cluster 'yarn-cluster-1'" "$tmpdir/err" | grep -v "^kilo-sync: node 'worker-[23]': skipped" | grep -qv "^kilo-sync: 3 nodes" && fail "$1: other lines: $(cat "$tmpdir/err")"
+	assert_eq "$(node_ann worker-1)" "$before" "$1: worker-1's annotation"
+	assert_eq "$(rm_get /log | jq --argjson n "$n0" '[.[$n:][] | select(.method == "POST")] | length')" 0 \
+		"$1: resizes sent"
+}
+
+cfg "$tmpdir/kilo.keytab" "kilo/other@$KRB_REALM"
+fails "keytab without the key" "401: Kerberos: Credential cache is empty: keytab $tmpdir/kilo.keytab holds no key for kilo/other@$KRB_REALM, or cannot be read (kadmin: ktadd -norandkey);"
+
+kadmin.local -r "$KRB_REALM" -q "delprinc -force gone" >/dev/null 2>&1 || fail "delprinc"
+cfg "$tmpdir/kilo.keytab" "gone@$KRB_REALM"
+fails "unknown client principal" "401: Kerberos: Client 'gone@$KRB_REALM' not found in Kerberos database: the KDC does not know the client principal (clusters[].principal);"
+
+cfg
+KRB5CCNAME=FILE:$tmpdir/empty-cache fails "no ticket" "401: Kerberos: SPNEGO cannot find mechanisms to negotiate: no valid ticket: kinit as the user kilo-sync runs as, or set clusters[].keytab and principal;"
+
+# the RM's own refusal: HTTP/localhost re-keyed, the RM's keytab still has
+# the old key: the token goes out, the acceptor cannot read it
+cfg "$tmpdir/kilo.keytab" "kilo/sync@$KRB_REALM"
+krb_rekey HTTP/localhost
+fails "the RM refuses the token (403)" "403: Kerberos: the RM refused the ticket (HTTP 403 after SPNEGO): its HTTP/<host> keytab lacks the KDC's current key, or its clock is off;"
+rm_get /log | jq -e '[.[] | select(.auth == "refused")] | length > 0' >/dev/null || fail "no token reached the RM"
+rm_post /config '{"spnegoRefuseStatus":401}'
+fails "the RM refuses the token (401)" "401: Kerberos: the RM refused the ticket (HTTP 401 after SPNEGO): its HTTP/<host> keytab lacks the KDC's current key, or its clock is off;"
+rm_post /config '{"spnegoRefuseStatus":403}'
+krb_keytab "$tmpdir/http.keytab" HTTP/localhost # the RM gets the new key: passes again
+kilo-sync --config "$tmpdir/krb.yaml" >/dev/null 2>"$tmpdir/err" || fail "after the RM's new keytab: $(cat "$tmpdir/err")"
+rm_post /restart '{}'
+before=$(node_ann worker-1)
+
+# the KDC down, then one that takes the packets and never answers: bounded
+krb_stop
+fails "KDC down" "401: Kerberos: Cannot contact any KDC for realm '$KRB_REALM': no KDC answered (krb5.conf: [realms] kdc; MIT waits some 27 s per KDC);"
+krb_start
+# (one RM: each token asked for waits out MIT's schedule, some 27 s with
+# krb5 1.20: UDP 1 s, TCP 10 s, retries; kdc_timeout and max_retries set it)
+sed "s|rmUrls: .*|rmUrls: [$rm1]|" "$tmpdir/krb.yaml" >"$tmpdir/krb1.yaml"
+kill -STOP "$(cat "$KRB_DIR/kdc.pid")"
+t0=$(date +%s)
+rc=0
+kilo-sync --config "$tmpdir/krb1.yaml" >"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+t=$(($(date +%s) - t0))
+kill -CONT "$(cat "$KRB_DIR/kdc.pid")"
+assert_eq "$rc" 75 "KDC not answering: exit ($(cat "$tmpdir/err"))"
+grep -q "^kilo-sync: cluster 'yarn-cluster-1': unreachable (rm-[a-z]*), 1 node skipped for it: cluster yarn-cluster-1: no active RM ($rm1: [^;]*Kerberos: Cannot contact any KDC for realm '$KRB_REALM': no KDC answered" \
+	"$tmpdir/err" || fail "KDC not answering: $(cat "$tmpdir/err")"
+[ "$t" -le 40 ] || fail "a KDC that does not answer held the pass $t s"
+
+# a clock skew: the KDC 15 minutes ahead, preauth required
+krb_stop
+krb_start faketime=+15m
+fails "clock skew" "401: Kerberos: Clock skew too great: this host's clock and the KDC's or the RM's differ by more than krb5.conf's clockskew (300 s): sync them (NTP);"
+krb_stop
+krb_start
+
+# the operator's cache: a ticket works, the same one expired does not
+export KRB5CCNAME=FILE:$tmpdir/op-cache
+kinit -k -t "$tmpdir/kilo.keytab" kilo/sync || fail "kinit"
+cfg
+kilo-sync --config "$tmpdir/krb.yaml" >/dev/null 2>"$tmpdir/err" || fail "with the operator's ticket: $(cat "$tmpdir/err")"
+rm_post /restart '{}'
+before=$(node_ann worker-1)
+sleep 11
+fails "expired ticket" "401: Kerberos: Ticket expired: no valid ticket: kinit as the user kilo-sync runs as, or set clusters[].keytab and principal;"
+exit 0
