@@ -471,10 +471,15 @@ static int rmadmin_run(const struct yarn_cluster *c, char *const *argv, const ch
 		return err_set(e, ERR_TEMP, 0, "%s %s: timed out after %" PRId64 " ms", c->rmadmin,
 			       what, limit);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return err_set(e, ERR_REMOTE, 0, "%s %s: %s %d%s%s", c->rmadmin, what,
-			       WIFEXITED(status) ? "exit status" : "killed by signal",
-			       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-			       *why ? ": " : "", why);
+		return err_set(
+			e, ERR_REMOTE, 0, "%s %s: %s %d%s%s%s", c->rmadmin, what,
+			WIFEXITED(status) ? "exit status" : "killed by signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			*why ? ": " : "", why,
+			/* AdminService's AccessControlException (RMServerUtils.verifyAdminAccess) */
+			strstr(why, "doesn't have permission to call")
+				? " (the RM's yarn.admin.acl does not list kilo's user or principal)"
+				: "");
 	return 0;
 }
 
