@@ -58,6 +58,11 @@ for _p in java.lang java.lang.reflect java.util java.util.concurrent java.net ja
 	_hd_jvm="$_hd_jvm --add-opens=java.base/$_p=ALL-UNNAMED"
 done
 _hd_jvm="$_hd_jvm --add-exports=java.base/sun.net.dns=ALL-UNNAMED"
+# HD_CURL: the test's curl options for the RMs' web apps (--negotiate -u :
+# behind mkconf.py --rm-spnego); a KRB5_CONFIG reaches the JVMs too
+# shellcheck disable=SC2086 # HD_CURL: options, one a word
+_hd_curl() { curl ${HD_CURL:-} "$@"; }
+[ -z "${KRB5_CONFIG:-}" ] || _hd_jvm="$_hd_jvm -Djava.security.krb5.conf=$KRB5_CONFIG"
 _hd_jvm="$_hd_jvm --add-exports=java.base/sun.net.util=ALL-UNNAMED"
 export KILO_HADOOP_JVM="$_hd_jvm" KILO_HADOOP_CP="$_hd_cp"
 
@@ -133,7 +138,7 @@ hd_rm_start() {
 	_hd_java "$1" "$(_hd_conf "$1")" org.apache.hadoop.yarn.server.resourcemanager.ResourceManager
 	eval "_hd_rm_pid_$1=$_hd_last"
 	_u=$(jq -r --arg id "$1" '.rms[] | select(.id == $id) | .url' "$hd_info")
-	hd_wait "RM $1 did not start" 90 curl -sf -o /dev/null "$_u/ws/v1/cluster/info"
+	hd_wait "RM $1 did not start" 90 _hd_curl -sf -o /dev/null "$_u/ws/v1/cluster/info"
 }
 
 hd_rm_stop() {
@@ -172,12 +177,12 @@ hd_rmadmin() {
 }
 
 _hd_running() { # N: the active RM lists N RUNNING nodes
-	[ "$(curl -sf "$_hd_active/ws/v1/cluster/nodes?states=RUNNING" |
+	[ "$(_hd_curl -sf "$_hd_active/ws/v1/cluster/nodes?states=RUNNING" |
 		jq '.nodes.node // [] | length')" = "$1" ]
 }
 
 hd_node() { # ID: that node at the active RM (follows the standby's redirect)
-	curl -sfL "$_hd_active/ws/v1/cluster/nodes/$1" | jq -c .node
+	_hd_curl -sfL "$_hd_active/ws/v1/cluster/nodes/$1" | jq -c .node
 }
 
 hd_start() {
@@ -195,7 +200,7 @@ hd_start() {
 	done
 	_hd_watch=$_hd_pids
 	for _u in $(jq -r '.rms[].url' "$hd_info"); do
-		hd_wait "RM at $_u did not start" 90 curl -sf -o /dev/null "$_u/ws/v1/cluster/info"
+		hd_wait "RM at $_u did not start" 90 _hd_curl -sf -o /dev/null "$_u/ws/v1/cluster/info"
 	done
 	[ -z "$hd_rm2" ] || hd_rmadmin -transitionToActive rm1 >/dev/null ||
 		fail "rmadmin -transitionToActive rm1"

@@ -3,6 +3,11 @@
 """mkconf.py - Hadoop configuration for a real YARN cluster on loopback.
 
     mkconf.py WORK [--rms 2] [--nms 2] [--nm-memory-mb 8192] [--nm-vcores 8]
+              [--rm-spnego KEYTAB PRINCIPAL]
+
+--rm-spnego puts the RMs' web apps behind Hadoop's Kerberos HTTP
+authentication (AuthenticationFilterInitializer, type kerberos, the HTTP/
+principal's key from KEYTAB); RPC stays simple.
 
 Each daemon runs in its own JVM from its own conf dir (the conf dir is the
 first classpath entry, as the `yarn` script does), because Guice's servlet
@@ -35,6 +40,7 @@ p.add_argument("--rms", type=int, default=2)
 p.add_argument("--nms", type=int, default=2)
 p.add_argument("--nm-memory-mb", default="8192")
 p.add_argument("--nm-vcores", default="8")
+p.add_argument("--rm-spnego", nargs=2, metavar=("KEYTAB", "PRINCIPAL"))
 a = p.parse_args()
 work = os.path.abspath(a.work)
 here = os.path.dirname(os.path.abspath(__file__))
@@ -57,12 +63,12 @@ def write(d, name, props):
     ET.ElementTree(root).write(os.path.join(d, name), encoding="utf-8", xml_declaration=True)
 
 
-def confdir(name, site):
+def confdir(name, site, core=None):
     d = os.path.join(work, "conf-" + name)
     os.makedirs(d, exist_ok=True)
     write(d, "yarn-site.xml", site)
-    write(d, "core-site.xml", {"hadoop.tmp.dir": os.path.join(work, "tmp-" + name),
-                               "hadoop.security.authentication": "simple"})
+    write(d, "core-site.xml", dict({"hadoop.tmp.dir": os.path.join(work, "tmp-" + name),
+                                    "hadoop.security.authentication": "simple"}, **(core or {})))
     with open(os.path.join(here, "log4j.properties")) as src, \
             open(os.path.join(d, "log4j.properties"), "w") as dst:
         dst.write(src.read())
@@ -107,8 +113,18 @@ for rid in ids:
     site = dict(common)
     if a.rms > 1:
         site["yarn.resourcemanager.ha.id"] = rid
+    core = None
+    if a.rm_spnego:
+        core = {
+            "hadoop.http.filter.initializers":
+                "org.apache.hadoop.security.AuthenticationFilterInitializer",
+            "hadoop.http.authentication.type": "kerberos",
+            "hadoop.http.authentication.kerberos.keytab": os.path.abspath(a.rm_spnego[0]),
+            "hadoop.http.authentication.kerberos.principal": a.rm_spnego[1],
+            "hadoop.http.authentication.simple.anonymous.allowed": "false",
+        }
     info["rms"].append({"id": rid, "url": "http://" + rmaddr[(rid, "webapp.address")],
-                        "conf": confdir(rid, site)})
+                        "conf": confdir(rid, site, core)})
 for i in range(a.nms):
     host = "127.0.0.%d" % (i + 2)
     n = "nm%d" % (i + 1)
