@@ -24,6 +24,18 @@ void sync_options_defaults(struct sync_options *o)
 
 static int dns_label(const char *s);
 
+/* 1 for a Kerberos principal name as kilo takes it: non-empty, no blank or
+ * control character (MIT's krb5_parse_name rules the rest). */
+static int principal_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
 /* auth: kerberos and its keytab and principal (remote/http_auth.h): a
  * userName is pseudo authentication, which a secure RM ignores; a keytab
  * names the identity its principal picks; the Kerberos environment is the
@@ -50,7 +62,7 @@ static int load_kerberos(struct sync_config *sc, const json_t *obj, size_t i, co
 					       : "a keytab with the principal (without both, the "
 						 "operator's credential cache is used)",
 				     e);
-	if (y->principal && (!*y->principal || strpbrk(y->principal, " \t\n")))
+	if (y->principal && !principal_name(y->principal))
 		return config_reject(c, obj, ctx, "principal", "a Kerberos principal name", e);
 	for (size_t k = 0; y->kerberos && k < i; k++) {
 		const struct sync_cluster *o = &sc->clusters[k];

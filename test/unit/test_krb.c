@@ -44,6 +44,9 @@ static const struct {
 	  "  - id: b\n    rmUrls: ['http://rm2:8088']\n    auth: kerberos\n",
 	  "sync.yaml:9:11: clusters[1].auth: expected the keytab and principal of every other "
 	  "kerberos cluster (one Kerberos identity per process), got \"kerberos\"" },
+	{ "    auth: kerberos\n    keytab: /k\n    principal: \"p\\x01@R\"\n",
+	  "sync.yaml:6:16: clusters[0].principal: expected a Kerberos principal name, got "
+	  "\"p\\u0001@R\"" },
 	{ "    auth: [kerberos]\n",
 	  "sync.yaml:4:11: clusters[0].auth: expected a string, got [\"kerberos\"]" },
 };
