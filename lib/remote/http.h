@@ -13,7 +13,8 @@
  * only 307/308: the method and body are re-sent to the Location (the YARN
  * standby RM answers 307 to the active one).  The bearer token is sent to
  * the origin of the first URL only.  No token, password or URL userinfo ever
- * appears in an error message or a trace line.
+ * appears in an error message or a trace line.  With http_client.negotiate
+ * the request authenticates with SPNEGO (remote/http_auth.h).
  */
 #ifndef KILO_HTTP_H
 #define KILO_HTTP_H
