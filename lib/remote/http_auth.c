@@ -108,6 +108,7 @@ static int k5_load(struct err *e)
 
 static struct {
 	int done;
+	int at_exit;              /* env_cleanup registered */
 	char *keytab, *principal; /* the identity set up (NULL: the operator's cache) */
 	char dir[4096];           /* the private cache's dir, "" when none */
 	char cache[4200];         /* its file */
@@ -185,10 +186,12 @@ int http_negotiate_env(struct http_negotiate *n, struct err *e)
 
 			*env.dir = '\0';
 			return err_set(e, ERR_SYSTEM, errnum,
-				       "Kerberos: private credential cache dir");
+				       "Kerberos: private credential cache dir in %s (TMPDIR)",
+				       tmp && *tmp ? tmp : "/tmp");
 		}
 		snprintf(env.cache, sizeof(env.cache), "%s/ccache", env.dir);
-		atexit(env_cleanup);
+		if (!env.at_exit++)
+			atexit(env_cleanup);
 		if (init_cache(n->principal, e) < 0) {
 			env_cleanup();
 			return -1;

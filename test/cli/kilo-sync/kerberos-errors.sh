@@ -60,6 +60,14 @@ fails() {
 cfg "$tmpdir/kilo.keytab" "kilo/other@$KRB_REALM"
 fails "keytab without the key" "401: Kerberos: Credential cache is empty: keytab $tmpdir/kilo.keytab holds no key for kilo/other@$KRB_REALM, or cannot be read (kadmin: ktadd -norandkey);"
 
+# no place for the private credential cache: says where it looked
+cfg "$tmpdir/kilo.keytab" "kilo/sync@$KRB_REALM"
+rc=0
+TMPDIR=$tmpdir/no-such-dir kilo-sync --config "$tmpdir/krb.yaml" >"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+assert_eq "$rc" 75 "no TMPDIR: exit"
+grep -qF "($rm1: GET $rm1/ws/v1/cluster/info: Kerberos: private credential cache dir in $tmpdir/no-such-dir (TMPDIR): No such file or directory;" \
+	"$tmpdir/err" || fail "no TMPDIR: $(cat "$tmpdir/err")"
+
 kadmin.local -r "$KRB_REALM" -q "delprinc -force gone" >/dev/null 2>&1 || fail "delprinc"
 cfg "$tmpdir/kilo.keytab" "gone@$KRB_REALM"
 fails "unknown client principal" "401: Kerberos: Client 'gone@$KRB_REALM' not found in Kerberos database: the KDC does not know the client principal (clusters[].principal);"
