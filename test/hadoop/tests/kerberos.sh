@@ -7,7 +7,8 @@
 # (test/krb/kdc.sh): without Kerberos the RMs refuse kilo-sync (401,
 # rm-refused, nothing written); with it a pass resizes the NodeManager,
 # confirmed at the RM; after a failover the next pass resizes through the
-# new active RM.
+# new active RM; with the RMs' HTTP/ keytab stale (a re-key) Hadoop refuses
+# the token (403) and kilo-sync says so.
 . "$KILO_TOP/test/lib.sh"
 . "$KILO_TOP/test/krb/kdc.sh"
 need_krb
@@ -69,10 +70,22 @@ assert_eq "$total" "$(item worker-1 '[.yarnTotal.vCores, .yarnTotal.memoryMB]')"
 # a failover: rm2 active; the next pass resizes through it
 hd_rmadmin -transitionToStandby rm1 >/dev/null || fail "rm1 to standby"
 hd_rmadmin -transitionToActive rm2 >/dev/null || fail "rm2 to active"
+_hd_active=$hd_rm2
+hd_wait "the NodeManager at rm2" 30 _hd_running 1
 set_origin worker-1 6000 12884901888
 sync
 assert_eq "$rc" 0 "pass after the failover ($(tail -n 5 sync.err))"
 assert_eq "$(item worker-1 '.result')" '"updated"' "worker-1 after the failover"
 grep -q "^kilo-sync: POST http://localhost:${hd_rm2##*:}/ws/v1/cluster/nodes/.*/resource -> 200" sync.err ||
 	fail "resize through rm2: $(grep POST sync.err)"
+
+# the RM's own refusal: HTTP/localhost re-keyed at the KDC, the RMs' keytab
+# still holds the old key: the token goes out, Hadoop cannot accept it
+krb_rekey HTTP/localhost
+sync
+assert_eq "$rc" 75 "exit with the RMs' keytab stale"
+grep "^kilo-sync: cluster 'yarn-real'" sync.err >line || fail "stale RM keytab: $(cat sync.err)"
+cat line
+grep -q "unreachable (rm-refused), .*cluster info: HTTP 403: Kerberos: the RM refused the ticket (HTTP 403 after SPNEGO)" line ||
+	fail "stale RM keytab: $(cat line)"
 exit 0
