@@ -7,18 +7,15 @@
 #include "remote/k8s.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/jsonio.h"
 #include "core/xalloc.h"
+#include "remote/spawn.h"
 
 extern char **environ;
 
@@ -132,7 +129,31 @@ static char *read_token_file(const char *path, struct err *e)
 	return xstrdup(buf + a);
 }
 
-/* Run the exec plugin and read its stdout.  New string or NULL with e set. */
+/* An exec plugin's stdout, up to K8S_EXEC_MAX_BYTES (over: the rest is
+ * read and dropped, and the run fails). */
+struct exec_out {
+	char *text;
+	size_t len;
+	int over;
+};
+
+static void exec_feed(void *arg, const char *buf, size_t n)
+{
+	struct exec_out *o = arg;
+
+	if (o->over || n > K8S_EXEC_MAX_BYTES - o->len) {
+		o->over = 1;
+		return;
+	}
+	o->text = xrealloc(o->text, o->len + n + 1);
+	memcpy(o->text + o->len, buf, n);
+	o->len += n;
+	o->text[o->len] = '\0';
+}
+
+/* Run the exec plugin (its stderr is kilo's, as client-go passes it) and
+ * read its stdout, within K8S_EXEC_TIMEOUT_MS.  New string or NULL with e
+ * set. */
 static char *exec_run(const struct k8s_client *c, struct err *e)
 {
 	const struct k8s_exec *x = c->cfg.exec;
@@ -142,11 +163,10 @@ static char *exec_run(const struct k8s_client *c, struct err *e)
 	cleanup_free char *info_env = NULL;
 	cleanup_free char **envp = NULL;
 	cleanup_free char **argv = NULL;
-	cleanup_free char *out = NULL;
-	size_t n = 0, cap = 0, nenv = 0, nargs = 0;
-	posix_spawn_file_actions_t fa;
-	int pipefd[2], status, rc;
-	pid_t pid;
+	struct exec_out out = { 0 };
+	struct spawn_opts so = { .timeout_ms = K8S_EXEC_TIMEOUT_MS, .feed = exec_feed };
+	struct spawn_result res;
+	size_t nenv = 0, nargs = 0;
 
 	if (x->provide_cluster_info)
 		json_object_set_new(json_object_get(info, "spec"), "cluster",
@@ -172,46 +192,24 @@ static char *exec_run(const struct k8s_client *c, struct err *e)
 	argv[0] = x->command;
 	memcpy(argv + 1, x->args, nargs * sizeof(char *));
 
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
-		err_set(e, ERR_SYSTEM, errno, "exec plugin '%s': pipe", x->command);
-		return NULL;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	rc = posix_spawnp(&pid, x->command, &fa, NULL, argv, envp);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (rc != 0) {
-		close(pipefd[0]);
-		err_set(e, rc == ENOENT ? ERR_NOTFOUND : ERR_SYSTEM, rc, "exec plugin '%s'",
-			x->command);
-		return NULL;
-	}
-	for (;;) {
-		ssize_t r;
-
-		if (n + 4096 + 1 > cap) {
-			cap = (n + 4096 + 1) * 2;
-			out = xrealloc(out, cap);
-		}
-		r = read(pipefd[0], out + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	out[n] = '\0';
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	so.argv = argv;
+	so.envp = envp;
+	so.arg = &out;
+	if (spawn_run(&so, &res, e) < 0)
+		err_set(e, e->kind, e->errnum, "exec plugin '%s'", x->command);
+	else if (res.timed_out)
+		err_set(e, ERR_TEMP, 0, "exec plugin '%s': no answer within %d s (killed)",
+			x->command, K8S_EXEC_TIMEOUT_MS / 1000);
+	else if (out.over)
+		err_set(e, ERR_REMOTE, 0, "exec plugin '%s': output over %d bytes", x->command,
+			K8S_EXEC_MAX_BYTES);
+	else if (!res.exited || res.code != 0)
 		err_set(e, ERR_SYSTEM, 0, "exec plugin '%s' failed (status %d)", x->command,
-			WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-		return NULL;
-	}
-	return steal_ptr(&out);
+			res.exited ? res.code : 128 + res.code);
+	else
+		return out.text ? out.text : xstrdup("");
+	free(out.text);
+	return NULL;
 }
 
 static int exec_refresh(struct k8s_client *c, int force, struct err *e)

@@ -73,9 +73,14 @@
 #define K8S_TOKEN_REREAD_MS 60000 /* token files are re-read at most this often */
 #define K8S_MAX_RETRIES 5         /* default k8s_client.max_retries */
 #define K8S_MAX_WAIT_MS 10000     /* default k8s_client.max_wait_ms */
-#define K8S_LIST_LIMIT 500        /* default page size (kubectl's chunk size) */
-#define K8S_LIST_RESTARTS 3       /* a listing restarts at most this often after 410 */
-#define K8S_LIST_MAX_PAGES 2000   /* default k8s_list_options.max_pages */
+/* An exec credential plugin is killed after this long (client-go has no
+ * bound; a hung plugin would stall every pass), and its answer (an
+ * ExecCredential: a token or a client certificate) is at most this big. */
+#define K8S_EXEC_TIMEOUT_MS 60000
+#define K8S_EXEC_MAX_BYTES (1 << 20)
+#define K8S_LIST_LIMIT 500      /* default page size (kubectl's chunk size) */
+#define K8S_LIST_RESTARTS 3     /* a listing restarts at most this often after 410 */
+#define K8S_LIST_MAX_PAGES 2000 /* default k8s_list_options.max_pages */
 /* The longest continue token taken (the API server's are a base64 key of
  * ~100 bytes; a longer one could not be sent back in a URL). */
 #define K8S_CONTINUE_MAX 4096

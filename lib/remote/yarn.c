@@ -3,25 +3,18 @@
 #include "remote/yarn.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/jsonio.h"
 #include "core/xalloc.h"
+#include "remote/spawn.h"
 
 #define RMADMIN_TIMEOUT_MS 60000
-
-extern char **environ;
 
 /* ---- pure ---- */
 
@@ -342,140 +335,44 @@ static int confirm_active(struct yarn_cluster *c, struct err *e)
 	return yarn_find_active(c, e);
 }
 
-/* The process group of the rmadmin command running, 0 when none: it runs
- * in a group of its own (a timeout kills the JVM `yarn` starts too), so a
- * signal that ends kilo-sync meanwhile must end that group as well, or the
- * JVM lives on, reparented to init. */
-static volatile sig_atomic_t rmadmin_group;
-static const int rmadmin_fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-
-static void rmadmin_on_signal(int sig)
-{
-	if (rmadmin_group > 0)
-		kill(-(pid_t)rmadmin_group, SIGKILL);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* Catch (on) or restore (off) the signals that end kilo-sync, around the
- * run of one rmadmin command. */
-static void rmadmin_guard(int on, struct sigaction *saved)
-{
-	for (size_t i = 0; i < sizeof(rmadmin_fatal) / sizeof(rmadmin_fatal[0]); i++) {
-		if (on) {
-			struct sigaction sa = { .sa_handler = rmadmin_on_signal };
-
-			sigemptyset(&sa.sa_mask);
-			sigaction(rmadmin_fatal[i], NULL, &saved[i]);
-			if (saved[i].sa_handler != SIG_IGN) /* nohup'd: stay so */
-				sigaction(rmadmin_fatal[i], &sa, NULL);
-		} else {
-			sigaction(rmadmin_fatal[i], &saved[i], NULL);
-		}
-	}
-}
-
 /* Run `<rmadmin> rmadmin ARGS...` (argv[0] c->rmadmin, argv[1] "rmadmin")
  * with stdin from /dev/null, in a process group of its own killed after
  * rmadmin.timeoutMs, collecting its output for the message; what names it
  * there ("rmadmin -updateNodeResource ID"). */
+static void rmadmin_feed(void *arg, const char *buf, size_t n)
+{
+	yarn_rmadmin_feed(arg, buf, n);
+}
+
 static int rmadmin_run(const struct yarn_cluster *c, char *const *argv, const char *what,
 		       struct err *e)
 {
 	char why[512];
-	struct sigaction saved[sizeof(rmadmin_fatal) / sizeof(rmadmin_fatal[0])];
-	sigset_t fatal, none, held;
 	cleanup_free struct yarn_rmadmin_out *out = xcalloc(1, sizeof(*out));
 	int64_t limit = c->rmadmin_timeout_ms ? c->rmadmin_timeout_ms : RMADMIN_TIMEOUT_MS;
-	int64_t deadline = clock_mono_ms() + limit;
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	int pipefd[2], status = 0, rc, timed_out = 0;
-	pid_t pid;
+	/* its own process group, so a timeout kills the JVM `yarn` starts too */
+	struct spawn_opts so = { .argv = argv,
+				 .merge_stderr = 1,
+				 .timeout_ms = limit,
+				 .feed = rmadmin_feed,
+				 .arg = out };
+	struct spawn_result res;
 
 	/* auth: kerberos: the child inherits KRB5CCNAME and HADOOP_OPTS's
 	 * -Djava.security.krb5.conf (remote/http_auth.h) */
 	if (c->http.negotiate && http_negotiate_env(c->http.negotiate, e) < 0)
 		return err_wrap(e, "%s %s", c->rmadmin, what);
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return err_set(e, ERR_SYSTEM, errno, "pipe");
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	/* Its own process group, so a timeout kills the JVM `yarn` started too. */
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setpgroup(&attr, 0);
-	/* the signals held until the group is known (the child starts with
-	 * none held) */
-	sigemptyset(&none);
-	sigemptyset(&fatal);
-	for (size_t i = 0; i < sizeof(rmadmin_fatal) / sizeof(rmadmin_fatal[0]); i++)
-		sigaddset(&fatal, rmadmin_fatal[i]);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
-	sigprocmask(SIG_BLOCK, &fatal, &held);
-	rmadmin_guard(1, saved);
-	rc = posix_spawnp(&pid, c->rmadmin, &fa, &attr, argv, environ);
-	posix_spawnattr_destroy(&attr);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (rc != 0) {
-		rmadmin_guard(0, saved);
-		sigprocmask(SIG_SETMASK, &held, NULL);
-		close(pipefd[0]);
-		return err_set(e, ERR_SYSTEM, rc, "run %s", c->rmadmin);
-	}
-	rmadmin_group = pid;
-	sigprocmask(SIG_SETMASK, &held, NULL);
-	for (;;) {
-		struct pollfd p = { .fd = pipefd[0], .events = POLLIN };
-		int64_t left = deadline - clock_mono_ms();
-		char buf[512];
-		ssize_t n;
-
-		if (left <= 0) {
-			timed_out = 1;
-			kill(-pid, SIGKILL);
-			break;
-		}
-		if (poll(&p, 1, (int)(left > 1000 ? 1000 : left)) <= 0)
-			continue;
-		n = read(pipefd[0], buf, sizeof(buf));
-		if (n <= 0)
-			break;
-		yarn_rmadmin_feed(out, buf, (size_t)n);
-	}
-	close(pipefd[0]);
-	/* the end of its output is no exit: one that closed it and runs on is
-	 * killed at the deadline too, never waited for without one */
-	while (!timed_out) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid || (w < 0 && errno != EINTR))
-			break;
-		if (clock_mono_ms() >= deadline) {
-			timed_out = 1;
-			kill(-pid, SIGKILL);
-			break;
-		}
-		clock_sleep_ms(10);
-	}
-	if (timed_out)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-	rmadmin_group = 0;
-	rmadmin_guard(0, saved);
+	if (spawn_run(&so, &res, e) < 0)
+		return err_set(e, ERR_SYSTEM, e->errnum, "run %s", c->rmadmin);
 	yarn_rmadmin_why(out, why, sizeof(why));
-	if (timed_out)
+	if (res.timed_out)
 		return err_set(e, ERR_TEMP, 0, "%s %s: timed out after %" PRId64 " ms", c->rmadmin,
 			       what, limit);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	if (!res.exited || res.code != 0)
 		return err_set(
 			e, ERR_REMOTE, 0, "%s %s: %s %d%s%s%s", c->rmadmin, what,
-			WIFEXITED(status) ? "exit status" : "killed by signal",
-			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-			*why ? ": " : "", why,
+			res.exited ? "exit status" : "killed by signal", res.code, *why ? ": " : "",
+			why,
 			/* AdminService's AccessControlException (RMServerUtils.verifyAdminAccess) */
 			strstr(why, "doesn't have permission to call")
 				? " (the RM's yarn.admin.acl does not list kilo's user or principal)"
