@@ -336,9 +336,10 @@ static int retriable(const struct k8s_client *c, int attempt)
 	return attempt < c->max_retries;
 }
 
-json_t *k8s_call(struct k8s_client *c, enum http_method method, const char *path,
-		 const char *const *query, const char *content_type, const json_t *body,
-		 struct err *e)
+/* k8s_call(), the answer built only as far as keep names (NULL: whole). */
+static json_t *call(struct k8s_client *c, enum http_method method, const char *path,
+		    const char *const *query, const char *content_type, const json_t *body,
+		    const struct jsonio_filter *keep, struct err *e)
 {
 	const char *m = http_method_name(method);
 	int can_reauth = c->cfg.token_file || c->cfg.exec;
@@ -372,7 +373,8 @@ json_t *k8s_call(struct k8s_client *c, enum http_method method, const char *path
 		} else {
 			c->last_status = resp.status;
 			if (resp.status >= 200 && resp.status < 300) {
-				doc = http_response_json(&resp, e);
+				doc = keep ? http_response_json_filtered(&resp, keep, NULL, e)
+					   : http_response_json(&resp, e);
 				if (!doc)
 					err_wrap(e, "%s", what);
 				break;
@@ -402,6 +404,13 @@ json_t *k8s_call(struct k8s_client *c, enum http_method method, const char *path
 	return doc;
 }
 
+json_t *k8s_call(struct k8s_client *c, enum http_method method, const char *path,
+		 const char *const *query, const char *content_type, const json_t *body,
+		 struct err *e)
+{
+	return call(c, method, path, query, content_type, body, NULL, e);
+}
+
 json_t *k8s_node_get(struct k8s_client *c, const char *name, struct err *e)
 {
 	cleanup_free char *seg = http_escape(name, 1);
@@ -426,10 +435,31 @@ static int check_page(const json_t *page, const char *want, struct err *e)
 	return 0;
 }
 
+/* What k8s_list() and k8s_list_all() read of a page's own metadata. */
+static const struct jsonio_filter list_meta_fields[] = {
+	{ "continue" },
+	{ "resourceVersion" },
+	{ NULL },
+};
+
 int k8s_list(struct k8s_client *c, const char *path, const struct k8s_list_options *lo,
 	     k8s_page_fn *fn, void *arg, struct err *e)
 {
 	static const struct k8s_list_options none = { 0 };
+	/* With item_fields the body is parsed by the field filter of `plan
+	 * --from` (jsonio_filter.c), never as a whole jansson tree: a 500-pod
+	 * page is ~1.6 MB of text, managedFields and env most of it.  It is
+	 * parsed whole from the buffer libcurl filled, not fed from the write
+	 * callback: jansson's json_load_callback pulls its input and builds the
+	 * whole tree (the very cost avoided here), and a filter fed by pushes
+	 * would be a second, resumable JSON parser written by hand. */
+	const struct jsonio_filter page_fields[] = {
+		{ "kind" },
+		{ "apiVersion" },
+		{ "metadata", list_meta_fields },
+		{ "items", lo ? lo->item_fields : NULL },
+		{ NULL },
+	};
 	json_auto_t *seen = json_object(); /* continue tokens given since the last start */
 	cleanup_free char *cont = NULL;
 	char limit[32];
@@ -461,7 +491,8 @@ int k8s_list(struct k8s_client *c, const char *path, const struct k8s_list_optio
 			return err_set(e, ERR_TEMP, 0,
 				       "list %s: more than %ld pages: not taken as complete", path,
 				       max_pages);
-		page = k8s_call(c, HTTP_GET, path, q, NULL, NULL, e);
+		page = call(c, HTTP_GET, path, q, NULL, NULL, lo->item_fields ? page_fields : NULL,
+			    e);
 		if (!page && cont && c->last_status == 410 && restarts < K8S_LIST_RESTARTS) {
 			/* the snapshot is gone: start again, the caller drops its partial result */
 			restarts++;

@@ -198,6 +198,16 @@ struct k8s_list_options {
 	int64_t deadline_ms;        /* clock_mono_ms() past which no page is asked for, 0: none */
 	const char *kind;           /* every page must be of this kind ("PodList"), NULL: any
 				     * "...List" (k8s_nodes_list/k8s_pods_list set it) */
+	/* What of each item to build (a jsonio_filter, borrowed, static), NULL:
+	 * all of it.  With a filter a page is parsed by jsonio_filter.c and
+	 * never held as a whole jansson tree; the page handed to fn has only
+	 * kind, apiVersion, metadata.continue/resourceVersion and the items
+	 * as filtered.  Every rule above stays (not JSON, no items array,
+	 * continue tokens, max_pages, the body cap of http_client.max_body)
+	 * with the same messages; duplicate keys are refused among the keys
+	 * built, as with `plan --from` (one under a key not built, e.g. in
+	 * managedFields, changes nothing read and is not looked for). */
+	const struct jsonio_filter *item_fields;
 };
 
 /* Called once per page with the list object (a "NodeList"/"PodList",

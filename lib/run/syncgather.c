@@ -154,10 +154,12 @@ int sync_gather(struct sync_input *in, const struct sync_config *sc, struct sync
 		.limit = sc->page_size,
 		.max_pages = sc->max_pages,
 		.deadline_ms = deadline,
+		.item_fields = sync_input_fields, /* pages parsed as `plan --from` reads */
 	};
 	struct k8s_list_options nodes = { .limit = sc->page_size,
 					  .max_pages = sc->max_pages,
-					  .deadline_ms = deadline };
+					  .deadline_ms = deadline,
+					  .item_fields = sync_input_fields };
 	struct page_ctx pc = { .in = in, .st = st };
 
 	sync_input_set_remote(in);

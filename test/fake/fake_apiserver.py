@@ -46,8 +46,9 @@ with that code (429 plain text, others a Status); delayMs sleeps first;
 drop closes the connection without an answer; compact expires all continue
 tokens issued so far, then the request is served; body answers with that
 JSON document instead (status 200 unless given): a Status with 200, a list
-without items, a page whose continue token repeats; headers adds response
-headers to a status answer (a 307 with a Location).
+without items, a page whose continue token repeats; rawBody answers that
+text as application/json (JSON that is broken or has duplicate keys);
+headers adds response headers to a status answer (a 307 with a Location).
 
 Control (a second, plain-HTTP listener, no authentication): POST /faults
 (add one), DELETE /faults (remove all), POST /compact, GET /objects
@@ -451,8 +452,10 @@ class Handler(BaseHTTPRequestHandler):
         with self.server.log_lock, open(self.server.opts.log, "a", encoding="utf-8") as f:
             f.write(json.dumps(rec, sort_keys=True) + "\n")
 
-    def reply(self, status, doc=None, text=None, headers=None):
-        if text is not None:
+    def reply(self, status, doc=None, text=None, headers=None, raw=None):
+        if raw is not None:
+            data, ctype = raw.encode(), "application/json"
+        elif text is not None:
             data, ctype = text.encode(), "text/plain; charset=utf-8"
         else:
             data, ctype = json.dumps(doc).encode(), "application/json"
@@ -519,6 +522,9 @@ class Handler(BaseHTTPRequestHandler):
                     state.compact()
                 if "body" in fault:  # any answer at all, e.g. a 200 that is no list
                     self.reply(fault.get("status", 200), fault["body"])
+                    return
+                if "rawBody" in fault:  # text no JSON encoder writes: broken, duplicate keys
+                    self.reply(fault.get("status", 200), raw=fault["rawBody"])
                     return
                 st = fault.get("status")
                 if st:
@@ -771,6 +777,11 @@ EXPIRED_MSG = ("The provided continue parameter is too old to display a consiste
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+
+    def handle_error(self, request, client_address):
+        """A client that hangs up mid-answer (a body past its cap) is no error of the fake."""
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
 
 
 def main():

@@ -664,6 +664,190 @@ START_TEST(test_k8s_list_failed_page)
 }
 END_TEST
 
+/* What the filtered listings below keep of a pod. */
+static const struct jsonio_filter name_node[] = {
+	{ "metadata", (const struct jsonio_filter[]){ { "name" }, { NULL } } },
+	{ "spec", (const struct jsonio_filter[]){ { "nodeName" }, { NULL } } },
+	{ NULL },
+};
+
+struct kept {
+	int pages, items;
+	char page_keys[128], meta_keys[128], first[256];
+};
+
+/* The keys of obj, sorted, joined with ','. */
+static void keys_of(const json_t *obj, char *out, size_t size)
+{
+	json_t *arr = json_array();
+	const char *k;
+	json_t *v;
+	size_t n = 0, i;
+
+	json_object_foreach((json_t *)obj, k, v)
+	{
+		(void)v;
+		json_array_append_new(arr, json_string(k));
+	}
+	out[0] = '\0';
+	for (size_t a = 0; a < json_array_size(arr); a++) /* a small sort: a handful of keys */
+		for (size_t b = a + 1; b < json_array_size(arr); b++)
+			if (strcmp(json_string_value(json_array_get(arr, a)),
+				   json_string_value(json_array_get(arr, b))) > 0) {
+				json_t *t = json_incref(json_array_get(arr, a));
+
+				json_array_set(arr, a, json_array_get(arr, b));
+				json_array_set_new(arr, b, t);
+			}
+	json_array_foreach(arr, i, v)
+	{
+		n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s%s", i ? "," : "",
+				      json_string_value(v));
+	}
+	json_decref(arr);
+}
+
+static int kept_page(void *arg, json_t *page, struct err *e)
+{
+	struct kept *k = arg;
+
+	(void)e;
+	if (!page)
+		return 0;
+	if (k->pages++ == 0) {
+		char *first = json_dumps(json_array_get(json_object_get(page, "items"), 0),
+					 JSON_COMPACT | JSON_SORT_KEYS);
+
+		keys_of(page, k->page_keys, sizeof(k->page_keys));
+		keys_of(json_object_get(page, "metadata"), k->meta_keys, sizeof(k->meta_keys));
+		snprintf(k->first, sizeof(k->first), "%s", first ? first : "");
+		free(first);
+	}
+	k->items += (int)json_array_size(json_object_get(page, "items"));
+	return 0;
+}
+
+/* With item_fields a page is built only as far as the filter names (not
+ * whole, the cost of a live pass at scale), and the listing is the same. */
+START_TEST(test_k8s_list_filtered_pages)
+{
+	struct fake f;
+	struct k8s_client c;
+	struct err e = { 0 };
+	struct kept k = { 0 };
+	struct pages p = { 0 };
+	struct k8s_list_options lo = { .limit = 2, .item_fields = name_node };
+	char *kc;
+
+	fake_start(&f, NULL);
+	kc = kubeconfig("kc", f.url, NULL, NULL);
+	client_for(&c, kc);
+	ck_assert_int_eq(k8s_pods_list(&c, NULL, NULL, &lo, kept_page, &k, &e), 3);
+	ck_assert_int_eq(k.pages, 3);
+	ck_assert_int_eq(k.items, 5);
+	ck_assert_str_eq(k.page_keys, "apiVersion,items,kind,metadata");
+	ck_assert_str_eq(k.meta_keys, "continue,resourceVersion");
+	ck_assert_str_eq(k.first, "{\"metadata\":{\"name\":\"yarn-nm-0\"},"
+				  "\"spec\":{\"nodeName\":\"worker-1\"}}");
+	/* the same pages, names and order as whole pages */
+	ck_assert_int_eq(k8s_pods_list(&c, NULL, NULL, &lo, count_page, &p, &e), 3);
+	ck_assert_int_eq(p.items, 5);
+	ck_assert_str_eq(p.names[0], "yarn-nm-0");
+	ck_assert_str_eq(p.names[4], "spark-pi-5f8a2b8f1c3d4e6a-exec-1");
+	k8s_client_release(&c);
+	fake_stop(&f);
+	free(kc);
+}
+END_TEST
+
+/* Pages the API server never sends, read whole and filtered: the same
+ * verdict and the same message. */
+static const char *const raw_pages[] = {
+	/* cut short */
+	"{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[{\"metadata\":"
+	"{\"name\":\"a\"}}",
+	/* a duplicate key among the fields read: an item's, the page's own */
+	"{\"kind\":\"PodList\",\"metadata\":{},\"items\":[{\"metadata\":{\"name\":\"a\","
+	"\"name\":\"b\"}}]}",
+	"{\"kind\":\"PodList\",\"metadata\":{\"continue\":\"x\",\"continue\":\"\"},\"items\":[]}",
+	"{\"kind\":\"PodList\",\"metadata\":{},\"items\":[],\"items\":[{}]}",
+	/* under keys not built: still checked */
+	"{\"kind\":\"PodList\",\"metadata\":{},\"items\":[{\"metadata\":{\"name\":\"a\"},"
+	"\"spec\":{\"nodeName\":\"n\",\"priority\":1e999}}]}",
+	"{\"kind\":\"PodList\",\"metadata\":{},\"items\":[{\"metadata\":{\"name\":\"a\","
+	"\"uid\":\"\\u0000\"}}]}",
+	"{\"kind\":\"PodList\",\"metadata\":{},\"items\":[{\"status\":{\"x\":99999999999999999999}}]}",
+	/* no list */
+	"[]",
+	"{\"kind\":\"PodList\",\"metadata\":{}}",
+	"",
+};
+
+static void list_raw(struct fake *f, struct k8s_client *c, const char *body,
+		     const struct jsonio_filter *keep, int *ret, struct err *e)
+{
+	json_t *fault = json_pack("{s:s,s:s,s:i,s:s}", "method", "GET", "path", "/api/v1/pods",
+				  "count", 1, "rawBody", body);
+	char *text = json_dumps(fault, JSON_COMPACT);
+	struct k8s_list_options lo = { .limit = 2, .item_fields = keep };
+	struct pages p = { 0 };
+
+	fake_fault(f, text);
+	memset(e, 0, sizeof(*e));
+	*ret = k8s_pods_list(c, NULL, NULL, &lo, count_page, &p, e);
+	free(text);
+	json_decref(fault);
+}
+
+START_TEST(test_k8s_list_filtered_errors)
+{
+	struct fake f;
+	struct k8s_client c;
+	struct err whole = { 0 }, filtered = { 0 };
+	int rw, rf;
+	char *kc;
+
+	fake_start(&f, NULL);
+	kc = kubeconfig("kc", f.url, NULL, NULL);
+	client_for(&c, kc);
+	for (size_t i = 0; i < sizeof(raw_pages) / sizeof(raw_pages[0]); i++) {
+		list_raw(&f, &c, raw_pages[i], NULL, &rw, &whole);
+		list_raw(&f, &c, raw_pages[i], name_node, &rf, &filtered);
+		ck_assert_msg(rw == -1 && rf == -1, "page %zu taken: %d %d", i, rw, rf);
+		ck_assert_msg(strstr(whole.msg, "list /api/v1/pods: page 1: "), "%s", whole.msg);
+		ck_assert_str_eq(filtered.msg, whole.msg);
+		ck_assert_int_eq(filtered.kind, whole.kind);
+	}
+	/* a duplicate under a key not built (managedFields) changes nothing
+	 * read: looked for only in whole pages, as `plan --from` does */
+	list_raw(&f, &c,
+		 "{\"kind\":\"PodList\",\"metadata\":{},\"items\":[{\"metadata\":{\"name\":\"a\","
+		 "\"managedFields\":[{\"manager\":\"x\",\"manager\":\"y\"}]}}]}",
+		 NULL, &rw, &whole);
+	ck_assert_int_eq(rw, -1);
+	ck_assert_ptr_nonnull(strstr(whole.msg, "duplicate object key"));
+	list_raw(&f, &c,
+		 "{\"kind\":\"PodList\",\"metadata\":{},\"items\":[{\"metadata\":{\"name\":\"a\","
+		 "\"managedFields\":[{\"manager\":\"x\",\"manager\":\"y\"}]}}]}",
+		 name_node, &rf, &filtered);
+	ck_assert_msg(rf == 1, "%s", filtered.msg);
+	/* the body cap: the same for both */
+	c.http.max_body = 300;
+	rw = k8s_pods_list(&c, NULL, NULL, &(struct k8s_list_options){ .limit = 5 }, count_page,
+			   &(struct pages){ 0 }, &whole);
+	rf = k8s_pods_list(&c, NULL, NULL,
+			   &(struct k8s_list_options){ .limit = 5, .item_fields = name_node },
+			   count_page, &(struct pages){ 0 }, &filtered);
+	ck_assert_int_eq(rw, -1);
+	ck_assert_int_eq(rf, -1);
+	ck_assert_ptr_nonnull(strstr(whole.msg, "response body over 300 bytes"));
+	ck_assert_str_eq(filtered.msg, whole.msg);
+	k8s_client_release(&c);
+	fake_stop(&f);
+	free(kc);
+}
+END_TEST
+
 START_TEST(test_k8s_patch_conflict)
 {
 	struct fake f;
@@ -1226,6 +1410,8 @@ static Suite *k8s_suite(void)
 	tcase_add_test(fake, test_k8s_list_pages);
 	tcase_add_test(fake, test_k8s_list_expired_restarts);
 	tcase_add_test(fake, test_k8s_list_failed_page);
+	tcase_add_test(fake, test_k8s_list_filtered_pages);
+	tcase_add_test(fake, test_k8s_list_filtered_errors);
 	tcase_add_test(fake, test_k8s_patch_conflict);
 	tcase_add_test(fake, test_k8s_retry_429);
 	tcase_add_test(fake, test_k8s_retry_5xx_bounded);
