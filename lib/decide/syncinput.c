@@ -69,6 +69,8 @@ void sync_input_free(struct sync_input *in)
 		free(in->clusters[i].id);
 		free(in->clusters[i].unreachable);
 		yarn_nodes_release(&in->clusters[i].nodes);
+		json_decref(in->clusters[i].ids);
+		json_decref(in->clusters[i].twice);
 	}
 	free(in->clusters);
 	free(in->nodes);
@@ -495,7 +497,30 @@ int sync_input_add_rm_nodes(struct sync_input *in, const char *cluster,
 			       cluster);
 	c->has_nodes = 1;
 	yarn_nodes_copy(&c->nodes, nodes);
+	c->ids = json_object();
+	for (size_t i = 0; i < c->nodes.n; i++) {
+		const char *id = c->nodes.items[i].id;
+
+		if (!*id) /* no id: found by none */
+			continue;
+		if (!json_object_get(c->ids, id)) {
+			json_object_set_new_nocheck(c->ids, id, json_integer((json_int_t)i));
+			continue;
+		}
+		if (!c->twice)
+			c->twice = json_object();
+		json_object_set_new_nocheck(c->twice, id, json_true());
+	}
 	return 0;
+}
+
+const struct yarn_node *syncinput_rm_node(const struct in_cluster *c, const char *id, int *twice)
+{
+	const json_t *at = id ? json_object_get(c->ids, id) : NULL;
+
+	if (twice)
+		*twice = at && json_object_get(c->twice, id) != NULL;
+	return at ? &c->nodes.items[json_integer_value(at)] : NULL;
 }
 
 void sync_input_cluster_rm(struct sync_input *in, const char *cluster, int index,

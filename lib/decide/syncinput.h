@@ -51,6 +51,8 @@ struct in_cluster {
 					    * busy and that no NodeManager pod claims */
 	int has_nodes;
 	struct yarn_nodes nodes;
+	json_t *ids;   /* nodes.items[].id -> the index of its first item (syncinput_rm_node) */
+	json_t *twice; /* the ids the RM lists more than once (-> true), or NULL */
 	int rm_known, rm_index; /* sync_input_cluster_rm() */
 	int64_t rm_started_on;
 };
@@ -68,6 +70,14 @@ struct sync_input {
 
 /* Cluster id's entry in in (added, empty, when create is set), or NULL. */
 struct in_cluster *syncinput_cluster(struct sync_input *in, const char *id, int create);
+
+/* The RM node of cluster c whose id is id, byte for byte as the RM lists
+ * it (YARN's NodeId compares its host exactly; the first of several, an
+ * item that could not be read too: check .bad), or NULL; *twice (may be
+ * NULL) is set to 1 when the RM lists that id more than once, else 0.  A
+ * hash lookup in c->ids (built by sync_input_add_rm_nodes()), not a search
+ * of the list: a plan of N nodes against N RM nodes costs O(N), not O(N^2). */
+const struct yarn_node *syncinput_rm_node(const struct in_cluster *c, const char *id, int *twice);
 
 /* The string at obj.a (or obj.a.b when b is not NULL), or NULL when absent
  * or not a string. */

@@ -348,7 +348,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	json_t *ann;
 	enum sync_reason code;
 	json_t *moved = NULL;
-	int draining, lc_on = 0;
+	int draining, lc_on = 0, twice = 0;
 	int64_t oct = o->over_commit_timeout_ms;
 	struct lc_facts lcf = { 0 };
 	struct lc_step lc = { 0 };
@@ -428,7 +428,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 			     "cluster '%s' unreachable: %s", n->nm_cluster, c->unreachable);
 	if (!c->has_nodes)
 		SKIP(RM_NODES_NOT_GIVEN, 0, "no RM node list for cluster '%s'", n->nm_cluster);
-	y = yarn_nodes_find(&c->nodes, n->nm_node_id);
+	y = syncinput_rm_node(c, n->nm_node_id, &twice);
 	if (!y) {
 		json_object_set_new(item, "candidates", rmmatch_candidates(c, n->nm_node_id));
 		skipf(item, SYNC_R_UNKNOWN_NODE_ID, 0,
@@ -447,10 +447,9 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	if (y->bad)
 		SKIP(RM_NODE_INVALID, 1, "RM node %s of cluster '%s' cannot be read: %s", y->id,
 		     n->nm_cluster, y->bad);
-	for (size_t k = 0; k < c->nodes.n; k++)
-		if (&c->nodes.items[k] != y && strcmp(c->nodes.items[k].id, y->id) == 0)
-			SKIP(RM_NODE_INVALID, 1, "RM of cluster '%s' lists node id %s twice",
-			     n->nm_cluster, y->id);
+	if (twice)
+		SKIP(RM_NODE_INVALID, 1, "RM of cluster '%s' lists node id %s twice", n->nm_cluster,
+		     y->id);
 	json_object_set_new(item, "rmState", json_string(y->state));
 	json_object_set_new(item, "rmTotal", yarn_res(y->total));
 	json_object_set_new(item, "rmUsed", yarn_res(y->used));

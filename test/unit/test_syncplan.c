@@ -6,6 +6,7 @@
 #include "core/xalloc.h"
 #include "decide/lifecycle.h"
 #include "decide/rmmatch.h"
+#include "decide/syncinput.h"
 #include "decide/syncplan.h"
 #include "run/syncrun.h"
 #include "testlib.h"
@@ -1199,6 +1200,59 @@ START_TEST(test_syncplan_rm_lists_an_id_twice)
 	ck_assert_str_eq(gets_(it, "reason"),
 			 "RM of cluster 'default' lists node id r1:8041 twice");
 	json_decref(it);
+}
+END_TEST
+
+/* The RM node index (syncinput_rm_node) finds what a search of the list
+ * (yarn_nodes_find) finds: the first of equal ids, a bad one too; ids byte
+ * for byte (another case is another id, unknown to the RM); never an item
+ * without an id; an id listed twice is known as such in its own cluster
+ * only. */
+START_TEST(test_syncplan_rm_index_as_search)
+{
+	static const char *const ids[] = { "a:1", "A:1", "b:1", "",    "a:1",
+					   "c:1", "b:1", "b:1", "d:1", "" };
+	static const char *const asked[] = { "a:1", "A:1", "a:2", "b:1",  "B:1", "c:1",
+					     "d:1", "",    "e:1", "a:1 ", "a",   NULL };
+	struct yarn_node items[10];
+	struct yarn_nodes list = { items, 10 }, other = { &items[8], 1 };
+	const struct in_cluster *c;
+	struct err e = { 0 };
+	int twice = -1;
+
+	memset(items, 0, sizeof(items));
+	for (size_t i = 0; i < 10; i++) {
+		items[i].id = (char *)ids[i];
+		items[i].state = (char *)"RUNNING";
+		items[i].host = (char *)"";
+	}
+	items[0].bad = items[3].bad = (char *)"unreadable";
+	ck_assert_int_eq(sync_input_add_rm_nodes(in, "k", &list, &e), 0);
+	ck_assert_int_eq(sync_input_add_rm_nodes(in, "o", &other, &e), 0);
+	c = syncinput_cluster(in, "k", 0);
+	for (size_t q = 0; q < sizeof(asked) / sizeof(asked[0]); q++) {
+		const struct yarn_node *want = asked[q] ? yarn_nodes_find(&c->nodes, asked[q])
+							: NULL;
+		int copies = 0;
+
+		for (size_t i = 0; asked[q] && i < c->nodes.n; i++)
+			copies += *c->nodes.items[i].id && !strcmp(c->nodes.items[i].id, asked[q]);
+		ck_assert_ptr_eq(syncinput_rm_node(c, asked[q], &twice), want);
+		ck_assert_int_eq(twice, copies > 1);
+	}
+	ck_assert_ptr_eq(syncinput_rm_node(c, "a:1", &twice), &c->nodes.items[0]);
+	ck_assert_str_eq(c->nodes.items[0].bad, "unreadable");
+	ck_assert_int_eq(twice, 1);
+	ck_assert_ptr_eq(syncinput_rm_node(c, "b:1", &twice), &c->nodes.items[2]);
+	ck_assert_int_eq(twice, 1);
+	ck_assert_ptr_eq(syncinput_rm_node(c, "A:1", &twice), &c->nodes.items[1]);
+	ck_assert_int_eq(twice, 0);
+	ck_assert_ptr_null(syncinput_rm_node(c, "", &twice));
+	ck_assert_ptr_null(syncinput_rm_node(c, "B:1", NULL));
+	c = syncinput_cluster(in, "o", 0);
+	ck_assert_ptr_eq(syncinput_rm_node(c, "d:1", &twice), &c->nodes.items[0]);
+	ck_assert_int_eq(twice, 0);
+	ck_assert_ptr_null(syncinput_rm_node(c, "a:1", &twice));
 }
 END_TEST
 
@@ -2498,6 +2552,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_duplicate_claims_see_every_pod);
 	tcase_add_test(tc, test_syncplan_unclaimed_busy_rm_node_keeps_shares);
 	tcase_add_test(tc, test_syncplan_rm_lists_an_id_twice);
+	tcase_add_test(tc, test_syncplan_rm_index_as_search);
 	tcase_add_test(tc, test_syncplan_zeros_that_are_no_evidence);
 	tcase_add_test(tc, test_syncplan_annotation_shapes);
 	tcase_add_test(tc, test_sync_redact_free_text_only);
