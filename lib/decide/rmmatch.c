@@ -2,6 +2,7 @@
 /* rmmatch - RM nodes against Nodes (see rmmatch.h) */
 #include "decide/rmmatch.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,101 @@ static char *rm_shows(const struct in_cluster *c, const struct yarn_node *y, con
 			 (long long)y->used.vcores, (long long)y->used.memory_mb);
 }
 
+/* s (len bytes) folded to lower case byte by byte as strncasecmp() folds
+ * it (tolower, the same locale): a new string. */
+static char *fold(const char *s, size_t len)
+{
+	char *k = xmalloc(len + 1);
+
+	for (size_t i = 0; i < len; i++)
+		k[i] = (char)tolower((unsigned char)s[i]);
+	k[len] = '\0';
+	return k;
+}
+
+static void index_add(json_t *idx, const char *s, size_t len, size_t item)
+{
+	cleanup_free char *k = NULL;
+	json_t *arr;
+
+	if (!len)
+		return;
+	k = fold(s, len);
+	if (!(arr = json_object_get(idx, k))) {
+		arr = json_array();
+		json_object_set_new_nocheck(idx, k, arr);
+	}
+	if (!json_array_size(arr) ||
+	    json_integer_value(json_array_get(arr, json_array_size(arr) - 1)) != (json_int_t)item)
+		json_array_append_new(arr, json_integer((json_int_t)item));
+}
+
+json_t *rmmatch_busy_index(const struct yarn_nodes *nodes)
+{
+	json_t *idx = json_object();
+
+	for (size_t i = 0; i < nodes->n; i++) {
+		const struct yarn_node *y = &nodes->items[i];
+
+		if (!rmmatch_may_be_busy(y))
+			continue;
+		if (*y->id) {
+			size_t hl = rmmatch_id_host_len(y->id);
+
+			index_add(idx, y->id, hl, i);
+			index_add(idx, y->id, first_label(y->id, hl), i);
+			index_add(idx, y->id, strlen(y->id), i); /* a terminating pod's id */
+		}
+		if (*y->host) {
+			size_t hl = strlen(y->host);
+
+			index_add(idx, y->host, hl, i);
+			index_add(idx, y->host, first_label(y->host, hl), i);
+		}
+	}
+	return idx;
+}
+
+/* Whether busy RM node y blocks zeroing on node n: 1 when it is on n's host
+ * or named like n's NodeManager pod, 2 when a terminating NodeManager pod
+ * on n names it, 0 otherwise. */
+static int blocks(const struct yarn_node *y, const struct sync_node *n)
+{
+	int on = rm_node_on(y, n);
+
+	if (!on && ((*y->id && rmmatch_host_in(y->id, rmmatch_id_host_len(y->id), n->nm_names)) ||
+		    (*y->host && rmmatch_host_in(y->host, strlen(y->host), n->nm_names))))
+		on = 1;
+	return on;
+}
+
+/* The first item of c (below *best) that blocks n, among those indexed
+ * under name: *best and *on set to it. */
+static void first_blocking(const struct in_cluster *c, const char *name, const struct sync_node *n,
+			   const struct yarn_node *skip, size_t *best, int *on)
+{
+	cleanup_free char *k = NULL;
+	const json_t *v;
+	size_t i;
+
+	if (!name || !*name)
+		return;
+	k = fold(name, strlen(name));
+	json_array_foreach(json_object_get(c->busy, k), i, v)
+	{
+		size_t at = (size_t)json_integer_value(v);
+		int o;
+
+		if (at >= *best) /* ascending */
+			break;
+		if (&c->nodes.items[at] == skip || !(o = blocks(&c->nodes.items[at], n)))
+			continue;
+		*best = at;
+		*on = o;
+		break;
+	}
+}
+
 /* The number of RM node lists given (clusters read in this pass). */
 static size_t rm_lists(const struct sync_input *in)
 {
@@ -204,23 +300,26 @@ char *rmmatch_zero_blocked(const struct sync_input *in, const struct sync_node *
 	}
 	for (size_t i = 0; i < in->nclusters; i++) {
 		const struct in_cluster *c = &in->clusters[i];
+		const json_t *lists[] = { n->addresses, n->nm_names, n->gone_ids };
+		size_t best = c->nodes.n;
+		int on = 0;
 
-		for (size_t k = 0; c->has_nodes && k < c->nodes.n; k++) {
-			const struct yarn_node *y = &c->nodes.items[k];
-			int on;
+		/* the first busy RM node on n, as a search of the whole list
+		 * finds it, from the items indexed under n's names (c->busy: an
+		 * O(N) plan, not O(N^2)); each is judged by blocks() itself */
+		first_blocking(c, n->name, n, skip, &best, &on);
+		for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
+			const json_t *v;
+			size_t k;
 
-			if (y == skip || !rmmatch_may_be_busy(y))
-				continue;
-			on = rm_node_on(y, n);
-			if (!on &&
-			    ((*y->id &&
-			      rmmatch_host_in(y->id, rmmatch_id_host_len(y->id), n->nm_names)) ||
-			     (*y->host && rmmatch_host_in(y->host, strlen(y->host), n->nm_names))))
-				on = 1; /* named like the node's NodeManager pod */
-			if (on)
-				return rm_shows(c, y,
-						on == 1 ? " on its host" : " named by a pod on it");
+			json_array_foreach(lists[l], k, v)
+			{
+				first_blocking(c, json_string_value(v), n, skip, &best, &on);
+			}
 		}
+		if (c->has_nodes && best < c->nodes.n)
+			return rm_shows(c, &c->nodes.items[best],
+					on == 1 ? " on its host" : " named by a pod on it");
 		/* found once a plan (sync_plan), not once a node */
 		if (c->unclaimed && c->unclaimed != skip) {
 			cleanup_free char *shows = rm_shows(c, c->unclaimed, "");

@@ -54,6 +54,13 @@ json_t *rmmatch_moved_to(const struct in_cluster *c, const struct yarn_node *y,
  * figures are impossible, or it is active and uses something. */
 int rmmatch_may_be_busy(const struct yarn_node *y);
 
+/* The index rmmatch_zero_blocked() searches (in_cluster.busy): every RM
+ * node that may be busy (rmmatch_may_be_busy), by its id's host, its
+ * nodeHostName, the first DNS label of each and its whole id, folded to
+ * lower case as strncasecmp() folds -> the indexes of those items in
+ * nodes (ascending).  A new object; the nodes must outlive it. */
+json_t *rmmatch_busy_index(const struct yarn_nodes *nodes);
+
 /* Why YARN's share on node n must not be zeroed now (a new string), or
  * NULL when this pass's RM evidence says YARN uses nothing there: every
  * cluster answered a list that names nodes, no RM node on n's host (or named
@@ -61,7 +68,10 @@ int rmmatch_may_be_busy(const struct yarn_node *y);
  * busy, and every RM node that may be busy is claimed by a NodeManager pod
  * (one claimed by none may run on n: a pod gone without a trace, its id the
  * pod's FQDN or IP).  With skip (the node's own RM node, whose figures lower
- * the share), that one is left out and the clusters need not all answer. */
+ * the share), that one is left out and the clusters need not all answer.
+ * The RM nodes on n are found through in_cluster.busy (rmmatch_busy_index()):
+ * the first of them in list order, as a search of the whole list finds it,
+ * in time that does not grow with the list. */
 char *rmmatch_zero_blocked(const struct sync_input *in, const struct sync_node *n,
 			   const struct yarn_node *skip);
 

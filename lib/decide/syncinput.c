@@ -71,6 +71,7 @@ void sync_input_free(struct sync_input *in)
 		yarn_nodes_release(&in->clusters[i].nodes);
 		json_decref(in->clusters[i].ids);
 		json_decref(in->clusters[i].twice);
+		json_decref(in->clusters[i].busy);
 	}
 	free(in->clusters);
 	free(in->nodes);
@@ -497,6 +498,7 @@ int sync_input_add_rm_nodes(struct sync_input *in, const char *cluster,
 			       cluster);
 	c->has_nodes = 1;
 	yarn_nodes_copy(&c->nodes, nodes);
+	c->busy = rmmatch_busy_index(&c->nodes);
 	c->ids = json_object();
 	for (size_t i = 0; i < c->nodes.n; i++) {
 		const char *id = c->nodes.items[i].id;

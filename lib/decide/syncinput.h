@@ -53,6 +53,7 @@ struct in_cluster {
 	struct yarn_nodes nodes;
 	json_t *ids;   /* nodes.items[].id -> the index of its first item (syncinput_rm_node) */
 	json_t *twice; /* the ids the RM lists more than once (-> true), or NULL */
+	json_t *busy;  /* the RM nodes that may be busy by host: rmmatch_busy_index() */
 	int rm_known, rm_index; /* sync_input_cluster_rm() */
 	int64_t rm_started_on;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* test_syncplan - kilo-sync's planner from literal and fixture documents */
 #include <string.h>
+#include <strings.h>
 
 #include "core/jsonio.h"
 #include "core/xalloc.h"
@@ -1253,6 +1254,104 @@ START_TEST(test_syncplan_rm_index_as_search)
 	ck_assert_ptr_eq(syncinput_rm_node(c, "d:1", &twice), &c->nodes.items[0]);
 	ck_assert_int_eq(twice, 0);
 	ck_assert_ptr_null(syncinput_rm_node(c, "a:1", &twice));
+}
+END_TEST
+
+/* The first busy RM node of c that is on n, by a search of the whole list
+ * (what rmmatch_zero_blocked did before it had an index), *where set to the
+ * words of its reason; NULL when none is. */
+static const struct yarn_node *search_blocking(const struct in_cluster *c,
+					       const struct sync_node *n, const char **where)
+{
+	for (size_t k = 0; k < c->nodes.n; k++) {
+		const struct yarn_node *y = &c->nodes.items[k];
+		size_t il = *y->id ? rmmatch_id_host_len(y->id) : 0, hl = strlen(y->host);
+		const json_t *g;
+		size_t i;
+
+		if (!rmmatch_may_be_busy(y))
+			continue;
+		*where = " on its host";
+		if ((il && (rmmatch_host_names_node(y->id, il, n))) ||
+		    (hl && rmmatch_host_names_node(y->host, hl, n)))
+			return y;
+		json_array_foreach(n->gone_ids, i, g)
+		{
+			*where = " named by a pod on it";
+			if (*y->id && strcasecmp(y->id, json_string_value(g)) == 0)
+				return y;
+		}
+		*where = " on its host";
+		if ((il && rmmatch_host_in(y->id, il, n->nm_names)) ||
+		    (hl && rmmatch_host_in(y->host, hl, n->nm_names)))
+			return y;
+	}
+	return NULL;
+}
+
+/* rmmatch_zero_blocked finds the RM nodes on a node through an index of the
+ * busy ones by host (not a search of the list per node): on random lists of
+ * hosts that differ in case, first DNS label and domain, ids of other
+ * ports, empty ids and hosts, idle and inactive nodes, it blocks on the same
+ * RM node as a search of the whole list, for the same reason. */
+START_TEST(test_syncplan_zero_blocked_index_as_search)
+{
+	static const char *const hosts[] = {
+		"w1", "W1",  "w1.example.com", "W1.Example.COM", "w1.other",   "10.0.0.1",
+		"w2", "w10", "nm-pod-1",       "NM-POD-1.svc",   "10.244.0.9", ""
+	};
+	static const char *const ports[] = { ":8041", ":9", "" };
+	struct sync_node n = { .name = (char *)"w1" };
+	unsigned seed = 7;
+	int found = 0;
+
+	n.addresses = json_pack("[s,s]", "10.0.0.1", "w1.example.com");
+	n.nm_names = json_pack("[s,s]", "nm-pod-1", "10.244.0.9");
+	n.gone_ids = json_pack("[s]", "W2:9");
+	for (int round = 0; round < 400; round++) {
+		struct sync_input *ri = sync_input_new(&opts);
+		struct yarn_node items[24];
+		char ids[24][64];
+		struct yarn_nodes list = { items, 1 + round % 24 };
+		const struct yarn_node *want;
+		const char *where = "";
+		struct err e = { 0 };
+		char *got, expect[256];
+
+		memset(items, 0, sizeof(items));
+		for (size_t i = 0; i < list.n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			snprintf(ids[i], sizeof(ids[i]), "%s%s", hosts[(seed >> 8) % 12],
+				 *hosts[(seed >> 8) % 12] ? ports[(seed >> 16) % 3] : "");
+			items[i].id = ids[i];
+			items[i].host = (char *)hosts[(seed >> 20) % 12];
+			items[i].state = (char *)((seed >> 24) % 5 == 0 ? "LOST" : "RUNNING");
+			items[i].inactive = (seed >> 24) % 5 == 0;
+			items[i].used.vcores = (seed >> 27) % 3 ? (int64_t)i + 1 : 0;
+			items[i].used.memory_mb = items[i].used.vcores;
+		}
+		ck_assert_int_eq(sync_input_add_rm_nodes(ri, "k", &list, &e), 0);
+		want = search_blocking(syncinput_cluster(ri, "k", 0), &n, &where);
+		got = rmmatch_zero_blocked(ri, &n, NULL);
+		if (want) {
+			found++;
+			snprintf(expect, sizeof(expect),
+				 "RM node %s of cluster 'k'%s uses %lld vCores, %lld MB",
+				 *want->id ? want->id : want->host, where,
+				 (long long)want->used.vcores, (long long)want->used.memory_mb);
+			ck_assert_msg(got && strcmp(got, expect) == 0, "round %d: got %s, want %s",
+				      round, got ? got : "NULL", expect);
+		} else {
+			ck_assert_msg(!got, "round %d: got %s, want NULL", round, got);
+		}
+		free(got);
+		sync_input_free(ri);
+	}
+	ck_assert_int_gt(found, 100); /* most rounds block, some do not */
+	ck_assert_int_lt(found, 400);
+	json_decref(n.addresses);
+	json_decref(n.nm_names);
+	json_decref(n.gone_ids);
 }
 END_TEST
 
@@ -2553,6 +2652,7 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_unclaimed_busy_rm_node_keeps_shares);
 	tcase_add_test(tc, test_syncplan_rm_lists_an_id_twice);
 	tcase_add_test(tc, test_syncplan_rm_index_as_search);
+	tcase_add_test(tc, test_syncplan_zero_blocked_index_as_search);
 	tcase_add_test(tc, test_syncplan_zeros_that_are_no_evidence);
 	tcase_add_test(tc, test_syncplan_annotation_shapes);
 	tcase_add_test(tc, test_sync_redact_free_text_only);
