@@ -206,7 +206,9 @@ struct k8s_list_options {
 	 * continue tokens, max_pages, the body cap of http_client.max_body)
 	 * with the same messages; duplicate keys are refused among the keys
 	 * built, as with `plan --from` (one under a key not built, e.g. in
-	 * managedFields, changes nothing read and is not looked for). */
+	 * managedFields, changes nothing read and is not looked for); a
+	 * caller's message that quotes a malformed item quotes what was
+	 * built of it. */
 	const struct jsonio_filter *item_fields;
 };
 
