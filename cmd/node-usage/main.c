@@ -57,6 +57,33 @@ static void usage(void)
 }
 
 /* Returns NODECLI_MORE to go on, else the exit code. */
+static int own_option(void *ctx, int c, const char *arg)
+{
+	struct opts *o = ctx;
+	struct err e = { 0 };
+
+	switch (c) {
+	case NODECLI_HIERARCHY: {
+		struct cgroup_layout check = { 0 };
+		int bad = cgroup_layout_set_kube(&check, CGROUP_DRIVER_CGROUPFS, arg, &e);
+
+		cgroup_layout_release(&check);
+		if (bad < 0)
+			return cli_usage_error("%s", e.msg);
+		o->common.hierarchy = arg;
+		break;
+	}
+	case OPT_INTERVAL:
+		if (cli_parse_i64(arg, "--interval", 1, 3600000, &o->interval_ms, &e) < 0)
+			return cli_usage_error("%s", e.msg);
+		o->interval_given = 1;
+		break;
+	default:
+		return NODECLI_PASS;
+	}
+	return NODECLI_MORE;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
@@ -71,36 +98,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		NODECLI_OPTIONS_END,
 	};
 	static const struct nodecli_tool tool = { .usage = usage, .features = "+cgroup1 +cgroup2" };
-	struct err e = { 0 };
-	int c, r;
+	int r = nodecli_parse(argc, argv, longopts, &o->common, &tool, own_option, o, 0);
 
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case NODECLI_HIERARCHY: {
-			struct cgroup_layout check = { 0 };
-			int bad =
-				cgroup_layout_set_kube(&check, CGROUP_DRIVER_CGROUPFS, optarg, &e);
-
-			cgroup_layout_release(&check);
-			if (bad < 0)
-				return cli_usage_error("%s", e.msg);
-			o->common.hierarchy = optarg;
-			break;
-		}
-		case OPT_INTERVAL:
-			if (cli_parse_i64(optarg, "--interval", 1, 3600000, &o->interval_ms, &e) <
-			    0)
-				return cli_usage_error("%s", e.msg);
-			o->interval_given = 1;
-			break;
-		default:
-			r = nodecli_option(&o->common, &tool, c, optarg);
-			if (r != NODECLI_MORE)
-				return r;
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (r != NODECLI_MORE)
+		return r;
 	if (o->common.state && o->interval_given)
 		return cli_usage_error("--interval and --state exclude each other");
 	return NODECLI_MORE;

@@ -89,53 +89,57 @@ static void usage(void)
 }
 
 /* NODECLI_MORE to go on, else the exit code (after printing). */
+static int own_option(void *ctx, int c, const char *arg)
+{
+	struct opts *o = ctx;
+	struct err e = { 0 };
+
+	switch (c) {
+	case OPT_SCOPE:
+		if (strcmp(arg, "hadoop-yarn") && strcmp(arg, "besteffort"))
+			return cli_usage_error("invalid value for --scope: '%s' (expected "
+					       "hadoop-yarn or besteffort)",
+					       arg);
+		o->scope_besteffort = strcmp(arg, "besteffort") == 0;
+		break;
+	case OPT_WEIGHT:
+		if (qos_weight_conv_parse(arg, &o->conv, &e) < 0)
+			return cli_usage_error("%s", e.msg);
+		break;
+	case OPT_ONLY:
+		if (strcmp(arg, "static") && strcmp(arg, "suppress"))
+			return cli_usage_error("invalid value for --only: '%s' (expected "
+					       "static or suppress)",
+					       arg);
+		o->do_static = strcmp(arg, "static") == 0;
+		o->do_suppress = !o->do_static;
+		break;
+	case OPT_DRY_RUN:
+		o->dry_run = 1;
+		break;
+	case OPT_CHANGES_ONLY:
+		o->changes_only = 1;
+		break;
+	case OPT_RECHECK:
+		if (cli_parse_i64(arg, "--recheck", 1, 86400, &o->recheck_ms, &e) < 0)
+			return cli_usage_error("%s", e.msg);
+		o->recheck_ms *= 1000;
+		break;
+	default:
+		return NODECLI_PASS;
+	}
+	return NODECLI_MORE;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct nodecli_tool tool = { .usage = usage, .features = "+cgroup1 +cgroup2" };
-	struct err e = { 0 };
-	int c, r;
+	int r;
 
 	o->do_static = o->do_suppress = 1;
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SCOPE:
-			if (strcmp(optarg, "hadoop-yarn") && strcmp(optarg, "besteffort"))
-				return cli_usage_error("invalid value for --scope: '%s' (expected "
-						       "hadoop-yarn or besteffort)",
-						       optarg);
-			o->scope_besteffort = strcmp(optarg, "besteffort") == 0;
-			break;
-		case OPT_WEIGHT:
-			if (qos_weight_conv_parse(optarg, &o->conv, &e) < 0)
-				return cli_usage_error("%s", e.msg);
-			break;
-		case OPT_ONLY:
-			if (strcmp(optarg, "static") && strcmp(optarg, "suppress"))
-				return cli_usage_error("invalid value for --only: '%s' (expected "
-						       "static or suppress)",
-						       optarg);
-			o->do_static = strcmp(optarg, "static") == 0;
-			o->do_suppress = !o->do_static;
-			break;
-		case OPT_DRY_RUN:
-			o->dry_run = 1;
-			break;
-		case OPT_CHANGES_ONLY:
-			o->changes_only = 1;
-			break;
-		case OPT_RECHECK:
-			if (cli_parse_i64(optarg, "--recheck", 1, 86400, &o->recheck_ms, &e) < 0)
-				return cli_usage_error("%s", e.msg);
-			o->recheck_ms *= 1000;
-			break;
-		default:
-			r = nodecli_option(&o->common, &tool, c, optarg);
-			if (r != NODECLI_MORE)
-				return r;
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	r = nodecli_parse(argc, argv, longopts, &o->common, &tool, own_option, o, 0);
+	if (r != NODECLI_MORE)
+		return r;
 	if (o->recheck_ms && !o->common.state)
 		return cli_usage_error("--recheck needs --state");
 	if (!o->recheck_ms)

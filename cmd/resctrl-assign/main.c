@@ -60,9 +60,39 @@ static void usage(void)
 }
 
 /* NODECLI_MORE to go on, else the exit code (after printing). */
+enum { OPT_MODE = NODECLI_OPT_END, OPT_NM_PID, OPT_DRY_RUN };
+
+struct parse_ctx {
+	struct opts *o;
+	const char *mode;
+};
+
+static int own_option(void *ctx, int c, const char *arg)
+{
+	struct parse_ctx *x = ctx;
+	struct err e = { 0 };
+	int64_t pid;
+
+	switch (c) {
+	case OPT_MODE:
+		x->mode = arg;
+		break;
+	case OPT_NM_PID:
+		if (cli_parse_i64(arg, "--nm-pid", 1, INT_MAX, &pid, &e) < 0)
+			return cli_usage_error("%s", e.msg);
+		x->o->nm_pid = (pid_t)pid;
+		break;
+	case OPT_DRY_RUN:
+		x->o->dry_run = 1;
+		break;
+	default:
+		return NODECLI_PASS;
+	}
+	return NODECLI_MORE;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_MODE = NODECLI_OPT_END, OPT_NM_PID, OPT_DRY_RUN };
 	static const struct option longopts[] = {
 		NODECLI_OPTION_POLICY,
 		{ "mode", required_argument, NULL, OPT_MODE },
@@ -77,32 +107,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	};
 	static const struct nodecli_tool tool = { .usage = usage,
 						  .features = "+resctrl +cgroup1 +cgroup2 +yaml" };
-	const char *mode = NULL;
-	struct err e = { 0 };
-	int64_t pid;
-	int c, r;
+	struct parse_ctx x = { .o = o };
+	const char *mode;
+	int r = nodecli_parse(argc, argv, longopts, &o->common, &tool, own_option, &x, 0);
 
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_MODE:
-			mode = optarg;
-			break;
-		case OPT_NM_PID:
-			if (cli_parse_i64(optarg, "--nm-pid", 1, INT_MAX, &pid, &e) < 0)
-				return cli_usage_error("%s", e.msg);
-			o->nm_pid = (pid_t)pid;
-			break;
-		case OPT_DRY_RUN:
-			o->dry_run = 1;
-			break;
-		default:
-			r = nodecli_option(&o->common, &tool, c, optarg);
-			if (r != NODECLI_MORE)
-				return r;
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (r != NODECLI_MORE)
+		return r;
+	mode = x.mode;
 	if (mode && strcmp(mode, "tasks") != 0 && strcmp(mode, "nm-pid") != 0)
 		return cli_usage_error("invalid value for --mode: '%s' (expected tasks or nm-pid)",
 				       mode);

@@ -108,56 +108,59 @@ static void usage(void)
 }
 
 /* NODECLI_MORE to go on, else the exit code (after printing). */
+static int own_option(void *ctx, int c, const char *arg)
+{
+	struct opts *o = ctx;
+	struct err e = { 0 };
+
+	switch (c) {
+	case OPT_NM_URL:
+		o->nm_url = arg;
+		break;
+	case OPT_NM_TIMEOUT:
+		if (cli_parse_i64(arg, "--nm-timeout", 1, 600000, &o->nm_timeout_ms, &e) < 0)
+			return cli_usage_error("%s", e.msg);
+		break;
+	case OPT_NM_MAX_BYTES:
+		if (cli_parse_i64(arg, "--nm-max-bytes", 4096, INT64_C(1) << 30, &o->nm_max_bytes,
+				  &e) < 0)
+			return cli_usage_error("%s", e.msg);
+		break;
+	case OPT_NO_NM:
+		o->no_nm = 1;
+		break;
+	case OPT_TEXTFILE_DIR:
+		o->textfile_dir = arg;
+		break;
+	case OPT_GRACE:
+		if (cli_parse_i64(arg, "--grace-period", 0, 3600000, &o->grace_ms, &e) < 0)
+			return cli_usage_error("%s", e.msg);
+		o->grace_given = 1;
+		break;
+	case OPT_KILL_TIMEOUT:
+		if (cli_parse_i64(arg, "--kill-timeout", 1, 3600000, &o->kill_timeout_ms, &e) < 0)
+			return cli_usage_error("%s", e.msg);
+		break;
+	default:
+		return NODECLI_PASS;
+	}
+	return NODECLI_MORE;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct nodecli_tool tool = { .usage = usage,
 						  .features = "+cgroup1 +cgroup2 +pidfd" };
-	struct err e = { 0 };
-	int c, r;
+	int r;
 
 	o->nm_url = NM_DEFAULT_URL;
 	o->nm_timeout_ms = NM_TIMEOUT_MS;
 	o->nm_max_bytes = NM_MAX_BYTES;
 	o->grace_ms = KILLER_GRACE_MS;
 	o->kill_timeout_ms = KILLER_KILL_TIMEOUT_MS;
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_NM_URL:
-			o->nm_url = optarg;
-			break;
-		case OPT_NM_TIMEOUT:
-			if (cli_parse_i64(optarg, "--nm-timeout", 1, 600000, &o->nm_timeout_ms,
-					  &e) < 0)
-				return cli_usage_error("%s", e.msg);
-			break;
-		case OPT_NM_MAX_BYTES:
-			if (cli_parse_i64(optarg, "--nm-max-bytes", 4096, INT64_C(1) << 30,
-					  &o->nm_max_bytes, &e) < 0)
-				return cli_usage_error("%s", e.msg);
-			break;
-		case OPT_NO_NM:
-			o->no_nm = 1;
-			break;
-		case OPT_TEXTFILE_DIR:
-			o->textfile_dir = optarg;
-			break;
-		case OPT_GRACE:
-			if (cli_parse_i64(optarg, "--grace-period", 0, 3600000, &o->grace_ms, &e) <
-			    0)
-				return cli_usage_error("%s", e.msg);
-			o->grace_given = 1;
-			break;
-		case OPT_KILL_TIMEOUT:
-			if (cli_parse_i64(optarg, "--kill-timeout", 1, 3600000, &o->kill_timeout_ms,
-					  &e) < 0)
-				return cli_usage_error("%s", e.msg);
-			break;
-		default:
-			r = nodecli_option(&o->common, &tool, c, optarg);
-			if (r != NODECLI_MORE)
-				return r;
-		}
-	}
+	r = nodecli_parse(argc, argv, longopts, &o->common, &tool, own_option, o, INT_MAX);
+	if (r != NODECLI_MORE)
+		return r;
 	if (optind >= argc)
 		return cli_usage_error("no command given (list, kill, metrics or health)");
 	o->command = argv[optind];

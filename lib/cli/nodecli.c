@@ -70,6 +70,23 @@ int nodecli_open_node(const struct nodecli_opts *o, struct sysroot *s, struct cg
 	return 0;
 }
 
+int nodecli_parse(int argc, char **argv, const struct option *longopts, struct nodecli_opts *o,
+		  const struct nodecli_tool *t, nodecli_own_fn *own, void *ctx, int max_args)
+{
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		r = own ? own(ctx, c, optarg) : NODECLI_PASS;
+		if (r == NODECLI_PASS)
+			r = nodecli_option(o, t, c, optarg);
+		if (r != NODECLI_MORE)
+			return r;
+	}
+	if (argc - optind > max_args)
+		return cli_usage_error("unexpected argument '%s'", argv[optind + max_args]);
+	return NODECLI_MORE;
+}
+
 int nodecli_lock_state(const struct nodecli_opts *o, int *fd, struct err *e)
 {
 	*fd = -1;

@@ -85,6 +85,23 @@ enum {
  * (KILO_EXIT_USAGE).  A tool's own options must be handled before. */
 int nodecli_option(struct nodecli_opts *o, const struct nodecli_tool *t, int c, const char *arg);
 
+/* nodecli_own_fn: c is not the tool's own, nodecli_option() takes it. */
+#define NODECLI_PASS (-2)
+
+/* A getopt_long() result c with its value arg (NULL for a flag): when it is
+ * one of the tool's own options (or a shared one it checks further), store
+ * it and return NODECLI_MORE, or the exit code after printing
+ * (cli_usage_error() naming the option and the value); else NODECLI_PASS. */
+typedef int nodecli_own_fn(void *ctx, int c, const char *arg);
+
+/* The whole getopt_long() loop of a node tool over argv with longopts
+ * (short options -h and -V): own (may be NULL) sees every result first,
+ * nodecli_option() those it passes.  Then at most max_args positional
+ * arguments, left at argv[optind..argc-1]: more are a usage error ("unexpected
+ * argument").  Returns NODECLI_MORE, or the exit code to end with. */
+int nodecli_parse(int argc, char **argv, const struct option *longopts, struct nodecli_opts *o,
+		  const struct nodecli_tool *t, nodecli_own_fn *own, void *ctx, int max_args);
+
 /* How long a run waits for another run on the same --state. */
 #define NODECLI_STATE_WAIT_MS 10000
 
