@@ -4,7 +4,8 @@
 # (test/krb/kdc.sh) and the fake RM pair behind a real GSS-API acceptor, and
 # each one line an operator can act on (MIT's own text and what to do), the
 # cluster unreachable (rm-refused, exit 75), nothing written for its node:
-# an unknown client principal, a keytab without the principal's key, no
+# an unknown client principal, a keytab without the principal's key (a
+# misspelt principal, a keytab file missing: the same line), no
 # ticket and an expired one in the operator's cache, a KDC that is down and
 # one that does not answer (bounded by MIT's retry schedule: some 27 s a
 # KDC with krb5 1.20, whose krb5.conf has no total limit), a clock skew (the KDC under faketime, preauth required),
@@ -59,6 +60,12 @@ fails() {
 
 cfg "$tmpdir/kilo.keytab" "kilo/other@$KRB_REALM"
 fails "keytab without the key" "401: Kerberos: Credential cache is empty: keytab $tmpdir/kilo.keytab holds no key for kilo/other@$KRB_REALM, or cannot be read (kadmin: ktadd -norandkey);"
+# a misspelt principal (the KDC knows it no more than the keytab) and a
+# keytab file that is not there: the same line, as kilo-sync(1) says
+cfg "$tmpdir/kilo.keytab" "kilo/synk@$KRB_REALM"
+fails "misspelt principal" "401: Kerberos: Credential cache is empty: keytab $tmpdir/kilo.keytab holds no key for kilo/synk@$KRB_REALM, or cannot be read (kadmin: ktadd -norandkey);"
+cfg "$tmpdir/no-such.keytab" "kilo/sync@$KRB_REALM"
+fails "no keytab file" "401: Kerberos: Credential cache is empty: keytab $tmpdir/no-such.keytab holds no key for kilo/sync@$KRB_REALM, or cannot be read (kadmin: ktadd -norandkey);"
 
 # no place for the private credential cache: says where it looked
 cfg "$tmpdir/kilo.keytab" "kilo/sync@$KRB_REALM"
