@@ -5,7 +5,7 @@
 # each one line an operator can act on (MIT's own text and what to do), the
 # cluster unreachable (rm-refused, exit 75), nothing written for its node:
 # an unknown client principal, a keytab without the principal's key (a
-# misspelt principal, a keytab file missing: the same line), no
+# misspelt principal, a keytab file missing: the same line), no krb5.conf, no
 # ticket and an expired one in the operator's cache, a KDC that is down and
 # one that does not answer (bounded by MIT's retry schedule: some 27 s a
 # KDC with krb5 1.20, whose krb5.conf has no total limit), a clock skew (the KDC under faketime, preauth required),
@@ -74,6 +74,10 @@ TMPDIR=$tmpdir/no-such-dir kilo-sync --config "$tmpdir/krb.yaml" >"$tmpdir/out" 
 assert_eq "$rc" 75 "no TMPDIR: exit"
 grep -qF "($rm1: GET $rm1/ws/v1/cluster/info: Kerberos: private credential cache dir in $tmpdir/no-such-dir (TMPDIR): No such file or directory;" \
 	"$tmpdir/err" || fail "no TMPDIR: $(cat "$tmpdir/err")"
+
+# no krb5.conf: KRB5_CONFIG names a file that is not there (MIT says
+# nothing of it); the realm has no KDC, at once
+(export KRB5_CONFIG=$tmpdir/no-such-krb5.conf && fails "no krb5.conf" "401: Kerberos: Cannot find KDC for realm \"$KRB_REALM\": ") || exit 1
 
 kadmin.local -r "$KRB_REALM" -q "delprinc -force gone" >/dev/null 2>&1 || fail "delprinc"
 cfg "$tmpdir/kilo.keytab" "gone@$KRB_REALM"
