@@ -8,7 +8,8 @@
 # misspelt principal, a keytab file missing: the same line), no krb5.conf, no
 # ticket and an expired one in the operator's cache, a KDC that is down and
 # one that does not answer (bounded by MIT's retry schedule: some 27 s a
-# KDC with krb5 1.20, whose krb5.conf has no total limit), a clock skew (the KDC under faketime, preauth required),
+# KDC with krb5 1.20, whose krb5.conf has no total limit, and not by
+# timeoutMs or passTimeoutMs), a clock skew (the KDC under faketime, preauth required),
 # and the RM's own refusal after a token went out (its HTTP/ keytab stale
 # after a re-key; answered 403 as Hadoop does, and 401).
 . "$KILO_TOP/test/lib.sh"
@@ -118,6 +119,20 @@ grep -q "^kilo-sync: cluster 'yarn-cluster-1': unreachable (rm-[a-z]*), 1 node s
 	"$tmpdir/err" || fail "KDC not answering: $(cat "$tmpdir/err")"
 # (27 s alone; 54 s seen once on a loaded machine: the bound is the point)
 [ "$t" -le 70 ] || fail "a KDC that does not answer held the pass $t s: $(cat "$tmpdir/err")"
+# neither timeoutMs nor passTimeoutMs cuts the wait short, and past
+# passTimeoutMs the pass's one line names no KDC (kilo-sync(1) KERBEROS)
+sed "s|timeoutMs: 5000|timeoutMs: 1000|" "$tmpdir/krb1.yaml" >"$tmpdir/krb1t.yaml"
+echo "passTimeoutMs: 1000" >>"$tmpdir/krb1t.yaml"
+kill -STOP "$(cat "$KRB_DIR/kdc.pid")"
+t0=$(date +%s)
+rc=0
+kilo-sync --config "$tmpdir/krb1t.yaml" >"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+t=$(($(date +%s) - t0))
+kill -CONT "$(cat "$KRB_DIR/kdc.pid")"
+assert_eq "$rc" 75 "KDC not answering, passTimeoutMs 1000: exit ($(cat "$tmpdir/err"))"
+grep -qx "kilo-sync: gathering took longer than passTimeoutMs 1000: nothing applied" "$tmpdir/err" ||
+	fail "KDC not answering, passTimeoutMs 1000: $(cat "$tmpdir/err")"
+[ "$t" -ge 10 ] || fail "a KDC that does not answer was cut short at $t s: kilo-sync(1) says it is not"
 
 # a clock skew: the KDC 15 minutes ahead, preauth required
 krb_stop
