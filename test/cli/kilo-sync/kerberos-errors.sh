@@ -9,7 +9,8 @@
 # ticket and an expired one in the operator's cache, a KDC that is down and
 # one that does not answer (bounded by MIT's retry schedule: some 27 s a
 # KDC with krb5 1.20, whose krb5.conf has no total limit, and not by
-# timeoutMs or passTimeoutMs), a clock skew (the KDC under faketime, preauth required),
+# timeoutMs or passTimeoutMs), a clock skew (the KDC under faketime, preauth required;
+# with kdc_timesync on, the RM's 403),
 # and the RM's own refusal after a token went out (its HTTP/ keytab stale
 # after a re-key; answered 403 as Hadoop does, and 401).
 . "$KILO_TOP/test/lib.sh"
@@ -138,6 +139,11 @@ grep -qx "kilo-sync: gathering took longer than passTimeoutMs 1000: nothing appl
 krb_stop
 krb_start faketime=+15m
 fails "clock skew" "401: Kerberos: Clock skew too great: this host's clock and the KDC's or the RM's differ by more than krb5.conf's clockskew (300 s): sync them (NTP);"
+# with MIT's default kdc_timesync (manifests/overlays/kerberos's krb5.conf)
+# the client takes the KDC's time: the RM, on this host's, refuses the token
+grep -v kdc_timesync "$KRB5_CONFIG" >"$tmpdir/krb5-timesync.conf"
+(export KRB5_CONFIG=$tmpdir/krb5-timesync.conf && fails "clock skew, kdc_timesync default" \
+	"403: Kerberos: the RM refused the ticket (HTTP 403 after SPNEGO): its HTTP/<host> keytab lacks the KDC's current key, or its clock is off;") || exit 1
 krb_stop
 krb_start
 
