@@ -139,15 +139,24 @@ static int load_cluster(struct sync_config *sc, const json_t *obj, size_t i, str
 	{
 		const char *s = json_string_value(u);
 
-		if (!s || (strncmp(s, "http://", 7) != 0 && strncmp(s, "https://", 8) != 0)) {
+		/* a query or fragment would end up inside every REST path
+		 * (rm_url + "/ws/v1/..."): a 404 that names no URL */
+		int query = s && strpbrk(s, "?#");
+
+		if (!s || query ||
+		    (strncmp(s, "http://", 7) != 0 && strncmp(s, "https://", 8) != 0)) {
+			const char *what = query ? "an http:// or https:// URL without a query or "
+						   "fragment (the user goes in userName)"
+						 : "an http:// or https:// URL";
+
 			snprintf(sub, sizeof(sub), "%s.rmUrls", ctx);
 			if (s && strchr(s, '@')) /* userinfo: a password is never shown */
 				err_set(e, ERR_INPUT, 0,
-					"%s: expected an http:// or https:// URL (value not shown: "
-					"it holds an '@', perhaps a password)",
-					sub);
+					"%s: expected %s (value not shown: it holds an '@', "
+					"perhaps a password)",
+					sub, what);
 			else
-				jsonio_bad_value(e, sub, NULL, "an http:// or https:// URL", u);
+				jsonio_bad_value(e, sub, NULL, what, u);
 			long line, col;
 
 			if (config_where(c, u, &line, &col) == 0)
