@@ -349,8 +349,11 @@ int http_negotiate_why(const char *gss, int token_sent, long status, const char 
 	if (strstr(text, "Clock skew too great"))
 		hint = "this host's clock and the KDC's or the RM's differ by more than "
 		       "krb5.conf's clockskew (300 s): sync them (NTP)";
-	else if (strstr(text, "Cannot contact any KDC") || strstr(text, "Cannot find KDC"))
+	else if (strstr(text, "Cannot contact any KDC"))
 		hint = "no KDC answered (krb5.conf: [realms] kdc; MIT waits some 27 s per KDC)";
+	else if (strstr(text, "Cannot find KDC")) /* at once: nothing was asked */
+		hint = "the krb5.conf in use has no [realms] entry for this realm, or there is "
+		       "none (MIT ignores a KRB5_CONFIG naming a missing file)";
 	else if (strstr(text, "Client '") && strstr(text, "not found in Kerberos database"))
 		hint = "the KDC does not know the client principal (clusters[].principal)";
 	else if (strstr(text, "not found in Kerberos database"))

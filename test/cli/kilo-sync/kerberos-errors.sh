@@ -79,7 +79,7 @@ grep -qF "($rm1: GET $rm1/ws/v1/cluster/info: Kerberos: private credential cache
 
 # no krb5.conf: KRB5_CONFIG names a file that is not there (MIT says
 # nothing of it); the realm has no KDC, at once
-(export KRB5_CONFIG=$tmpdir/no-such-krb5.conf && fails "no krb5.conf" "401: Kerberos: Cannot find KDC for realm \"$KRB_REALM\": ") || exit 1
+(export KRB5_CONFIG=$tmpdir/no-such-krb5.conf && fails "no krb5.conf" "401: Kerberos: Cannot find KDC for realm \"$KRB_REALM\": the krb5.conf in use has no [realms] entry for this realm, or there is none (MIT ignores a KRB5_CONFIG naming a missing file)") || exit 1
 
 kadmin.local -r "$KRB_REALM" -q "delprinc -force gone" >/dev/null 2>&1 || fail "delprinc"
 cfg "$tmpdir/kilo.keytab" "gone@$KRB_REALM"
