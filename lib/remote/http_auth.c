@@ -4,11 +4,13 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/cleanup.h"
@@ -155,6 +157,38 @@ static int init_cache(const char *principal, struct err *e)
 	return rc ? -1 : 0;
 }
 
+/* The keytab a readable, non-empty regular file (a symlink to one, as a
+ * Secret's volume has, is fine).  Checked before the environment names it:
+ * MIT reads it inside gss_init_sec_context, where curl's time limit does
+ * not reach, so a FIFO there would block every pass for ever, and a
+ * directory or an empty file would only read as "Credential cache is
+ * empty".  Only a regular file is opened (never a FIFO or a device). */
+static int check_keytab(const char *path, struct err *e)
+{
+	struct stat st;
+	const char *kind;
+	int fd;
+
+	if (stat(path, &st) < 0)
+		return err_set(e, ERR_SYSTEM, errno, "Kerberos: keytab %s", path);
+	if (!S_ISREG(st.st_mode)) {
+		kind = S_ISDIR(st.st_mode)                          ? "a directory"
+		       : S_ISFIFO(st.st_mode)                       ? "a FIFO"
+		       : S_ISSOCK(st.st_mode)                       ? "a socket"
+		       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+								    : "an unknown type";
+		return err_set(e, ERR_SYSTEM, 0, "Kerberos: keytab %s: not a regular file (%s)",
+			       path, kind);
+	}
+	if (st.st_size == 0)
+		return err_set(e, ERR_SYSTEM, 0, "Kerberos: keytab %s: empty", path);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(e, ERR_SYSTEM, errno, "Kerberos: keytab %s", path);
+	close(fd);
+	return 0;
+}
+
 static int same(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
@@ -179,6 +213,8 @@ int http_negotiate_env(struct http_negotiate *n, struct err *e)
 		if (!n->principal)
 			return err_set(e, ERR_INPUT, 0, "Kerberos: keytab %s without a principal",
 				       n->keytab);
+		if (check_keytab(n->keytab, e) < 0)
+			return -1;
 		if (snprintf(env.dir, sizeof(env.dir), "%s/kilo-krb5-XXXXXX",
 			     tmp && *tmp ? tmp : "/tmp") >= (int)sizeof(env.dir) ||
 		    !mkdtemp(env.dir)) {

@@ -53,8 +53,10 @@ void http_negotiate_free(struct http_negotiate *n);
 
 /* Set the process's Kerberos environment for n, once (later calls: 0).
  * Returns 0, or -1 with e set: ERR_INPUT another keytab or principal was set
- * up before in this process; ERR_SYSTEM the private cache could not be made
- * (libkrb5.so.3 not loadable, mkdtemp); ERR_REMOTE the principal is no
+ * up before in this process; ERR_SYSTEM the keytab is no readable, non-empty
+ * regular file (checked first: MIT would block on a FIFO for ever), or the
+ * private cache could not be made (libkrb5.so.3 not loadable, mkdtemp);
+ * ERR_REMOTE the principal is no
  * Kerberos name.  Called by http_perform() before the first token, and by
  * the rmadmin fallback before it starts `yarn`. */
 int http_negotiate_env(struct http_negotiate *n, struct err *e);

@@ -2,8 +2,11 @@
 /* test_krb - auth: kerberos in kilo-sync's config and the Kerberos reasons
  * of remote/http_auth (pure: the texts are MIT's, as curl logs them; the
  * real exchanges are test/cli/kilo-sync/kerberos*.sh against a real KDC). */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/xalloc.h"
 #include "doc/syncconfig.h"
@@ -188,6 +191,59 @@ START_TEST(test_negotiate_why_small)
 }
 END_TEST
 
+/* A keytab that is no regular file, or that cannot be opened, is refused
+ * before any ticket is asked for: a FIFO would block MIT's fopen (in
+ * gss_init_sec_context, outside curl's time limit) for ever, a directory or
+ * an empty file would read as "Credential cache is empty".  Nothing is left
+ * in TMPDIR. */
+static const struct {
+	const char *name, *why;
+} keytab_cases[] = {
+	{ "fifo", "not a regular file (a FIFO)" },
+	{ "dir", "not a regular file (a directory)" },
+	{ "empty", "empty" },
+	{ "missing", "No such file or directory" },
+};
+
+START_TEST(test_negotiate_env_keytab_refused)
+{
+	char *dir = testlib_tmpdir(), *tmp = xasprintf("%s/tmp", dir);
+	char *kt = xasprintf("%s/%s", dir, keytab_cases[_i].name);
+	char *want = xasprintf("Kerberos: keytab %s: %s", kt, keytab_cases[_i].why);
+	struct http_negotiate *n = http_negotiate_new(kt, "kilo/sync@KILO.TEST");
+	struct err e = { 0 };
+	DIR *d;
+	struct dirent *de;
+	int entries = 0;
+
+	ck_assert_int_eq(mkdir(tmp, 0700), 0);
+	ck_assert_int_eq(setenv("TMPDIR", tmp, 1), 0);
+	if (strcmp(keytab_cases[_i].name, "fifo") == 0)
+		ck_assert_int_eq(mkfifo(kt, 0600), 0);
+	else if (strcmp(keytab_cases[_i].name, "dir") == 0)
+		ck_assert_int_eq(mkdir(kt, 0700), 0);
+	else if (strcmp(keytab_cases[_i].name, "empty") == 0)
+		testlib_write(dir, keytab_cases[_i].name, "");
+	alarm(10); /* a FIFO opened blocking would hang here */
+	ck_assert_int_eq(http_negotiate_env(n, &e), -1);
+	alarm(0);
+	ck_assert_str_eq(e.msg, want);
+	ck_assert_ptr_null(getenv("KRB5_CLIENT_KTNAME"));
+	d = opendir(tmp);
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)))
+		entries += de->d_name[0] != '.';
+	closedir(d);
+	ck_assert_int_eq(entries, 0);
+	err_clear(&e);
+	http_negotiate_free(n);
+	free(want);
+	free(kt);
+	free(tmp);
+	free(dir);
+}
+END_TEST
+
 static Suite *krb_suite(void)
 {
 	Suite *s = suite_create("krb");
@@ -200,6 +256,8 @@ static Suite *krb_suite(void)
 	tc = tcase_create("why");
 	tcase_add_loop_test(tc, test_negotiate_why, 0, sizeof(why_cases) / sizeof(why_cases[0]));
 	tcase_add_test(tc, test_negotiate_why_small);
+	tcase_add_loop_test(tc, test_negotiate_env_keytab_refused, 0,
+			    sizeof(keytab_cases) / sizeof(keytab_cases[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
