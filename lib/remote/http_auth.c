@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,7 +111,7 @@ static int k5_load(struct err *e)
 
 static struct {
 	int done;
-	int at_exit;              /* env_cleanup registered */
+	int at_exit;              /* env_cleanup registered, at exit and the signals */
 	char *keytab, *principal; /* the identity set up (NULL: the operator's cache) */
 	char dir[4096];           /* the private cache's dir, "" when none */
 	char cache[4200];         /* its file */
@@ -123,6 +124,36 @@ static void env_cleanup(void)
 	unlink(env.cache);
 	rmdir(env.dir);
 	*env.dir = '\0';
+}
+
+void http_negotiate_env_drop(void)
+{
+	env_cleanup(); /* unlink and rmdir of static paths: async-signal-safe */
+}
+
+/* The signals that end kilo-sync by default: the private cache (a ticket
+ * anyone who reads it can use) goes with it, as at exit, before the
+ * signal's own action.  Only those still at SIG_DFL are caught (a nohup'd
+ * SIGHUP stays ignored, a caller's own handler stays). */
+static const int env_fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+static void env_on_signal(int sig)
+{
+	env_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void env_catch(void)
+{
+	for (size_t i = 0; i < sizeof(env_fatal) / sizeof(env_fatal[0]); i++) {
+		struct sigaction old, sa = { .sa_handler = env_on_signal };
+
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(env_fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
+		    !(old.sa_flags & SA_SIGINFO))
+			sigaction(env_fatal[i], &sa, NULL);
+	}
 }
 
 /* A cache at env.cache initialised for principal (no ticket yet). */
@@ -199,6 +230,8 @@ int http_negotiate_env(struct http_negotiate *n, struct err *e)
 	const char *conf = getenv("KRB5_CONFIG"), *opts = getenv("HADOOP_OPTS");
 	cleanup_free char *krb5conf = NULL, *kt = NULL;
 	const char *tmp = getenv("TMPDIR");
+	char dir[sizeof(env.dir)];
+	sigset_t fatal, held;
 
 	if (env.done) {
 		if (same(env.keytab, n->keytab) && same(env.principal, n->principal))
@@ -215,19 +248,30 @@ int http_negotiate_env(struct http_negotiate *n, struct err *e)
 				       n->keytab);
 		if (check_keytab(n->keytab, e) < 0)
 			return -1;
-		if (snprintf(env.dir, sizeof(env.dir), "%s/kilo-krb5-XXXXXX",
-			     tmp && *tmp ? tmp : "/tmp") >= (int)sizeof(env.dir) ||
-		    !mkdtemp(env.dir)) {
+		if (!env.at_exit) {
+			atexit(env_cleanup);
+			env_catch();
+			env.at_exit = 1;
+		}
+		/* made and named with those signals held: the handler sees no
+		 * half-written name, and no dir is made it does not know of */
+		sigemptyset(&fatal);
+		for (size_t i = 0; i < sizeof(env_fatal) / sizeof(env_fatal[0]); i++)
+			sigaddset(&fatal, env_fatal[i]);
+		sigprocmask(SIG_BLOCK, &fatal, &held);
+		if (snprintf(dir, sizeof(dir), "%s/kilo-krb5-XXXXXX", tmp && *tmp ? tmp : "/tmp") >=
+			    (int)sizeof(dir) ||
+		    !mkdtemp(dir)) {
 			int errnum = errno;
 
-			*env.dir = '\0';
+			sigprocmask(SIG_SETMASK, &held, NULL);
 			return err_set(e, ERR_SYSTEM, errnum,
 				       "Kerberos: private credential cache dir in %s (TMPDIR)",
 				       tmp && *tmp ? tmp : "/tmp");
 		}
+		memcpy(env.dir, dir, sizeof(env.dir));
 		snprintf(env.cache, sizeof(env.cache), "%s/ccache", env.dir);
-		if (!env.at_exit++)
-			atexit(env_cleanup);
+		sigprocmask(SIG_SETMASK, &held, NULL);
 		if (init_cache(n->principal, e) < 0) {
 			env_cleanup();
 			return -1;

@@ -61,6 +61,13 @@ void http_negotiate_free(struct http_negotiate *n);
  * the rmadmin fallback before it starts `yarn`. */
 int http_negotiate_env(struct http_negotiate *n, struct err *e);
 
+/* Remove the private credential cache now (nothing when none); safe in a
+ * signal handler: the rmadmin fallback's, which ends kilo-sync by the
+ * signal's default action, calls it first.  At exit and on SIGINT, SIGTERM,
+ * SIGHUP, SIGQUIT left at their default, http_negotiate_env's own handlers
+ * do it. */
+void http_negotiate_env_drop(void);
+
 /* ---- pure ---- */
 
 /* The one-line reason an operator can act on, into out (size bytes), for

@@ -21,17 +21,22 @@ extern char **environ;
 static volatile sig_atomic_t child_group;
 static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 #define NFATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
+/* the handlers in place before the run: a fatal signal goes on to them
+ * (remote/http_auth's removes the private credential cache) */
+static struct sigaction saved[NFATAL];
 
 static void on_fatal(int sig)
 {
 	if (child_group > 0)
 		kill(-(pid_t)child_group, SIGKILL);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	for (size_t i = 0; i < NFATAL; i++)
+		if (fatal_signals[i] == sig)
+			sigaction(sig, &saved[i], NULL);
+	raise(sig); /* delivered once this handler returns */
 }
 
 /* Catch (on) or restore (off) the signals that end kilo, around one run. */
-static void guard(int on, struct sigaction *saved)
+static void guard(int on)
 {
 	for (size_t i = 0; i < NFATAL; i++) {
 		if (on) {
@@ -49,7 +54,7 @@ static void guard(int on, struct sigaction *saved)
 
 /* Start the child in its own group with the fatal signals held until
  * child_group names it.  Returns its pid, or -1 with *err the errno. */
-static pid_t start(const struct spawn_opts *o, int out_fd, struct sigaction *saved, int *err)
+static pid_t start(const struct spawn_opts *o, int out_fd, int *err)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -70,21 +75,20 @@ static pid_t start(const struct spawn_opts *o, int out_fd, struct sigaction *sav
 	posix_spawnattr_setsigmask(&attr, &none); /* the child starts with none held */
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
 	sigprocmask(SIG_BLOCK, &fatal, &held);
-	guard(1, saved);
+	guard(1);
 	*err = posix_spawnp(&pid, o->argv[0], &fa, &attr, o->argv, o->envp ? o->envp : environ);
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	if (*err == 0)
 		child_group = pid;
 	else
-		guard(0, saved);
+		guard(0);
 	sigprocmask(SIG_SETMASK, &held, NULL);
 	return *err == 0 ? pid : -1;
 }
 
 int spawn_run(const struct spawn_opts *o, struct spawn_result *r, struct err *e)
 {
-	struct sigaction saved[NFATAL];
 	int64_t deadline = o->timeout_ms > 0 ? clock_mono_ms() + o->timeout_ms : INT64_MAX;
 	int pipefd[2], status = 0, rc;
 	pid_t pid;
@@ -92,7 +96,7 @@ int spawn_run(const struct spawn_opts *o, struct spawn_result *r, struct err *e)
 	memset(r, 0, sizeof(*r));
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return err_set(e, ERR_SYSTEM, errno, "'%s': pipe", o->argv[0]);
-	pid = start(o, pipefd[1], saved, &rc);
+	pid = start(o, pipefd[1], &rc);
 	close(pipefd[1]);
 	if (pid < 0) {
 		close(pipefd[0]);
@@ -138,7 +142,7 @@ int spawn_run(const struct spawn_opts *o, struct spawn_result *r, struct err *e)
 			;
 	}
 	child_group = 0;
-	guard(0, saved);
+	guard(0);
 	r->exited = WIFEXITED(status);
 	r->code = r->exited ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	return 0;
