@@ -285,6 +285,10 @@ int http_negotiate_env(struct http_negotiate *n, struct err *e)
 	if (!opts || !strstr(opts, "-Djava.security.krb5.conf=")) {
 		cleanup_free char *o = NULL;
 
+		/* KRB5_CONFIG's first file: empty entries ("::/etc/kilo/krb5.conf")
+		 * name none */
+		while (conf && *conf == ':')
+			conf++;
 		krb5conf = xstrdup(conf && *conf ? conf : "/etc/krb5.conf");
 		krb5conf[strcspn(krb5conf, ":")] = '\0';
 		o = xasprintf("%s%s-Djava.security.krb5.conf=%s", opts ? opts : "",

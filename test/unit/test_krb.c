@@ -244,6 +244,23 @@ START_TEST(test_negotiate_env_keytab_refused)
 }
 END_TEST
 
+/* HADOOP_OPTS gains KRB5_CONFIG's first file: an empty first entry
+ * (":/etc/kilo/krb5.conf", as a list built by appending gives) is no file,
+ * and "-Djava.security.krb5.conf=" without one makes the JDK read none. */
+START_TEST(test_negotiate_env_krb5_config)
+{
+	struct http_negotiate *n = http_negotiate_new(NULL, NULL);
+	struct err e = { 0 };
+
+	ck_assert_int_eq(setenv("KRB5_CONFIG", "::/etc/kilo/krb5.conf:/etc/krb5.conf", 1), 0);
+	ck_assert_int_eq(setenv("HADOOP_OPTS", "-Xmx1g", 1), 0);
+	ck_assert_int_eq(http_negotiate_env(n, &e), 0);
+	ck_assert_str_eq(getenv("HADOOP_OPTS"),
+			 "-Xmx1g -Djava.security.krb5.conf=/etc/kilo/krb5.conf");
+	http_negotiate_free(n);
+}
+END_TEST
+
 static Suite *krb_suite(void)
 {
 	Suite *s = suite_create("krb");
@@ -256,6 +273,7 @@ static Suite *krb_suite(void)
 	tc = tcase_create("why");
 	tcase_add_loop_test(tc, test_negotiate_why, 0, sizeof(why_cases) / sizeof(why_cases[0]));
 	tcase_add_test(tc, test_negotiate_why_small);
+	tcase_add_test(tc, test_negotiate_env_krb5_config);
 	tcase_add_loop_test(tc, test_negotiate_env_keytab_refused, 0,
 			    sizeof(keytab_cases) / sizeof(keytab_cases[0]));
 	suite_add_tcase(s, tc);
