@@ -11,6 +11,10 @@
  * where DNS does not match).  The RM's hadoop.auth cookie is kept per origin
  * (scheme, host, port) for the negotiate object's life, in memory: one
  * negotiation per RM a pass.  No redirect rule changes (http.h).
+ * One way only: libcurl checks no mutual-authentication token on a 2xx
+ * (it reads WWW-Authenticate on a 401 only), so an RM that answers 200
+ * without one, or with a forged one, is believed; the RM's identity is the
+ * transport's (https with a CA), as without Kerberos.
  *
  * Credentials (the process's environment, set once, before the first
  * token is made; MIT's GSS library then gets and renews tickets itself):
