@@ -395,6 +395,11 @@ int http_negotiate_why(const char *gss, int token_sent, long status, const char 
 	*out = '\0';
 	if (status < 400 || (status != 401 && status != 403 && !t))
 		return 0;
+	/* a 403 without a token or a GSS-API failure: the request rode the
+	 * hadoop.auth cookie, and the RM refused it for its own reason (its
+	 * body says which), not Kerberos */
+	if (status == 403 && !t && !token_sent)
+		return 0;
 	if (!t) {
 		if (token_sent)
 			snprintf(

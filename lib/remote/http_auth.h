@@ -81,7 +81,8 @@ void http_negotiate_env_drop(void);
  * (NULL: the operator's cache), for the hint.  GSS-API's generic major
  * texts are dropped, MIT's minor text kept.  Returns 1 and the line ("Kerberos:
  * clock skew too great ...: sync ..."), or 0 (out "") for a status below
- * 400 or a 4xx that is no authentication failure.  Mapped from MIT's
+ * 400 or a 4xx that is no authentication failure (a 403 without a token
+ * or a GSS failure: the RM's own refusal of a request with its cookie).  Mapped from MIT's
  * message texts (krb5 error table: KRB5KRB_AP_ERR_SKEW "Clock skew too
  * great", KRB5KDC_ERR_C_PRINCIPAL_UNKNOWN "Client '...' not found in
  * Kerberos database", KRB5_KDC_UNREACH "Cannot contact any KDC for realm",

@@ -162,6 +162,9 @@ static const struct {
 	{ "", 0, 401, NULL,
 	  "Kerberos: HTTP 401 without SPNEGO (the RM did not ask for Negotiate)" },
 	/* no authentication failure: no reason */
+	/* a 403 to a request that rode the hadoop.auth cookie (no token, no
+	 * GSS-API failure) is the RM's own refusal: its body says why */
+	{ "", 0, 403, "/k", "" },
 	{ "", 1, 200, "/k", "" },
 	{ "", 1, 404, "/k", "" },
 	{ "", 1, 500, NULL, "" },
