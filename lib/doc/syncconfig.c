@@ -25,13 +25,25 @@ void sync_options_defaults(struct sync_options *o)
 static int dns_label(const char *s);
 
 /* 1 for a Kerberos principal name as kilo takes it: non-empty, no blank or
- * control character (MIT's krb5_parse_name rules the rest). */
+ * control character, neither an empty name ("@R") nor an empty realm
+ * ("kilo/sync@") (MIT's krb5_parse_name rules the rest). */
 static int principal_name(const char *s)
 {
-	if (!*s)
+	size_t n = strlen(s);
+
+	if (!*s || *s == '@' || (s[n - 1] == '@' && (n < 2 || s[n - 2] != '\\')))
 		return 0;
 	for (; *s; s++)
 		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* 1 for a path without a control character. */
+static int plain_path(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
 			return 0;
 	return 1;
 }
@@ -54,7 +66,7 @@ static int load_kerberos(struct sync_config *sc, const json_t *obj, size_t i, co
 		return config_reject(c, obj, ctx, "userName",
 				     "no userName with auth: kerberos (the ticket names the user)",
 				     e);
-	if (y->keytab && y->keytab[0] != '/')
+	if (y->keytab && (y->keytab[0] != '/' || !plain_path(y->keytab)))
 		return config_reject(c, obj, ctx, "keytab", "an absolute path", e);
 	if (!y->keytab != !y->principal)
 		return config_reject(c, obj, ctx, y->keytab ? "principal" : "keytab",

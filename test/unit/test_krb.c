@@ -50,6 +50,13 @@ static const struct {
 	{ "    auth: kerberos\n    keytab: /k\n    principal: \"p\\x01@R\"\n",
 	  "sync.yaml:6:16: clusters[0].principal: expected a Kerberos principal name, got "
 	  "\"p\\u0001@R\"" },
+	{ "    auth: kerberos\n    keytab: /k\n    principal: '@R'\n",
+	  "sync.yaml:6:16: clusters[0].principal: expected a Kerberos principal name, got \"@R\"" },
+	{ "    auth: kerberos\n    keytab: /k\n    principal: 'kilo/sync@'\n",
+	  "sync.yaml:6:16: clusters[0].principal: expected a Kerberos principal name, got "
+	  "\"kilo/sync@\"" },
+	{ "    auth: kerberos\n    keytab: \"/k\\n\"\n    principal: p@R\n",
+	  "sync.yaml:5:13: clusters[0].keytab: expected an absolute path, got \"/k\\n\"" },
 	{ "    auth: [kerberos]\n",
 	  "sync.yaml:4:11: clusters[0].auth: expected a string, got [\"kerberos\"]" },
 };
