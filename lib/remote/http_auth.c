@@ -220,6 +220,41 @@ static int check_keytab(const char *path, struct err *e)
 	return 0;
 }
 
+/* The variables http_negotiate_env sets, and the operator's own entry of
+ * each ("NAME=value", or NULL: unset) from before, for the children that
+ * are not the rmadmin fallback (http_negotiate_env_outside). */
+static struct {
+	const char *name;
+	int changed;
+	char *orig;
+} env_saved[] = { { "KRB5_CLIENT_KTNAME", 0, NULL },
+		  { "KRB5CCNAME", 0, NULL },
+		  { "HADOOP_OPTS", 0, NULL } };
+
+static void env_set(const char *name, const char *value)
+{
+	for (size_t i = 0; i < sizeof(env_saved) / sizeof(env_saved[0]); i++)
+		if (strcmp(env_saved[i].name, name) == 0 && !env_saved[i].changed) {
+			const char *v = getenv(name);
+
+			env_saved[i].orig = v ? xasprintf("%s=%s", name, v) : NULL;
+			env_saved[i].changed = 1;
+		}
+	setenv(name, value, 1);
+}
+
+const char *http_negotiate_env_outside(const char *entry)
+{
+	for (size_t i = 0; i < sizeof(env_saved) / sizeof(env_saved[0]); i++) {
+		size_t n = strlen(env_saved[i].name);
+
+		if (env_saved[i].changed && strncmp(entry, env_saved[i].name, n) == 0 &&
+		    entry[n] == '=')
+			return env_saved[i].orig;
+	}
+	return entry;
+}
+
 static int same(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
@@ -278,8 +313,8 @@ int http_negotiate_env(struct http_negotiate *n, struct err *e)
 		}
 		kt = xasprintf("FILE:%s", n->keytab);
 		cleanup_free char *cc = xasprintf("FILE:%s", env.cache);
-		setenv("KRB5_CLIENT_KTNAME", kt, 1);
-		setenv("KRB5CCNAME", cc, 1);
+		env_set("KRB5_CLIENT_KTNAME", kt);
+		env_set("KRB5CCNAME", cc);
 	}
 	/* the JDK of the rmadmin child reads krb5.conf only from this property */
 	if (!opts || !strstr(opts, "-Djava.security.krb5.conf=")) {
@@ -293,7 +328,7 @@ int http_negotiate_env(struct http_negotiate *n, struct err *e)
 		krb5conf[strcspn(krb5conf, ":")] = '\0';
 		o = xasprintf("%s%s-Djava.security.krb5.conf=%s", opts ? opts : "",
 			      opts && *opts ? " " : "", krb5conf);
-		setenv("HADOOP_OPTS", o, 1);
+		env_set("HADOOP_OPTS", o);
 	}
 	env.keytab = n->keytab ? xstrdup(n->keytab) : NULL;
 	env.principal = n->principal ? xstrdup(n->principal) : NULL;

@@ -65,6 +65,13 @@ void http_negotiate_free(struct http_negotiate *n);
  * the rmadmin fallback before it starts `yarn`. */
 int http_negotiate_env(struct http_negotiate *n, struct err *e);
 
+/* For a child that is not the rmadmin fallback (a kubeconfig exec
+ * plugin): what to pass for entry ("NAME=value" of environ): entry itself,
+ * or for a variable http_negotiate_env set (KRB5CCNAME, KRB5_CLIENT_KTNAME,
+ * HADOOP_OPTS) the operator's own entry from before, NULL when it had none
+ * (drop it).  kilo's private cache and keytab are its own business. */
+const char *http_negotiate_env_outside(const char *entry);
+
 /* Remove the private credential cache now (nothing when none); safe in a
  * signal handler: the rmadmin fallback's, which ends kilo-sync by the
  * signal's default action, calls it first.  At exit and on SIGINT, SIGTERM,

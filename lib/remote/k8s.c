@@ -180,9 +180,13 @@ static char *exec_run(const struct k8s_client *c, struct err *e)
 		nenv++;
 	envp = xcalloc(nenv + 2, sizeof(char *));
 	nenv = 0;
-	for (char **p = environ; *p; p++)
-		if (strncmp(*p, "KUBERNETES_EXEC_INFO=", 21) != 0)
-			envp[nenv++] = *p;
+	for (char **p = environ; *p; p++) {
+		/* the operator's Kerberos environment, not kilo-sync's own */
+		const char *v = http_negotiate_env_outside(*p);
+
+		if (v && strncmp(v, "KUBERNETES_EXEC_INFO=", 21) != 0)
+			envp[nenv++] = (char *)v;
+	}
 	for (char **p = x->env; *p; p++)
 		envp[nenv++] = *p;
 	envp[nenv] = info_env;
