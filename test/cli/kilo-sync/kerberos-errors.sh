@@ -67,7 +67,12 @@ fails "keytab without the key" "401: Kerberos: Credential cache is empty: keytab
 cfg "$tmpdir/kilo.keytab" "kilo/synk@$KRB_REALM"
 fails "misspelt principal" "401: Kerberos: Credential cache is empty: keytab $tmpdir/kilo.keytab holds no key for kilo/synk@$KRB_REALM, or cannot be read (kadmin: ktadd -norandkey);"
 cfg "$tmpdir/no-such.keytab" "kilo/sync@$KRB_REALM"
-fails "no keytab file" "401: Kerberos: Credential cache is empty: keytab $tmpdir/no-such.keytab holds no key for kilo/sync@$KRB_REALM, or cannot be read (kadmin: ktadd -norandkey);"
+# no keytab file (a Secret not mounted): said before any ticket is asked for
+rc=0
+kilo-sync --config "$tmpdir/krb.yaml" >"$tmpdir/out" 2>"$tmpdir/err" || rc=$?
+assert_eq "$rc" 75 "no keytab file: exit"
+grep -qF "Kerberos: keytab $tmpdir/no-such.keytab: No such file or directory" "$tmpdir/err" ||
+	fail "no keytab file: $(cat "$tmpdir/err")"
 
 # no place for the private credential cache: says where it looked
 cfg "$tmpdir/kilo.keytab" "kilo/sync@$KRB_REALM"
