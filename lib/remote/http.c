@@ -688,6 +688,8 @@ static int exchange(CURL *curl, const struct http_client *c, const struct http_r
 	}
 
 	rc = curl_easy_perform(curl);
+	if (c->negotiate)
+		http_negotiate_note(nx.gss);
 	curl_slist_free_all(list);
 	if (rc != CURLE_OK) {
 		cleanup_free char *safe = http_redact_url(url);

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/clock.h"
 #include "core/xalloc.h"
 #include "remote/http_curl.h"
 
@@ -50,6 +52,16 @@ const char *http_negotiate_keytab(const struct http_negotiate *n)
 const char *http_negotiate_principal(const struct http_negotiate *n)
 {
 	return n->principal;
+}
+
+/* When (clock_mono_ms) a KDC of the realm last failed to answer, 0: never.
+ * Process-wide, as the identity is (one realm per process). */
+static int64_t kdc_down_at;
+
+void http_negotiate_note(const char *gss)
+{
+	if (gss && strstr(gss, "Cannot contact any KDC"))
+		kdc_down_at = clock_mono_ms();
 }
 
 void http_negotiate_free(struct http_negotiate *n)
@@ -393,6 +405,11 @@ int http_negotiate_setup(struct http_negotiate *n, CURL *curl, const char *url,
 	CURLSH *share;
 
 	memset(x, 0, sizeof(*x));
+	if (kdc_down_at && clock_mono_ms() - kdc_down_at < HTTP_KDC_DOWN_MS)
+		return err_set(e, ERR_TEMP, 0,
+			       "Kerberos: no KDC answered %" PRId64
+			       " s ago: not asked again for %d s (each try waits some 27 s)",
+			       (clock_mono_ms() - kdc_down_at) / 1000, HTTP_KDC_DOWN_MS / 1000);
 	if (http_negotiate_env(n, e) < 0)
 		return -1;
 	/* probe first: a request with the cookie needs no token (CURLAUTH_ONLY) */

@@ -65,6 +65,17 @@ void http_negotiate_free(struct http_negotiate *n);
  * the rmadmin fallback before it starts `yarn`. */
 int http_negotiate_env(struct http_negotiate *n, struct err *e);
 
+/* After a KDC of the realm did not answer (MIT's "Cannot contact any KDC",
+ * some 27 s per try whatever the timeouts: its retry schedule is fixed), no
+ * token is asked for HTTP_KDC_DOWN_MS: http_negotiate_setup() fails at once
+ * (ERR_TEMP), so an HA pair or a second cluster does not wait again. */
+#define HTTP_KDC_DOWN_MS 60000
+
+/* Note the GSS-API failure text of an exchange (http_negotiate_xfer.gss,
+ * may be NULL or ""): a KDC that did not answer starts the HTTP_KDC_DOWN_MS
+ * window. */
+void http_negotiate_note(const char *gss);
+
 /* For a child that is not the rmadmin fallback (a kubeconfig exec
  * plugin): what to pass for entry ("NAME=value" of environ): entry itself,
  * or for a variable http_negotiate_env set (KRB5CCNAME, KRB5_CLIENT_KTNAME,

@@ -110,6 +110,9 @@ before=$(node_ann worker-1)
 # the KDC down, then one that takes the packets and never answers: bounded
 krb_stop
 fails "KDC down" "401: Kerberos: Cannot contact any KDC for realm '$KRB_REALM': no KDC answered (krb5.conf: [realms] kdc; MIT waits some 27 s per KDC);"
+# the second RM is not made to wait again: no token is asked for a while
+grep -q "; http://localhost:[0-9]*: GET http://localhost:[0-9]*/ws/v1/cluster/info: Kerberos: no KDC answered 0 s ago: not asked again for 60 s" "$tmpdir/err" ||
+	fail "KDC down: the second RM asked again: $(cat "$tmpdir/err")"
 krb_start
 # (one RM: each token asked for waits out MIT's schedule, some 27 s with
 # krb5 1.20: UDP 1 s, TCP 10 s, retries; kdc_timeout and max_retries set it)
