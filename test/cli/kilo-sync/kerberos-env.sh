@@ -7,16 +7,7 @@
 # request (its token expired) gets the operator's own KRB5CCNAME and
 # HADOOP_OPTS, and no KRB5_CLIENT_KTNAME, as it does before.
 . "$KILO_TOP/test/lib.sh"
-. "$KILO_TOP/test/krb/kdc.sh"
-need_krb
-krb_start
-krb_princ kilo/sync +requires_preauth
-krb_princ HTTP/localhost
-krb_keytab "$tmpdir/kilo.keytab" kilo/sync
-krb_keytab "$tmpdir/http.keytab" HTTP/localhost
-FAKE_RM_PYTHON=/usr/bin/python3 FAKE_RM_ARGS="--spnego-keytab $tmpdir/http.keytab"
-. "$KILO_TOP/test/fake/sync-cluster.sh"
-cd "$tmpdir" || exit 1
+. "$KILO_TOP/test/cli/kilo-sync/kerberos.inc"
 # a plugin whose token expires at once (KILO_NOW): it runs before every
 # API request, so after the RM requests too
 cat >"$tmpdir/plugin" <<EOC

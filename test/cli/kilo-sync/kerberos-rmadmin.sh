@@ -9,16 +9,7 @@
 # records its arguments and environment.  An admin RPC refused for a
 # principal the RM's yarn.admin.acl lacks is one line naming the ACL.
 . "$KILO_TOP/test/lib.sh"
-. "$KILO_TOP/test/krb/kdc.sh"
-need_krb
-krb_start
-krb_princ kilo/sync +requires_preauth
-krb_princ HTTP/localhost
-krb_keytab "$tmpdir/kilo.keytab" kilo/sync
-krb_keytab "$tmpdir/http.keytab" HTTP/localhost
-FAKE_RM_PYTHON=/usr/bin/python3 FAKE_RM_ARGS="--spnego-keytab $tmpdir/http.keytab"
-. "$KILO_TOP/test/fake/sync-cluster.sh"
-cd "$tmpdir" || exit 1
+. "$KILO_TOP/test/cli/kilo-sync/kerberos.inc"
 unset KRB5CCNAME HADOOP_OPTS
 mkdir "$tmpdir/t"
 cat >"$tmpdir/yarn" <<EOF

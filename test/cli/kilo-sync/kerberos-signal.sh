@@ -7,16 +7,7 @@
 # not answer or for its rmadmin fallback; kilo-sync still ends by that
 # signal.
 . "$KILO_TOP/test/lib.sh"
-. "$KILO_TOP/test/krb/kdc.sh"
-need_krb
-krb_start
-krb_princ kilo/sync +requires_preauth
-krb_princ HTTP/localhost
-krb_keytab "$tmpdir/kilo.keytab" kilo/sync
-krb_keytab "$tmpdir/http.keytab" HTTP/localhost
-FAKE_RM_PYTHON=/usr/bin/python3 FAKE_RM_ARGS="--spnego-keytab $tmpdir/http.keytab"
-. "$KILO_TOP/test/fake/sync-cluster.sh"
-cd "$tmpdir" || exit 1
+. "$KILO_TOP/test/cli/kilo-sync/kerberos.inc"
 unset KRB5CCNAME HADOOP_OPTS
 mkdir "$tmpdir/t"
 

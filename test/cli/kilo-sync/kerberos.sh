@@ -10,16 +10,8 @@
 # not configured is never followed; no token, cookie or
 # keytab byte appears in any output, --verbose included.
 . "$KILO_TOP/test/lib.sh"
-. "$KILO_TOP/test/krb/kdc.sh"
-need_krb
-krb_start maxlife=10
-krb_princ kilo/sync +requires_preauth
-krb_princ HTTP/localhost
-krb_keytab "$tmpdir/kilo.keytab" kilo/sync
-krb_keytab "$tmpdir/http.keytab" HTTP/localhost
-FAKE_RM_PYTHON=/usr/bin/python3 FAKE_RM_ARGS="--spnego-keytab $tmpdir/http.keytab"
-. "$KILO_TOP/test/fake/sync-cluster.sh"
-cd "$tmpdir" || exit 1
+KRB_START_ARGS=maxlife=10
+. "$KILO_TOP/test/cli/kilo-sync/kerberos.inc"
 # the service principal is HTTP/<host of the URL>: localhost, not 127.0.0.1
 cat >"$tmpdir/krb.yaml" <<EOC
 clusters:
