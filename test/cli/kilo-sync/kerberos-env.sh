@@ -24,17 +24,6 @@ users: [{name: kilo, user: {exec: {apiVersion: client.authentication.k8s.io/v1, 
 contexts: [{name: fake, context: {cluster: fake, user: kilo}}]
 current-context: fake
 EOC
-cat >"$tmpdir/krb.yaml" <<EOC
-clusters:
-  - id: yarn-cluster-1
-    rmUrls: [http://localhost:${rm1##*:}, http://localhost:${rm2##*:}]
-    timeoutMs: 5000
-    auth: kerberos
-    keytab: $tmpdir/kilo.keytab
-    principal: kilo/sync@$KRB_REALM
-overCommitTimeoutMs: 30000
-kubernetes: {pageSize: $SYNC_PAGE_SIZE}
-EOC
 mkdir "$tmpdir/t"
 for ops in "FILE:$tmpdir/operator.ccache:-Xmx1g" "unset:unset"; do
 	: >"$tmpdir/plugin.log"

@@ -12,18 +12,6 @@
 . "$KILO_TOP/test/lib.sh"
 KRB_START_ARGS=maxlife=10
 . "$KILO_TOP/test/cli/kilo-sync/kerberos.inc"
-# the service principal is HTTP/<host of the URL>: localhost, not 127.0.0.1
-cat >"$tmpdir/krb.yaml" <<EOC
-clusters:
-  - id: yarn-cluster-1
-    rmUrls: [http://localhost:${rm1##*:}, http://localhost:${rm2##*:}]
-    timeoutMs: 5000
-    auth: kerberos
-    keytab: $tmpdir/kilo.keytab
-    principal: kilo/sync@$KRB_REALM
-overCommitTimeoutMs: 30000
-kubernetes: {pageSize: $SYNC_PAGE_SIZE}
-EOC
 mkdir "$tmpdir/t"
 unset KRB5CCNAME
 sync() {
