@@ -15,7 +15,36 @@ is served, in the shapes of kube-apiserver (k8s-conventions.md section 3):
               (=, ==, !=, in, notin, exists, !exists), limit and continue.
               Continue tokens are apiserver's (base64url of {"v","rv","start"});
               after a compaction (POST /compact on the control URL or a "compact" fault)
-              older tokens answer 410 Expired.
+              older tokens answer 410 Expired.  resourceVersion on a list
+              (without continue): unset, the current state; "0", the current
+              state whole (limit ignored, as kube-apiserver 1.32's watch cache
+              does); N with resourceVersionMatch=NotOlderThan (the default
+              without limit), the current state (N newer than the server's:
+              504 Timeout after 3 s); N with Exact (the default with limit),
+              the state at N rebuilt from the watch history, 410 Expired when
+              N is older than the history.  Lists are served from cached
+              bytes (each item serialised once, pages by query), the same
+              bytes json.dumps gives, dropped on every write.
+  WATCH       GET <collection>?watch=1 (or true): a 200 with Transfer-Encoding:
+              chunked, one event a line, {"type": "ADDED"|"MODIFIED"|"DELETED"|
+              "BOOKMARK"|"ERROR", "object": ...}.  resourceVersion unset or
+              "0": an ADDED of every object, then the changes; N: every change
+              after N, from the last --watch-history events of the resource
+              (default 10000); N older than them: one ERROR event carrying a
+              410 Expired Status "too old resource version: N (OLDEST-1)"
+              inside the 200 (as kube-apiserver's watch cache answers), then
+              the end.  Every write is one event at its resourceVersion, the
+              same number lists and objects carry; a DELETED carries the
+              object before, at the delete's resourceVersion.  fieldSelector
+              and labelSelector filter events by the rule of kube-apiserver's
+              cacheWatcher: an object entering the selector is ADDED, one
+              leaving it DELETED.  allowWatchBookmarks=true: a BOOKMARK
+              ({"kind","apiVersion","metadata":{"resourceVersion"}}, the
+              server's current version) every --bookmark-interval seconds
+              (default 60).  timeoutSeconds ends the stream (a clean end of
+              the chunks); without it the stream lasts until the client goes,
+              DELETE /watches, or the fake exits.  sendInitialEvents is not
+              supported.
   PATCH       application/merge-patch+json (RFC 7386),
               application/strategic-merge-patch+json (lists of known
               types merged by their key), application/json-patch+json
@@ -52,7 +81,18 @@ headers adds response headers to a status answer (a 307 with a Location).
 
 Control (a second, plain-HTTP listener, no authentication): POST /faults
 (add one), DELETE /faults (remove all), POST /compact, GET /objects
-(everything stored), POST /shutdown.
+(everything stored), DELETE /watches (end every open watch stream, as an
+API server restart does), POST /churn and GET /churn (below), POST
+/shutdown.
+
+Change generator (--churn JSON at start, or POST /churn; {} stops it), for
+watch benchmarks: {"podChangesPerSecond": P, "nodeModifiedEverySeconds": S}
+makes P Pod changes a second, in groups of ten: seven MODIFIED (annotation
+fake.kilo.io/churn on the Pods in turn), one Pod DELETED, ADDED again
+unbound (no spec.nodeName, phase Pending) and bound back (so a
+spec.nodeName!= watcher sees DELETED and ADDED); and modifies every Node
+(the same annotation) once in S seconds, evenly spread.  GET /churn:
+{"podChanges": n, "nodeModified": m, "resourceVersion": current}.
 
 --log FILE appends one JSON line per request, before the answer is sent:
 method, path, query, contentType, userAgent, auth ("bearer", "cert",
@@ -68,6 +108,8 @@ Python 3 standard library only.
 """
 import argparse
 import base64
+import bisect
+import collections
 import copy
 import json
 import os
@@ -296,6 +338,72 @@ def parse_label_selector(sel):
     return lambda o: all(r(o["metadata"].get("labels") or {}) for r in reqs)
 
 
+class Event:
+    """One write of a resource as kube-apiserver's watch cache holds it
+    (watchCacheEvent): obj after the write (None: deleted), prev before it
+    (None: created).  Stored objects are never changed in place (a write
+    stores a new dict), so events and caches share them."""
+    __slots__ = ("rv", "key", "obj", "prev", "lines")
+
+    def __init__(self, rv, key, obj, prev):
+        self.rv, self.key, self.obj, self.prev, self.lines = rv, key, obj, prev, {}
+
+    def line(self, etype):
+        """The event as one line of a watch stream, serialised once per type.
+        DELETED carries the object before, at the event's resourceVersion."""
+        data = self.lines.get(etype)
+        if data is None:
+            obj = self.obj
+            if etype == "DELETED":
+                obj = dict(self.prev, metadata=dict(self.prev["metadata"],
+                                                    resourceVersion=str(self.rv)))
+            data = self.lines[etype] = watch_line(etype, obj)
+        return data
+
+
+def watch_line(etype, obj):
+    return (json.dumps({"type": etype, "object": obj}) + "\n").encode()
+
+
+class Watcher:
+    """One open watch: the events not yet sent, filled by the writers."""
+
+    def __init__(self, ns, match):
+        self.ns, self.match = ns, match
+        self.cond = threading.Condition()
+        self.queue, self.closed = [], False
+
+    def push(self, ev):
+        with self.cond:
+            self.queue.append(ev)
+            self.cond.notify()
+
+    def close(self):
+        with self.cond:
+            self.closed = True
+            self.cond.notify()
+
+    def take(self, timeout):
+        with self.cond:
+            if not self.queue and not self.closed:
+                self.cond.wait(timeout)
+            evs, self.queue = self.queue, []
+            return evs
+
+    def event_type(self, ev):
+        """kube-apiserver's rule for a watch with selectors (cacheWatcher.
+        convertToWatchEvent, staging/src/k8s.io/apiserver/pkg/storage/cacher/
+        cache_watcher.go): the object after the write passes and the one
+        before did not: ADDED; both pass: MODIFIED; only the one before passes:
+        DELETED (the object before, at the event's resourceVersion); neither:
+        no event.  Field and label selectors alike."""
+        def passes(o):
+            return o is not None and (self.ns is None or o["metadata"].get("namespace") == self.ns) \
+                and self.match(o)
+        cur, old = passes(ev.obj), passes(ev.prev)
+        return "MODIFIED" if cur and old else "ADDED" if cur else "DELETED" if old else None
+
+
 class State:
     def __init__(self, opts):
         self.lock = threading.RLock()
@@ -306,6 +414,15 @@ class State:
         for path in opts.load:
             with open(path, encoding="utf-8") as f:
                 self.load(json.load(f))
+        # watch: per (gv, resource) the last --watch-history events and the
+        # resourceVersion below which a watch is too old (oldest-1 of
+        # watch_cache.go), the open watchers
+        self.history_len = opts.watch_history
+        self.history, self.window, self.watchers = {}, {}, {}
+        self.start_rv = self.rv
+        # pre-serialised lists: sorted keys and each item's JSON per
+        # resource, whole pages by query at one resourceVersion
+        self.keys, self.items, self.pages, self.pages_rv = {}, {}, {}, self.rv
 
     def load(self, doc):
         kind = doc.get("kind", "")
@@ -335,6 +452,50 @@ class State:
         self.rv += 1
         obj["metadata"]["resourceVersion"] = str(self.rv)
 
+    def write(self, gvr, key, obj, prev):
+        """Store obj under key (None: delete it) at a new resourceVersion: one
+        watch event for gvr's history and watchers.  Callers hold the lock."""
+        store = self.objects.setdefault(gvr, {})
+        if obj is None:
+            self.rv += 1
+            del store[key]
+        else:
+            self.bump(obj)
+            store[key] = obj
+        if (obj is None) != (prev is None):
+            self.keys.pop(gvr, None)
+        self.items.get(gvr, {}).pop(key, None)
+        ev = Event(self.rv, key, obj, prev)
+        hist = self.history.setdefault(gvr, collections.deque())
+        hist.append(ev)
+        if len(hist) > self.history_len:
+            hist.popleft()
+            self.window[gvr] = hist[0].rv - 1 if hist else ev.rv
+        for w in self.watchers.get(gvr, ()):
+            w.push(ev)
+
+    def replaced(self, gvr, key, obj):
+        """Store obj under key with no new resourceVersion (a write that
+        changed nothing; its keys may be in another order)."""
+        self.objects.setdefault(gvr, {})[key] = obj
+        self.items.get(gvr, {}).pop(key, None)
+        self.pages.clear()
+
+    def sorted_keys(self, gvr):
+        keys = self.keys.get(gvr)
+        if keys is None:
+            keys = self.keys[gvr] = sorted(self.objects.get(gvr, {}))
+        return keys
+
+    def item_bytes(self, gvr, key, obj):
+        """obj as a list's item (without kind and apiVersion), serialised once."""
+        cache = self.items.setdefault(gvr, {})
+        data = cache.get(key)
+        if data is None:
+            data = cache[key] = json.dumps({k: v for k, v in obj.items()
+                                            if k not in ("kind", "apiVersion")})
+        return data
+
     def take_fault(self, method, path, query):
         with self.lock:
             for f in self.faults:
@@ -357,6 +518,12 @@ class State:
         with self.lock:
             self.rv += 1
             self.compacted = self.rv - 1
+
+
+def parse_rv(text):
+    if not text.isdigit():
+        raise APIError(400, "BadRequest", 'invalid resource version "%s"' % text)
+    return int(text)
 
 
 def parse_path(path):
@@ -452,8 +619,10 @@ class Handler(BaseHTTPRequestHandler):
         with self.server.log_lock, open(self.server.opts.log, "a", encoding="utf-8") as f:
             f.write(json.dumps(rec, sort_keys=True) + "\n")
 
-    def reply(self, status, doc=None, text=None, headers=None, raw=None):
-        if raw is not None:
+    def reply(self, status, doc=None, text=None, headers=None, raw=None, data=None):
+        if data is not None:  # JSON text made by the caller
+            data, ctype = data.encode(), "application/json"
+        elif raw is not None:
             data, ctype = raw.encode(), "application/json"
         elif text is not None:
             data, ctype = text.encode(), "text/plain; charset=utf-8"
@@ -540,7 +709,9 @@ class Handler(BaseHTTPRequestHandler):
                                    headers=hdr)
                     return
             with state.lock:
-                self.route(u, body)
+                stream = self.route(u, body)
+            if stream:  # a watch, served without the lock
+                stream()
         except APIError as e:
             self.fail(e)
         except (BrokenPipeError, ConnectionResetError):
@@ -560,6 +731,17 @@ class Handler(BaseHTTPRequestHandler):
                 state.faults.clear()
         elif path == "/compact" and self.command == "POST":
             state.compact()
+        elif path == "/watches" and self.command == "DELETE":
+            with state.lock:
+                for ws in state.watchers.values():
+                    for w in ws:
+                        w.close()
+        elif path == "/churn" and self.command == "POST":
+            state.churn.set(json.loads(body or b"{}"))
+        elif path == "/churn" and self.command == "GET":
+            with state.lock:
+                self.reply(200, dict(state.churn.done, resourceVersion=str(state.rv)))
+            return
         elif path == "/shutdown" and self.command == "POST":
             self.server.stop.set()
         elif path == "/objects" and self.command == "GET":
@@ -620,6 +802,9 @@ class Handler(BaseHTTPRequestHandler):
             raise APIError(404, "NotFound", "the server could not find the requested resource")
         store = self.server.state.objects.setdefault((gv, resource), {})
         key = ("%s/%s" % (ns, name)) if namespaced and ns else name
+        self.gvr = (gv, resource)
+        if self.command == "GET" and not name and q.get("watch") in ("1", "true"):
+            return self.watch(gv, resource, kind, ns if namespaced else None, q)
         if self.command == "GET" and not name:
             self.list(gv, resource, kind, ns if namespaced else None, q, store)
         elif self.command == "POST" and not name:
@@ -636,11 +821,117 @@ class Handler(BaseHTTPRequestHandler):
         elif self.command == "DELETE":
             obj = self.get(store, key, resource, name)
             if q.get("dryRun") != "All":
-                del store[key]
-                self.server.state.rv += 1
+                self.server.state.write(self.gvr, key, None, obj)
             self.reply(200, obj)
         else:
             raise APIError(405, "MethodNotAllowed", "method not allowed")
+
+    def watch(self, gv, resource, kind, ns, q):
+        """GET <collection>?watch=1, set up with the lock held: the events
+        since resourceVersion (unset or "0": an ADDED of every object), the
+        watcher registered at once so that no write falls between.  -> the
+        function that streams, run without the lock."""
+        state, gvr = self.server.state, (gv, resource)
+        match_field = parse_field_selector(q.get("fieldSelector", ""), resource)
+        match_label = parse_label_selector(q.get("labelSelector", ""))
+        w = Watcher(ns, lambda o: match_field(o) and match_label(o))
+        timeout = q.get("timeoutSeconds", "")
+        if timeout and not timeout.isdigit():
+            raise APIError(400, "BadRequest", 'invalid timeoutSeconds "%s"' % timeout)
+        deadline = time.monotonic() + (int(timeout) if timeout else 1e9)
+        want, initial, error = q.get("resourceVersion", ""), [], None
+        if want in ("", "0"):
+            store = state.objects.get(gvr, {})
+            initial = [Event(0, k, store[k], None) for k in state.sorted_keys(gvr)]
+        else:
+            n = parse_rv(want)
+            window = state.window.get(gvr, state.start_rv)
+            try:
+                self.wait_fresh(n)
+            except APIError as e:
+                error = status_obj(e.code, e.reason, e.message, e.details)
+            if error is None and n < window:
+                # watch_cache.go getAllEventsSinceLocked; the watch answers 200
+                # and the error is its one event (cacher.go newErrWatcher)
+                error = status_obj(410, "Expired", "too old resource version: %d (%d)"
+                                   % (n, window))
+            initial = [ev for ev in state.history.get(gvr, ()) if ev.rv > n]
+        if error is None:
+            state.watchers.setdefault(gvr, []).append(w)
+        bookmarks = q.get("allowWatchBookmarks") == "true"
+        return lambda: self.stream(gvr, kind, w, initial, error, deadline, bookmarks)
+
+    def stream(self, gvr, kind, w, initial, error, deadline, bookmarks):
+        """The chunked answer of a watch, one event a line, until
+        timeoutSeconds, DELETE /watches or the client goes; BOOKMARK every
+        --bookmark-interval seconds when asked for."""
+        state, every = self.server.state, self.server.opts.bookmark_interval
+        self.log_request_line(200)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Audit-Id", str(uuid.uuid4()))
+        self.end_headers()
+        try:
+            if error is not None:
+                self.chunk(watch_line("ERROR", error))
+                w.closed = True
+            else:
+                self.send_events(w, initial)
+            next_bookmark = time.monotonic() + every
+            while not w.closed:
+                now = time.monotonic()
+                if now >= deadline:
+                    break
+                if bookmarks and now >= next_bookmark:
+                    with state.lock:  # every event up to state.rv is queued
+                        evs, rv = w.take(0), state.rv
+                    self.send_events(w, evs)
+                    self.chunk(watch_line("BOOKMARK", {"kind": kind, "apiVersion": gvr[0],
+                                                       "metadata": {"resourceVersion": str(rv)}}))
+                    next_bookmark = now + every
+                    continue
+                if self.client_gone():
+                    self.close_connection = True
+                    return
+                until = min(deadline, next_bookmark if bookmarks else deadline, now + 1)
+                self.send_events(w, w.take(max(until - now, 0)))
+            self.send_events(w, w.take(0))  # what was written before the end
+            self.wfile.write(b"0\r\n\r\n")
+        except OSError:  # the client went (TLS errors included)
+            self.close_connection = True
+        finally:
+            with state.lock:
+                if w in state.watchers.get(gvr, []):
+                    state.watchers[gvr].remove(w)
+
+    def send_events(self, w, evs):
+        buf, size = [], 0
+        for ev in evs:
+            etype = w.event_type(ev)
+            if etype:
+                buf.append(ev.line(etype))
+                size += len(buf[-1])
+            if size > 65536:
+                self.chunk(b"".join(buf))
+                buf, size = [], 0
+        self.chunk(b"".join(buf))
+
+    def chunk(self, data):
+        if data:
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+
+    def client_gone(self):
+        """The client closed its end (a watch client sends nothing more)."""
+        ready, _, _ = select.select([self.connection], [], [], 0)
+        if not ready:
+            return False
+        if isinstance(self.connection, ssl.SSLSocket):
+            return True
+        try:
+            return self.connection.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
 
     @staticmethod
     def get(store, key, resource, name):
@@ -650,7 +941,7 @@ class Handler(BaseHTTPRequestHandler):
         return store[key]
 
     def list(self, gv, resource, kind, ns, q, store):
-        state = self.server.state
+        state, gvr = self.server.state, (gv, resource)
         match_field = parse_field_selector(q.get("fieldSelector", ""), resource)
         match_label = parse_label_selector(q.get("labelSelector", ""))
         limit = int(q.get("limit") or 0)
@@ -664,27 +955,107 @@ class Handler(BaseHTTPRequestHandler):
             if rv <= state.compacted:
                 raise APIError(410, "Expired", EXPIRED_MSG, meta={"continue": b64url(
                     {"v": "meta.k8s.io/v1", "rv": -1, "start": start})})
-        keys = sorted(k for k in store if k >= start and (ns is None or k.startswith(ns + "/")))
-        items, more, last = [], False, None
-        for i, k in enumerate(keys):
-            o = store[k]
-            if not (match_field(o) and match_label(o)):
+        else:
+            rv, store, limit = self.list_version(gvr, q, store, limit)
+        if state.pages_rv != state.rv:
+            state.pages.clear()
+            state.pages_rv = state.rv
+        page_key = (gvr, ns, rv, limit, start, q.get("fieldSelector", ""),
+                    q.get("labelSelector", ""))
+        data = state.pages.get(page_key) if store is state.objects.get(gvr) else None
+        if data is None:
+            data = self.list_page(gvr, kind, ns, q, store, rv, start, limit,
+                                  lambda o: match_field(o) and match_label(o))
+            if store is state.objects.get(gvr):
+                if len(state.pages) > 1000:
+                    state.pages.clear()
+                state.pages[page_key] = data
+        self.reply(200, data=data)
+
+    def list_version(self, gvr, q, store, limit):
+        """resourceVersion and resourceVersionMatch of a list without continue
+        (k8s-conventions.md 3.4; apiserver's "Resource versions" semantics):
+        unset: the current state; "0": any state, served whole from the watch
+        cache (kube-apiserver 1.32 ignores limit there); N with NotOlderThan
+        (the default without limit): the current state, N newer than it
+        answers 504 Timeout after 3 s as the watch cache does; N with Exact
+        (the default with limit): the state at N, rebuilt from the watch
+        history, 410 Expired when N is older than it.  -> (rv, store, limit)."""
+        state = self.server.state
+        want, match = q.get("resourceVersion", ""), q.get("resourceVersionMatch", "")
+        if match and not want:
+            raise APIError(422, "Invalid", "ListOptions.meta.k8s.io \"\" is invalid: "
+                           "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden "
+                           "unless resourceVersion is provided")
+        if match not in ("", "Exact", "NotOlderThan"):
+            raise APIError(422, "Invalid", "ListOptions.meta.k8s.io \"\" is invalid: "
+                           "resourceVersionMatch: Unsupported value: \"%s\"" % match)
+        if want in ("", "0"):
+            return state.rv, store, 0 if want == "0" else limit
+        n = parse_rv(want)
+        self.wait_fresh(n)
+        if (match or ("Exact" if limit else "NotOlderThan")) == "NotOlderThan":
+            return state.rv, store, limit
+        if n < state.window.get(gvr, state.start_rv):
+            raise APIError(410, "Expired", "The resourceVersion for the provided list is too old.")
+        later = [ev for ev in state.history.get(gvr, ()) if ev.rv > n]
+        if not later:
+            return n, store, limit
+        snap = dict(store)
+        for ev in reversed(later):
+            if ev.prev is None:
+                del snap[ev.key]
+            else:
+                snap[ev.key] = ev.prev
+        return n, snap, limit
+
+    def wait_fresh(self, n):
+        """A resourceVersion newer than the server's: wait up to 3 s for it,
+        then 504 as the watch cache's waitUntilFreshAndBlock does."""
+        state, until = self.server.state, time.monotonic() + 3
+        while n > state.rv:
+            if time.monotonic() > until:
+                raise APIError(504, "Timeout", "Too large resource version: %d, current: %d"
+                               % (n, state.rv), {"causes": [{
+                                   "reason": "ResourceVersionTooLarge",
+                                   "message": "Too large resource version"}],
+                                   "retryAfterSeconds": 1})
+            state.lock.release()
+            try:
+                time.sleep(0.05)
+            finally:
+                state.lock.acquire()
+
+    def list_page(self, gvr, kind, ns, q, store, rv, start, limit, match):
+        """One page as JSON text, the bytes json.dumps gives the whole list."""
+        state = self.server.state
+        if store is state.objects.get(gvr):
+            keys, item = state.sorted_keys(gvr), lambda k: state.item_bytes(gvr, k, store[k])
+        else:  # a rebuilt older state: not cached
+            keys = sorted(store)
+            item = lambda k: json.dumps({f: v for f, v in store[k].items()  # noqa: E731
+                                         if f not in ("kind", "apiVersion")})
+        prefix = ns + "/" if ns is not None else ""
+        lo = bisect.bisect_left(keys, max(start, prefix))
+        hi = bisect.bisect_left(keys, prefix[:-1] + "0") if prefix else len(keys)
+        items, more, last = [], False, lo - 1
+        for i in range(lo, hi):
+            o = store[keys[i]]
+            if not match(o):
                 continue
             if limit and len(items) == limit:
                 more = True
                 break
-            item = copy.deepcopy(o)
-            item.pop("kind", None)
-            item.pop("apiVersion", None)
-            items.append(item)
-            last = k
+            items.append(item(keys[i]))
+            last = i
         meta = {"resourceVersion": str(rv)}
         if more:
-            meta["continue"] = b64url({"v": "meta.k8s.io/v1", "rv": rv, "start": last + "\x00"})
+            meta["continue"] = b64url({"v": "meta.k8s.io/v1", "rv": rv,
+                                       "start": keys[last] + "\x00"})
             if not q.get("fieldSelector") and not q.get("labelSelector"):
-                meta["remainingItemCount"] = len([k for k in keys if k > last])
-        self.reply(200, {"kind": kind + "List", "apiVersion": gv, "metadata": meta,
-                         "items": items})
+                meta["remainingItemCount"] = hi - last - 1
+        return '{"kind": %s, "apiVersion": %s, "metadata": %s, "items": [%s]}' % (
+            json.dumps(kind + "List"), json.dumps(gvr[0]), json.dumps(meta), ", ".join(items))
 
     def create(self, gv, resource, kind, ns, q, body, store):
         obj = json.loads(body or b"{}")
@@ -704,8 +1075,7 @@ class Handler(BaseHTTPRequestHandler):
         if q.get("dryRun") == "All":
             meta["resourceVersion"] = str(self.server.state.rv)
         else:
-            self.server.state.bump(obj)
-            store[key] = obj
+            self.server.state.write(self.gvr, key, obj, None)
         self.reply(201, obj)
 
     def check_rv(self, new, cur, resource, name):
@@ -728,8 +1098,9 @@ class Handler(BaseHTTPRequestHandler):
         new["apiVersion"], new["kind"] = cur["apiVersion"], cur["kind"]
         if q.get("dryRun") != "All":
             if new != cur:
-                self.server.state.bump(new)
-            store[key] = new
+                self.server.state.write(self.gvr, key, new, cur)
+            else:
+                self.server.state.replaced(self.gvr, key, new)
         self.reply(200, new)
 
     def patch(self, store, key, resource, name, sub, q, body):
@@ -766,6 +1137,83 @@ class Handler(BaseHTTPRequestHandler):
         self.store_update(store, key, cur, new, sub, q)
 
 
+class Churn:
+    """The change generator of --churn and POST /churn (the header says
+    what it makes); a thread that writes as the API does, under the lock."""
+    GVR_PODS, GVR_NODES = ("v1", "pods"), ("v1", "nodes")
+
+    def __init__(self, state):
+        self.state, self.rates, self.cond = state, {}, threading.Condition()
+        self.done = {"podChanges": 0, "nodeModified": 0}
+        self.victim = None
+        threading.Thread(target=self.run, daemon=True).start()
+
+    def set(self, doc):
+        with self.cond:
+            self.rates = {"pods": float(doc.get("podChangesPerSecond") or 0),
+                          "nodes": float(doc.get("nodeModifiedEverySeconds") or 0)}
+            self.start, self.base = time.monotonic(), dict(self.done)
+            self.cond.notify()
+
+    def run(self):
+        while True:
+            with self.cond:
+                while not any(self.rates.values()):
+                    self.cond.wait()
+                rates, start, base = self.rates, self.start, self.base
+            elapsed = time.monotonic() - start
+            with self.state.lock:
+                nodes = len(self.state.objects.get(self.GVR_NODES, {}))
+                want_pods = base["podChanges"] + int(elapsed * rates["pods"])
+                want_nodes = base["nodeModified"] + (
+                    int(elapsed * nodes / rates["nodes"]) if rates["nodes"] else 0)
+                while self.done["podChanges"] < want_pods and self.pod_change():
+                    self.done["podChanges"] += 1
+                while self.done["nodeModified"] < want_nodes and self.annotate(
+                        self.GVR_NODES, self.done["nodeModified"]):
+                    self.done["nodeModified"] += 1
+            time.sleep(0.02)
+
+    def annotate(self, gvr, n):
+        keys = self.state.sorted_keys(gvr)
+        if not keys:
+            return False
+        key = keys[n % len(keys)]
+        cur = self.state.objects[gvr][key]
+        meta = dict(cur["metadata"])
+        meta["annotations"] = dict(meta.get("annotations") or {}, **{"fake.kilo.io/churn": str(n)})
+        self.state.write(gvr, key, dict(cur, metadata=meta), cur)
+        return True
+
+    def pod_change(self):
+        n, store = self.done["podChanges"], self.state.objects.get(self.GVR_PODS, {})
+        step = n % 10
+        if step < 7:
+            return self.annotate(self.GVR_PODS, n // 10 * 7 + step)
+        if step == 7:
+            keys = self.state.sorted_keys(self.GVR_PODS)
+            if not keys:
+                return False
+            key = keys[n // 10 % len(keys)]
+            self.victim = store[key]
+            self.state.write(self.GVR_PODS, key, None, self.victim)
+            return True
+        old, key = self.victim, State.key(self.victim)
+        if step == 8:
+            meta = dict(old["metadata"], uid=str(uuid.uuid4()))
+            spec = {k: v for k, v in old.get("spec", {}).items() if k != "nodeName"}
+            self.state.write(self.GVR_PODS, key, dict(old, metadata=meta, spec=spec,
+                                                      status={"phase": "Pending"}), None)
+        else:
+            cur = store.get(key)
+            if cur is None:  # deleted by a client meanwhile
+                return True
+            spec = dict(cur["spec"], nodeName=old.get("spec", {}).get("nodeName", ""))
+            self.state.write(self.GVR_PODS, key, dict(cur, spec=spec,
+                                                      metadata=dict(cur["metadata"])), cur)
+        return True
+
+
 EXPIRED_MSG = ("The provided continue parameter is too old to display a consistent list result. "
                "You can start a new list without the continue parameter, or use the continue "
                "token in this response to retrieve the remainder of the results. Continuing with "
@@ -798,6 +1246,10 @@ def main():
     ap.add_argument("--client-ca")
     ap.add_argument("--fault", action="append", default=[], metavar="JSON")
     ap.add_argument("--lifetime", type=float, default=300)
+    ap.add_argument("--watch-history", type=int, default=10000, metavar="N",
+                    help="events kept per resource for watches (older: 410 Expired)")
+    ap.add_argument("--bookmark-interval", type=float, default=60, metavar="SECONDS")
+    ap.add_argument("--churn", metavar="JSON", help="start the change generator (POST /churn)")
     opts = ap.parse_args()
 
     state, stop, log_lock = State(opts), threading.Event(), threading.Lock()
@@ -812,6 +1264,9 @@ def main():
             ctx.load_verify_locations(opts.client_ca)
             ctx.verify_mode = ssl.CERT_OPTIONAL  # a token may authenticate instead
         api.socket = ctx.wrap_socket(api.socket, server_side=True)
+    state.churn = Churn(state)
+    if opts.churn:
+        state.churn.set(json.loads(opts.churn))
     for srv in (api, control):
         threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.1},
                          daemon=True).start()
