@@ -15,7 +15,8 @@ is served, in the shapes of kube-apiserver (k8s-conventions.md section 3):
               (=, ==, !=, in, notin, exists, !exists), limit and continue.
               Continue tokens are apiserver's (base64url of {"v","rv","start"});
               after a compaction (POST /compact on the control URL or a "compact" fault)
-              older tokens answer 410 Expired.  resourceVersion on a list
+              older tokens answer 410 Expired (and so do watches and Exact
+              lists from older versions: the watch history is dropped too).  resourceVersion on a list
               (without continue): unset, the current state; "0", the current
               state whole (limit ignored, as kube-apiserver 1.32's watch cache
               does); N with resourceVersionMatch=NotOlderThan (the default
@@ -515,9 +516,13 @@ class State:
         return None
 
     def compact(self):
+        """Expire continue tokens and the watch history issued so far."""
         with self.lock:
             self.rv += 1
             self.compacted = self.rv - 1
+            self.start_rv = self.rv
+            self.history.clear()
+            self.window.clear()
 
 
 def parse_rv(text):

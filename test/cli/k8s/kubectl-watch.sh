@@ -42,6 +42,7 @@ until_lines() {
 	done
 }
 
+watch table -n online --watch
 watch events -n online --watch -o json --output-watch-events
 watch only -n online --watch-only
 watch labelled -A --watch-only -l kilo.io/watched=yes -o json --output-watch-events
@@ -81,7 +82,11 @@ assert_eq "$(jq -rs --arg rv "$list_rv" '.[1].object.metadata.resourceVersion | 
 grep '"userAgent": "kubectl' "$tmpdir/requests.log" | grep -q '"query": "resourceVersion=[0-9]*&watch=true"' ||
 	fail "kubectl did not watch from its list's resourceVersion"
 
-# --watch-only, the table: the header, then the pod once per event (AGE varies)
+# the table: the header, the listed pod, then the pod once per event (AGE
+# varies); --watch-only: without the listed pod
+until_lines table 6
+assert_eq "$(awk '{ print $1 }' "$tmpdir/table.out" | tr '\n' ' ')" \
+	"NAME web-frontend-6d9c7b8f5d-kx7pq watch-me watch-me watch-me watch-me " "kubectl --watch"
 until_lines only 5
 assert_eq "$(awk '{ print $1 }' "$tmpdir/only.out" | tr '\n' ' ')" \
 	"NAME watch-me watch-me watch-me watch-me " "kubectl --watch-only"

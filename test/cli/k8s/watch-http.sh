@@ -151,4 +151,12 @@ assert_eq "$types" "ADDED DELETED MODIFIED " "churn event types"
 	fail "churn: an unbound pod reached a bound watch"
 [ "$(grep -c MODIFIED "$tmpdir/nodes.out")" -ge 1 ] || fail "churn: no node modified"
 
+# POST /compact drops the watch history with the continue tokens
+now=$(echo "$counts" | jq -r .resourceVersion)
+curl -sS -f -X POST "$control/compact" >/dev/null || fail "POST /compact"
+watch compacted "resourceVersion=$now"
+finished compacted
+assert_eq "$(jq -c '[.type, .object.code]' "$tmpdir/compacted.out")" '["ERROR",410]' \
+	"watch after a compaction"
+
 exit 0
