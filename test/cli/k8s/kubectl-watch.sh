@@ -26,7 +26,7 @@ watch() {
 	at_exit "kill $! 2>/dev/null"
 	watches=$((watches + 1))
 	_w=0
-	while [ "$(grep -c '"query": "[^"]*watch=true' "$tmpdir/requests.log" 2>/dev/null)" -lt "$watches" ]; do
+	while [ "$(cat "$tmpdir/requests.log" 2>/dev/null | grep -c '"query": "[^"]*watch=true')" -lt "$watches" ]; do
 		_w=$((_w + 1))
 		[ "$_w" -lt 200 ] || fail "kubectl get pods $* did not watch: $(cat "$tmpdir/$_name.err")"
 		sleep 0.05

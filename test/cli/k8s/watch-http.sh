@@ -32,7 +32,7 @@ watch() {
 	at_exit "kill $! 2>/dev/null"
 	watches=$((watches + 1))
 	_w=0
-	while [ "$(grep -c '"query": "watch=1' "$tmpdir/requests.log")" -lt "$watches" ]; do
+	while [ "$(cat "$tmpdir/requests.log" 2>/dev/null | grep -c '"query": "watch=1')" -lt "$watches" ]; do
 		_w=$((_w + 1))
 		[ "$_w" -lt 200 ] || fail "watch $1 not seen"
 		sleep 0.05
