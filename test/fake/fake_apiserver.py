@@ -25,7 +25,9 @@ is served, in the shapes of kube-apiserver (k8s-conventions.md section 3):
               the state at N rebuilt from the watch history, 410 Expired when
               N is older than the history.  Lists are served from cached
               bytes (each item serialised once, pages by query), the same
-              bytes json.dumps gives, dropped on every write.
+              bytes json.dumps gives, dropped on every write; --warm-lists
+              serialises every loaded object before the URL line is printed
+              (json.dumps makes ~20 MB/s: 100k pods of 3.5 KB take ~18 s).
   WATCH       GET <collection>?watch=1 (or true): a 200 with Transfer-Encoding:
               chunked, one event a line, {"type": "ADDED"|"MODIFIED"|"DELETED"|
               "BOOKMARK"|"ERROR", "object": ...}.  resourceVersion unset or
@@ -1255,6 +1257,8 @@ def main():
                     help="events kept per resource for watches (older: 410 Expired)")
     ap.add_argument("--bookmark-interval", type=float, default=60, metavar="SECONDS")
     ap.add_argument("--churn", metavar="JSON", help="start the change generator (POST /churn)")
+    ap.add_argument("--warm-lists", action="store_true",
+                    help="serialise every loaded object before listening")
     opts = ap.parse_args()
 
     state, stop, log_lock = State(opts), threading.Event(), threading.Lock()
@@ -1269,6 +1273,10 @@ def main():
             ctx.load_verify_locations(opts.client_ca)
             ctx.verify_mode = ssl.CERT_OPTIONAL  # a token may authenticate instead
         api.socket = ctx.wrap_socket(api.socket, server_side=True)
+    if opts.warm_lists:
+        for gvr, store in state.objects.items():
+            for key in store:
+                state.item_bytes(gvr, key, store[key])
     state.churn = Churn(state)
     if opts.churn:
         state.churn.set(json.loads(opts.churn))
