@@ -2,7 +2,7 @@
 # lib.sh - sourced by the CLI test scripts: . "$KILO_TOP/test/lib.sh"
 # Gives: fail MSG, skip MSG, need_root_cgroup, private_cgroup, private_pid,
 # spawn_threaded, tmpdir (removed at exit), at_exit CMD (cleanup run at
-# exit, last added first), assert_eq A B WHAT, wait_nonempty,
+# exit, last added first), assert_eq A B WHAT, wait_nonempty, wait_for,
 # wait_in_cgroup, alive, fake_kubeconfig.
 set -u
 KILO_TOP=${KILO_TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
@@ -47,6 +47,16 @@ contexts: [{name: fake, context: {cluster: fake, user: kilo}}]
 current-context: fake
 EOF
 	export KUBECONFIG="$tmpdir/kubeconfig"
+}
+# wait_for CMD...: until CMD succeeds, at most 10 s; returns 1 if it never
+# did (the caller fails, saying what it waited for).
+wait_for() {
+	_w=0
+	until "$@"; do
+		_w=$((_w + 1))
+		[ "$_w" -lt 200 ] || return 1
+		sleep 0.05
+	done
 }
 # alive PID: the process exists and is no zombie.
 alive() { [ -e "/proc/$1" ] && [ "$(cut -d')' -f2 "/proc/$1/stat" | cut -d' ' -f2)" != Z ]; }

@@ -81,11 +81,10 @@ measure() {
 	python3 "$1" --ignore-stdin --urls-file "$tmpdir/urls" --load "$tmpdir/nodes.json" \
 		--load "$tmpdir/pods.json" --lifetime 3600 >/dev/null &
 	_pid=$!
-	_w=0
-	while [ ! -s "$tmpdir/urls" ]; do
-		_w=$((_w + 1))
-		[ "$_w" -lt 1200 ] || fail "the fake did not start"
-		sleep 0.1
+	_t=0 # loading 100k pods takes a while: 12 x 10 s
+	until wait_for test -s "$tmpdir/urls"; do
+		_t=$((_t + 1))
+		[ "$_t" -lt 12 ] || fail "the fake did not start"
 	done
 	python3 "$tmpdir/client.py" "$(sed 's/.*"api": "\([^"]*\)".*/\1/' "$tmpdir/urls")" "$2" \
 		>"$tmpdir/out" || fail "client against $1"

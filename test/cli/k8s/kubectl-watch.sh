@@ -17,7 +17,8 @@ wait_nonempty "fake API server" "$tmpdir/urls"
 fake_kubeconfig "$(jq -r .api "$tmpdir/urls")"
 
 # watch NAME ARGS...: kubectl get pods ARGS in the background, output in
-# $tmpdir/NAME.out; returns once its watch request is logged
+# $tmpdir/NAME.out; returns once its watch request is logged (the fake
+# logs a watch once its events are being kept for it)
 watches=0
 watch() {
 	_name=$1
@@ -25,21 +26,16 @@ watch() {
 	kubectl get pods "$@" >"$tmpdir/$_name.out" 2>"$tmpdir/$_name.err" &
 	at_exit "kill $! 2>/dev/null"
 	watches=$((watches + 1))
-	_w=0
-	while [ "$(cat "$tmpdir/requests.log" 2>/dev/null | grep -c '"query": "[^"]*watch=true')" -lt "$watches" ]; do
-		_w=$((_w + 1))
-		[ "$_w" -lt 200 ] || fail "kubectl get pods $* did not watch: $(cat "$tmpdir/$_name.err")"
-		sleep 0.05
-	done
+	wait_for watching "$watches" ||
+		fail "kubectl get pods $* did not watch: $(cat "$tmpdir/$_name.err")"
 }
-# until_lines NAME N: until $tmpdir/NAME.out has N lines (at most 10 s)
-until_lines() {
-	_w=0
-	while [ "$(wc -l <"$tmpdir/$1.out")" -lt "$2" ]; do
-		_w=$((_w + 1))
-		[ "$_w" -lt 200 ] || fail "$1: $(wc -l <"$tmpdir/$1.out") lines, expected $2: $(cat "$tmpdir/$1.out" "$tmpdir/$1.err")"
-		sleep 0.05
-	done
+watching() { [ "$(cat "$tmpdir/requests.log" 2>/dev/null | grep -c '"query": "[^"]*watch=true')" -ge "$1" ]; }
+# lines NAME N: $tmpdir/NAME.out has N lines; documents NAME N: N JSON documents
+lines() { [ "$(wc -l <"$tmpdir/$1.out")" -ge "$2" ]; }
+documents() { [ "$(jq -s length "$tmpdir/$1.out" 2>/dev/null || echo 0)" -ge "$2" ]; }
+# until_seen lines|documents NAME N
+until_seen() {
+	wait_for "$@" || fail "$2: not $3 $1: $(cat "$tmpdir/$2.out" "$tmpdir/$2.err")"
 }
 
 watch table -n online --watch
@@ -61,12 +57,7 @@ kubectl label -n online pod watch-me kilo.io/watched- >/dev/null || fail "kubect
 kubectl delete -n online pod watch-me >/dev/null || fail "kubectl delete"
 
 # -o json --output-watch-events: one JSON document per event, the list's pod first
-_w=0
-while [ "$(jq -s length "$tmpdir/events.out" 2>/dev/null || echo 0)" -lt 5 ]; do
-	_w=$((_w + 1))
-	[ "$_w" -lt 200 ] || fail "kubectl --watch -o json: $(cat "$tmpdir/events.out" "$tmpdir/events.err")"
-	sleep 0.05
-done
+until_seen documents events 5
 assert_eq "$(jq -rs '[.[] | .type + " " + .object.metadata.name] | join(", ")' "$tmpdir/events.out")" \
 	"ADDED web-frontend-6d9c7b8f5d-kx7pq, ADDED watch-me, MODIFIED watch-me, MODIFIED watch-me, DELETED watch-me" \
 	"kubectl --watch events"
@@ -84,21 +75,16 @@ grep '"userAgent": "kubectl' "$tmpdir/requests.log" | grep -q '"query": "resourc
 
 # the table: the header, the listed pod, then the pod once per event (AGE
 # varies); --watch-only: without the listed pod
-until_lines table 6
+until_seen lines table 6
 assert_eq "$(awk '{ print $1 }' "$tmpdir/table.out" | tr '\n' ' ')" \
 	"NAME web-frontend-6d9c7b8f5d-kx7pq watch-me watch-me watch-me watch-me " "kubectl --watch"
-until_lines only 5
+until_seen lines only 5
 assert_eq "$(awk '{ print $1 }' "$tmpdir/only.out" | tr '\n' ' ')" \
 	"NAME watch-me watch-me watch-me watch-me " "kubectl --watch-only"
 
 # -l: the label put is an ADDED, the label taken away a DELETED (the object
 # before, at the write's resourceVersion), the delete itself nothing
-_w=0
-while [ "$(jq -s length "$tmpdir/labelled.out" 2>/dev/null || echo 0)" -lt 2 ]; do
-	_w=$((_w + 1))
-	[ "$_w" -lt 200 ] || fail "kubectl --watch -l: $(cat "$tmpdir/labelled.out" "$tmpdir/labelled.err")"
-	sleep 0.05
-done
+until_seen documents labelled 2
 sleep 0.3 # nothing more may come
 assert_eq "$(jq -rs '[.[] | .type + " " + .object.metadata.name + " " + (.object.metadata.labels["kilo.io/watched"] // "-")] | join(", ")' "$tmpdir/labelled.out")" \
 	"ADDED watch-me yes, DELETED watch-me yes" "kubectl --watch -l events"

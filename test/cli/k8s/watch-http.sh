@@ -31,24 +31,16 @@ watch() {
 	eval "$1_pid=$!"
 	at_exit "kill $! 2>/dev/null"
 	watches=$((watches + 1))
-	_w=0
-	while [ "$(cat "$tmpdir/requests.log" 2>/dev/null | grep -c '"query": "watch=1')" -lt "$watches" ]; do
-		_w=$((_w + 1))
-		[ "$_w" -lt 200 ] || fail "watch $1 not seen"
-		sleep 0.05
-	done
+	wait_for watching "$watches" || fail "watch $1 not seen"
 }
+watching() { [ "$(cat "$tmpdir/requests.log" 2>/dev/null | grep -c '"query": "watch=1')" -ge "$1" ]; }
 # finished NAME: wait for watch NAME's curl (at most 10 s), fail on its error
 finished() {
 	eval "_p=\$$1_pid"
-	_w=0
-	while kill -0 "$_p" 2>/dev/null; do
-		_w=$((_w + 1))
-		[ "$_w" -lt 200 ] || fail "watch $1 did not end"
-		sleep 0.05
-	done
+	wait_for ended "$_p" || fail "watch $1 did not end"
 	wait "$_p" || fail "watch $1: curl: $(cat "$tmpdir/$1.err")"
 }
+ended() { ! kill -0 "$1" 2>/dev/null; }
 # events NAME: "TYPE name rv" of each event of watch NAME, comma-separated
 events() {
 	jq -r '.type + " " + (.object.metadata.name // "-") + " " + (.object.metadata.resourceVersion // "-")' \
