@@ -16,14 +16,15 @@ is served, in the shapes of kube-apiserver (k8s-conventions.md section 3):
               Continue tokens are apiserver's (base64url of {"v","rv","start"});
               after a compaction (POST /compact on the control URL or a "compact" fault)
               older tokens answer 410 Expired (and so do watches and Exact
-              lists from older versions: the watch history is dropped too).  resourceVersion on a list
-              (without continue): unset, the current state; "0", the current
-              state whole (limit ignored, as kube-apiserver 1.32's watch cache
-              does); N with resourceVersionMatch=NotOlderThan (the default
-              without limit), the current state (N newer than the server's:
-              504 Timeout after 3 s); N with Exact (the default with limit),
-              the state at N rebuilt from the watch history, 410 Expired when
-              N is older than the history.  Lists are served from cached
+              lists from older versions: the watch history is dropped too).
+              resourceVersion on a list (without continue): unset, the
+              current state; "0", the current state whole (limit ignored,
+              as kube-apiserver 1.32's watch cache does); N with
+              resourceVersionMatch=NotOlderThan (the default without limit),
+              the current state (N newer than the server's: 504 Timeout
+              after 3 s); N with Exact (the default with limit), the state
+              at N rebuilt from the watch history, 410 Expired when N is
+              older than the history.  Lists are served from cached
               bytes (each item serialised once, pages by query), the same
               bytes json.dumps gives, dropped on every write; --warm-lists
               serialises every loaded object before the URL line is printed
