@@ -12,6 +12,7 @@
 #include "core/promtext.h"
 #include "core/statefile.h"
 #include "core/xalloc.h"
+#include "doc/killplan.h"
 #include "kernel/cgroup.h"
 #include "kernel/killer.h"
 #include "kernel/sysroot.h"
@@ -422,23 +423,25 @@ static int kill_items(const struct opts *o, struct killer_item **items, size_t *
 		      int64_t *grace_ms)
 {
 	static const char *const want[] = { "KillPlan" };
-	json_auto_t *plan = NULL;
+	json_auto_t *doc = NULL;
+	struct killplan plan = { 0 };
 	struct err e = { 0 };
-	int64_t plan_grace = -1;
 
 	if (o->nargs) {
 		if (killer_ids_parse(o->args, (size_t)o->nargs, items, n, &e) < 0)
 			return cli_usage_error("%s", e.msg);
 		return 0;
 	}
-	if (jsonio_collect(stdin, "stdin", want, 1, &plan, NULL, &e) < 0 ||
-	    jsonio_require(plan, "KillPlan", "stdin", &e) < 0 ||
-	    killer_plan_parse(plan, items, n, &plan_grace, &e) < 0) {
+	if (jsonio_collect(stdin, "stdin", want, 1, &doc, NULL, &e) < 0 ||
+	    jsonio_require(doc, "KillPlan", "stdin", &e) < 0 ||
+	    killplan_from_json(doc, &plan, &e) < 0) {
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
-	if (plan_grace >= 0)
-		*grace_ms = plan_grace; /* the plan's gracePeriodMs wins */
+	killer_plan_items(&plan, items, n);
+	if (plan.grace_period_ms != KILLPLAN_UNKNOWN)
+		*grace_ms = plan.grace_period_ms; /* the plan's gracePeriodMs wins */
+	killplan_release(&plan);
 	return 0;
 }
 

@@ -2,7 +2,6 @@
 /* evict - memory and CPU eviction decisions (see evict.h) */
 #include "decide/evict.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +22,7 @@ struct cand {
 /* What the CPU evaluation found, before the plan is chosen. */
 struct cpu_eval {
 	int ok; /* window valid and both evaluations done */
-	struct evict_cpu_figures window, current;
+	struct killplan_cpu_figures window, current;
 	int64_t need, coverage_ms;
 	size_t nsamples;
 };
@@ -248,7 +247,7 @@ static int memory_trigger(const struct policy *p, const struct evict_input *in,
 
 /* koordlet cpuevict steps 2-4 on one set of figures: the release in
  * milli-cores, 0 when the usage or satisfaction condition does not hold. */
-static void cpu_figures(const struct policy *p, struct evict_cpu_figures *f)
+static void cpu_figures(const struct policy *p, struct killplan_cpu_figures *f)
 {
 	f->need_cpu_milli = 0;
 	if (f->limit_cpu_milli <= 0 || f->request_cpu_milli <= 0)
@@ -280,7 +279,7 @@ static void cpu_evaluate(const struct policy *p, const struct evict_input *in,
 {
 	int64_t window = p->cpu_evict_time_window_seconds * 1000, start = now_ms - window;
 	int64_t request = in->nm_reachable ? in->pods_batch_cpu_milli : EVICT_UNKNOWN, prev = start;
-	struct evict_cpu_figures *cur = &ev->current, *avg = &ev->window;
+	struct killplan_cpu_figures *cur = &ev->current, *avg = &ev->window;
 	size_t n = 0;
 
 	memset(ev, 0, sizeof(*ev));
@@ -343,7 +342,7 @@ static void cpu_evaluate(const struct policy *p, const struct evict_input *in,
 
 static void cpu_trigger(const struct policy *p, const struct cpu_eval *ev, struct evict_plan *plan)
 {
-	const struct evict_cpu_figures *w = &ev->window;
+	const struct killplan_cpu_figures *w = &ev->window;
 
 	plan->resource = EVICT_CPU;
 	plan->window = ev->window;
@@ -401,90 +400,77 @@ void evict_plan_release(struct evict_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-static json_t *percent(double v)
+/* The plan's trigger as the KillPlan says it. */
+static void trigger_of(const struct evict_plan *plan, const struct evict_input *in,
+		       struct killplan_trigger *t)
 {
-	return json_real(round(v * 100.0) / 100.0);
+	*t = (struct killplan_trigger){
+		.resource = plan->resource == EVICT_MEMORY ? KILLPLAN_MEMORY
+			    : plan->resource == EVICT_CPU  ? KILLPLAN_CPU
+							   : KILLPLAN_NONE,
+		.usage_percent = plan->usage_percent,
+		.threshold_percent = plan->threshold_percent,
+		.lower_percent = plan->lower_percent,
+		.upper_percent = plan->upper_percent,
+		.need = plan->need,
+		.credit = plan->credit,
+		.cool_down_remaining_ms = plan->cool_down_remaining_ms,
+		.usage_bytes = plan->usage_bytes,
+		.capacity_bytes = plan->capacity_bytes,
+		.satisfaction_percent = plan->satisfaction_percent,
+		.window = plan->window,
+		.current = plan->current,
+		.window_seconds = plan->window_seconds,
+		.coverage_ms = plan->coverage_ms,
+		.samples = (int64_t)plan->nsamples,
+		.request_from_pods = in->have_pods,
+	};
 }
 
-static json_t *figures_json(const struct evict_cpu_figures *f)
+void evict_killplan(const struct evict_plan *plan, const struct evict_input *in,
+		    const struct policy *p, int64_t now_ms, struct killplan *kp)
 {
-	return json_pack("{s:I,s:I,s:I,s:I}", "usageCpuMilli", (json_int_t)f->usage_cpu_milli,
-			 "limitCpuMilli", (json_int_t)f->limit_cpu_milli, "requestCpuMilli",
-			 (json_int_t)f->request_cpu_milli, "needCpuMilli",
-			 (json_int_t)f->need_cpu_milli);
-}
+	memset(kp, 0, sizeof(*kp));
+	kp->node = in->node ? xstrdup(in->node) : NULL;
+	kp->timestamp_ms = now_ms;
+	kp->grace_period_ms = p->grace_period_ms;
+	trigger_of(plan, in, &kp->trigger);
+	kp->items = xcalloc(plan->nitems + 1, sizeof(*kp->items));
+	for (size_t i = 0; i < plan->nitems; i++) {
+		const struct evict_item *it = &plan->items[i];
+		const struct evict_container *c = &in->containers[it->index];
 
-static json_t *trigger_json(const struct evict_plan *plan, const struct evict_input *in)
-{
-	json_t *t;
-
-	if (plan->resource == EVICT_MEMORY)
-		return json_pack("{s:s,s:o,s:i,s:i,s:I,s:I,s:I,s:I,s:I}", "resource", "memory",
-				 "usagePercent", percent(plan->usage_percent), "thresholdPercent",
-				 plan->threshold_percent, "lowerPercent", plan->lower_percent,
-				 "needBytes", (json_int_t)plan->need, "creditBytes",
-				 (json_int_t)plan->credit, "usageBytes",
-				 (json_int_t)plan->usage_bytes, "capacityBytes",
-				 (json_int_t)plan->capacity_bytes, "coolDownRemainingMs",
-				 (json_int_t)plan->cool_down_remaining_ms);
-	t = json_pack("{s:s,s:o,s:i,s:o,s:i,s:i,s:I,s:I}", "resource", "cpu", "usagePercent",
-		      percent(plan->usage_percent), "thresholdPercent", plan->threshold_percent,
-		      "satisfactionPercent", percent(plan->satisfaction_percent), "lowerPercent",
-		      plan->lower_percent, "upperPercent", plan->upper_percent, "needCpuMilli",
-		      (json_int_t)plan->need, "creditCpuMilli", (json_int_t)plan->credit);
-	json_object_set_new(t, "window", figures_json(&plan->window));
-	json_object_set_new(t, "current", figures_json(&plan->current));
-	json_object_set_new(t, "windowSeconds", json_integer(plan->window_seconds));
-	json_object_set_new(t, "coverageMs", json_integer(plan->coverage_ms));
-	json_object_set_new(t, "samples", json_integer((json_int_t)plan->nsamples));
-	json_object_set_new(t, "requestFrom", json_string(in->have_pods ? "yarn+pods" : "yarn"));
-	json_object_set_new(t, "coolDownRemainingMs", json_integer(plan->cool_down_remaining_ms));
-	return t;
-}
-
-static json_t *item_json(const struct evict_plan *plan, const struct evict_item *it,
-			 const struct evict_input *in)
-{
-	const struct evict_container *c = &in->containers[it->index];
-	int memory = plan->resource == EVICT_MEMORY;
-	json_t *keys;
-
-	if (memory)
-		keys = json_pack("{s:b,s:o,s:o}", "am", c->am, "memoryBytes",
-				 jsonio_int_or_null(c->memory_bytes >= 0, c->memory_bytes),
-				 "startedMs",
-				 jsonio_int_or_null(c->started_ms >= 0, c->started_ms));
-	else
-		keys = json_pack("{s:b,s:o,s:o,s:o}", "am", c->am, "cpuMilli",
-				 jsonio_int_or_null(c->cpu_milli >= 0, c->cpu_milli),
-				 "requestCpuMilli", jsonio_int_or_null(1, c->request_cpu_milli),
-				 "startedMs",
-				 jsonio_int_or_null(c->started_ms >= 0, c->started_ms));
-	return json_pack("{s:s,s:s,s:{s:o,s:o,s:s},s:o}", "id", c->id, "reason",
-			 memory ? "memory" : "cpu", "expectedRelease", "memoryBytes",
-			 jsonio_int_or_null(memory, it->release), "cpuMilli",
-			 jsonio_int_or_null(!memory, it->release), "from",
-			 it->from_request ? "request" : "usage", "sortKeys", keys);
+		kp->items[kp->nitems++] = (struct killplan_item){
+			.id = xstrdup(c->id),
+			.reason = kp->trigger.resource,
+			.release = it->release,
+			.from_request = it->from_request,
+			.am = c->am,
+			.memory_bytes = c->memory_bytes,
+			.cpu_milli = c->cpu_milli,
+			.request_cpu_milli = c->request_cpu_milli,
+			.started_ms = c->started_ms,
+		};
+	}
+	kp->skipped = xcalloc(plan->nskipped + 1, sizeof(*kp->skipped));
+	for (size_t i = 0; i < plan->nskipped; i++)
+		kp->skipped[kp->nskipped++] = (struct killplan_skip){
+			.id = xstrdup(in->containers[plan->skipped[i].index].id),
+			.reason = xstrdup(plan->skipped[i].reason),
+		};
+	kp->pressure_remains = plan->pressure_remains;
+	for (size_t i = 0; i < json_array_size(plan->notes); i++)
+		killplan_add_note(kp, json_string_value(json_array_get(plan->notes, i)));
 }
 
 json_t *evict_plan_json(const struct evict_plan *plan, const struct evict_input *in,
 			const struct policy *p, int64_t now_ms)
 {
-	json_t *doc = jsonio_new_doc("KillPlan"), *items = json_array(), *skipped = json_array();
+	struct killplan kp;
+	json_t *doc;
 
-	json_object_set_new(doc, "metadata", jsonio_metadata(in->node, now_ms));
-	json_object_set_new(doc, "gracePeriodMs", json_integer(p->grace_period_ms));
-	json_object_set_new(doc, "trigger",
-			    plan->resource == EVICT_NONE ? json_null() : trigger_json(plan, in));
-	for (size_t i = 0; i < plan->nitems; i++)
-		json_array_append_new(items, item_json(plan, &plan->items[i], in));
-	for (size_t i = 0; i < plan->nskipped; i++)
-		json_array_append_new(skipped, json_pack("{s:s,s:s}", "id",
-							 in->containers[plan->skipped[i].index].id,
-							 "reason", plan->skipped[i].reason));
-	json_object_set_new(doc, "items", items);
-	json_object_set_new(doc, "skipped", skipped);
-	json_object_set_new(doc, "pressureRemains", json_boolean(plan->pressure_remains));
-	json_object_set_new(doc, "notes", json_incref(plan->notes));
+	evict_killplan(plan, in, p, now_ms, &kp);
+	doc = killplan_to_json(&kp);
+	killplan_release(&kp);
 	return doc;
 }

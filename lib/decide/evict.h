@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "doc/killplan.h"
 #include "doc/policy.h"
 
 /* A figure that is not known (JSON null).  Every figure below is >= 0 when known. */
@@ -110,12 +111,6 @@ struct evict_skip {
 			       "noRequest", "nothingToRelease" */
 };
 
-/* Figures of one CPU evaluation (koordlet cpuevict steps 2-4). */
-struct evict_cpu_figures {
-	int64_t usage_cpu_milli, limit_cpu_milli, request_cpu_milli;
-	int64_t need_cpu_milli; /* 0 when this evaluation does not trigger */
-};
-
 struct evict_plan {
 	enum evict_resource resource; /* EVICT_NONE: no pressure, trigger null */
 	double usage_percent;         /* memory: node/capacity; cpu: BE usage/limit (window) */
@@ -126,7 +121,7 @@ struct evict_plan {
 	int64_t usage_bytes, capacity_bytes;
 	/* cpu */
 	double satisfaction_percent;
-	struct evict_cpu_figures window, current;
+	struct killplan_cpu_figures window, current;
 	int64_t window_seconds, coverage_ms;
 	size_t nsamples;
 
@@ -215,8 +210,13 @@ int64_t evict_cpuset_count(const char *s);
 void evict_decide(const struct policy *p, const struct evict_input *in, struct evict_state *st,
 		  int64_t now_ms, struct evict_plan *plan);
 
-/* The KillPlan document of plan (SCHEMAS.md), with "notes" added after
- * "pressureRemains".  New reference. */
+/* The KillPlan of plan (doc/killplan.h): its trigger, victims (with their
+ * sort keys from in), skipped containers and notes, gracePeriodMs from p,
+ * metadata from in->node and now_ms.  Release *kp with killplan_release. */
+void evict_killplan(const struct evict_plan *plan, const struct evict_input *in,
+		    const struct policy *p, int64_t now_ms, struct killplan *kp);
+
+/* killplan_to_json() of evict_killplan().  New reference. */
 json_t *evict_plan_json(const struct evict_plan *plan, const struct evict_input *in,
 			const struct policy *p, int64_t now_ms);
 

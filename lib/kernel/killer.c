@@ -478,81 +478,12 @@ static int add_item(struct killer_item **items, size_t *n, const char *id)
 	return 0;
 }
 
-struct id_at {
-	const char *id;
-	size_t at;
-};
-
-static int id_at_cmp(const void *a, const void *b)
+void killer_plan_items(const struct killplan *kp, struct killer_item **items, size_t *n)
 {
-	const struct id_at *x = a, *y = b;
-	int c = strcmp(x->id, y->id);
-
-	return c ? c : (x->at > y->at) - (x->at < y->at);
-}
-
-/* The index of the first item whose id repeats an earlier one, or n when
- * none does.  O(n log n): a plan may list thousands of items. */
-static size_t first_repeat(const struct killer_item *items, size_t n)
-{
-	cleanup_free struct id_at *s = n ? xcalloc(n, sizeof(*s)) : NULL;
-	size_t first = n;
-
-	for (size_t i = 0; i < n; i++)
-		s[i] = (struct id_at){ items[i].id, i };
-	if (n)
-		qsort(s, n, sizeof(*s), id_at_cmp);
-	for (size_t i = 1; i < n; i++)
-		if (strcmp(s[i - 1].id, s[i].id) == 0 && s[i].at < first)
-			first = s[i].at;
-	return first;
-}
-
-int killer_plan_parse(const json_t *plan, struct killer_item **items, size_t *n, int64_t *grace_ms,
-		      struct err *e)
-{
-	json_t *list = NULL, *v;
-	size_t i;
-
-	*items = NULL;
-	*n = 0;
-	if (jsonio_get_int(plan, "KillPlan", "gracePeriodMs", 0, 3600000, grace_ms, e) < 0 ||
-	    jsonio_get_arr(plan, "KillPlan", "items", &list, e) < 0)
-		return -1;
-	if (json_array_size(list))
-		*items = xcalloc(json_array_size(list), sizeof(**items));
-	json_array_foreach(list, i, v)
-	{
-		char ctx[48];
-		const char *id = NULL;
-
-		snprintf(ctx, sizeof(ctx), "KillPlan.items[%zu]", i);
-		if (!json_is_object(v)) {
-			jsonio_bad_value(e, ctx, NULL, "an object", v);
-			goto fail;
-		}
-		if (jsonio_get_str(v, ctx, "id", &id, e) < 0)
-			goto fail;
-		if (!id || !containerid_valid(id)) {
-			jsonio_bad_value(e, ctx, "id", "a YARN container id",
-					 json_object_get(v, "id"));
-			goto fail;
-		}
-		snprintf((*items)[i].id, sizeof((*items)[i].id), "%s", id);
-		(*n)++;
-	}
-	i = first_repeat(*items, *n);
-	if (i < *n) {
-		err_set(e, ERR_INPUT, 0, "KillPlan.items[%zu].id: '%s' is listed twice", i,
-			(*items)[i].id);
-		goto fail;
-	}
-	return 0;
-fail:
-	free(*items);
-	*items = NULL;
-	*n = 0;
-	return -1;
+	*items = kp->nitems ? xcalloc(kp->nitems, sizeof(**items)) : NULL;
+	*n = kp->nitems;
+	for (size_t i = 0; i < kp->nitems; i++)
+		snprintf((*items)[i].id, sizeof((*items)[i].id), "%s", kp->items[i].id);
 }
 
 int killer_ids_parse(char *const *ids, size_t nids, struct killer_item **items, size_t *n,

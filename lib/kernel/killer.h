@@ -42,6 +42,7 @@
 #include <sys/types.h>
 
 #include "core/err.h"
+#include "doc/killplan.h"
 #include "kernel/cgroup.h"
 #include "kernel/sysroot.h"
 
@@ -136,17 +137,14 @@ int killer_own_pidns(const struct sysroot *s, struct err *e);
 /* Free the internal state of items (after killer_run). */
 void killer_items_release(struct killer_item *items, size_t n);
 
-/* The ids and grace period of a KillPlan document (pure; only items[].id and
- * gracePeriodMs are used).  *items is a new array of n items (caller frees;
- * NULL when empty); *grace_ms is left untouched when the plan has no
- * gracePeriodMs.  Every id must be a valid container id and appear once.
- * Returns 0, or -1 with e set (ERR_INPUT, "KillPlan.items[2].id: expected a
- * YARN container id, got ..."): nothing is then to be signalled. */
-int killer_plan_parse(const json_t *plan, struct killer_item **items, size_t *n, int64_t *grace_ms,
-		      struct err *e);
+/* Items for the ids of a KillPlan (doc/killplan.h: valid, each once).
+ * *items is a new array of *n items (caller frees; NULL when empty). */
+void killer_plan_items(const struct killplan *kp, struct killer_item **items, size_t *n);
 
-/* Items for ids given on the command line (pure).  As killer_plan_parse(),
- * messages "invalid container id '...'" (ERR_USAGE). */
+/* Items for ids given on the command line (pure), as killer_plan_items():
+ * each a valid container id, given once.  Returns 0, or -1 with e set
+ * (ERR_USAGE, "invalid container id '...'", "container id '...' given
+ * twice") and nothing to signal. */
 int killer_ids_parse(char *const *ids, size_t nids, struct killer_item **items, size_t *n,
 		     struct err *e);
 

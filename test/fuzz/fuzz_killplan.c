@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-/* fuzz_killplan - a KillPlan document into killer_plan_parse, then the
- * KillReport of the parsed items. */
+/* fuzz_killplan - a KillPlan document into killplan_from_json, then the
+ * KillReport of its items. */
 #include "fuzz.h"
 #include "kernel/killer.h"
 
@@ -8,13 +8,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct err e = { 0 };
 	struct killer_item *items = NULL;
+	struct killplan kp;
 	size_t n = 0;
-	int64_t grace = 0;
 	json_t *doc = fuzz_json(data, size);
 
 	if (!doc)
 		return 0;
-	if (killer_plan_parse(doc, &items, &n, &grace, &e) == 0) {
+	if (killplan_from_json(doc, &kp, &e) == 0) {
+		killer_plan_items(&kp, &items, &n);
+		killplan_release(&kp);
 		for (size_t i = 0; i < n; i++)
 			if (strchr(items[i].id, '/') || strstr(items[i].id, ".."))
 				abort();

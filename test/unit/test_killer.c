@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /* test_killer - the kill engine on fake trees with a recording signal seam,
- * and the KillPlan/KillReport documents */
+ * the ids of a KillPlan and the KillReport document */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -395,92 +395,6 @@ START_TEST(test_killer_live_ops_need_live_root)
 }
 END_TEST
 
-static const struct {
-	const char *json;
-	size_t n;
-	int64_t grace;
-	const char *msg;
-} plans[] = {
-	{ "{\"kind\":\"KillPlan\",\"gracePeriodMs\":500,\"items\":[{\"id\":\"" CA
-	  "\",\"reason\":\"memory\"},"
-	  "{\"id\":\"" CB "\"}]}",
-	  2, 500, NULL },
-	{ "{\"kind\":\"KillPlan\",\"trigger\":null,\"items\":[]}", 0, 250, NULL },
-	{ "{\"kind\":\"KillPlan\"}", 0, 250, NULL },
-	{ "{\"items\":[{\"id\":\"" CA "\"},{\"id\":\"1234\"}]}", 0, 250,
-	  "KillPlan.items[1].id: expected a YARN container id, got \"1234\"" },
-	{ "{\"items\":[{\"id\":\"" CA "/../../x\"}]}", 0, 250,
-	  "KillPlan.items[0].id: expected a YARN container id, got \"" CA "/../../x\"" },
-	{ "{\"items\":[{\"pid\":4242}]}", 0, 250,
-	  "KillPlan.items[0].id: expected a YARN container id, got nothing" },
-	{ "{\"items\":[{\"id\":\"" CA "\"},{\"id\":\"" CA "\"}]}", 0, 250,
-	  "KillPlan.items[1].id: '" CA "' is listed twice" },
-	{ "{\"gracePeriodMs\":-1,\"items\":[]}", 0, 250,
-	  "KillPlan.gracePeriodMs: expected an integer 0..3600000, got -1" },
-	{ "{\"items\":{}}", 0, 250, "KillPlan.items: expected an array, got {}" },
-	/* the first item that repeats an earlier one is named */
-	{ "{\"items\":[{\"id\":\"" CA "\"},{\"id\":\"" CB "\"},{\"id\":\"" CB "\"},"
-	  "{\"id\":\"" CA "\"}]}",
-	  0, 250, "KillPlan.items[2].id: '" CB "' is listed twice" },
-};
-
-START_TEST(test_killer_plan_parse)
-{
-	struct err e = { 0 };
-	json_auto_t *doc = jsonio_parse(plans[_i].json, "t", &e);
-	struct killer_item *items = NULL;
-	size_t n = 99;
-	int64_t grace = 250;
-	int r;
-
-	ck_assert_ptr_nonnull(doc);
-	r = killer_plan_parse(doc, &items, &n, &grace, &e);
-	if (plans[_i].msg) {
-		ck_assert_int_eq(r, -1);
-		ck_assert_int_eq(e.kind, ERR_INPUT);
-		ck_assert_str_eq(e.msg, plans[_i].msg);
-		ck_assert_ptr_null(items);
-	} else {
-		ck_assert_int_eq(r, 0);
-		ck_assert_int_eq(grace, plans[_i].grace);
-		if (plans[_i].n)
-			ck_assert_str_eq(items[plans[_i].n - 1].id, CB);
-	}
-	ck_assert_uint_eq(n, plans[_i].n);
-	free(items);
-}
-END_TEST
-
-/* Found by the bad-input matrix: 20000 items took minutes (a realloc and a
- * scan of every earlier id per item).  Now one allocation and a sort. */
-START_TEST(test_killer_plan_parse_many)
-{
-	struct err e = { 0 };
-	json_auto_t *doc = json_pack("{s:[]}", "items");
-	json_t *list = json_object_get(doc, "items");
-	struct killer_item *items = NULL;
-	size_t n = 0;
-	int64_t grace = 250, t0;
-	char id[64];
-
-	for (int i = 0; i < 20000; i++) {
-		snprintf(id, sizeof(id), "container_1410901177871_0001_01_%06d", 19999 - i);
-		json_array_append_new(list, json_pack("{s:s}", "id", id));
-	}
-	t0 = clock_mono_ms();
-	ck_assert_int_eq(killer_plan_parse(doc, &items, &n, &grace, &e), 0);
-	ck_assert_uint_eq(n, 20000);
-	ck_assert_str_eq(items[0].id, "container_1410901177871_0001_01_019999");
-	ck_assert_int_lt(clock_mono_ms() - t0, 2000);
-	free(items);
-	json_array_append_new(list,
-			      json_pack("{s:s}", "id", "container_1410901177871_0001_01_000007"));
-	ck_assert_int_eq(killer_plan_parse(doc, &items, &n, &grace, &e), -1);
-	ck_assert_str_eq(e.msg, "KillPlan.items[20000].id: "
-				"'container_1410901177871_0001_01_000007' is listed twice");
-}
-END_TEST
-
 START_TEST(test_killer_ids_parse)
 {
 	char *good[] = { (char *)CA, (char *)CB };
@@ -830,8 +744,6 @@ static Suite *killer_suite(void)
 	tcase_add_test(tc, test_killer_many_processes);
 	tcase_add_test(tc, test_killer_live_ops_need_live_root);
 	suite_add_tcase(s, tc);
-	tcase_add_loop_test(td, test_killer_plan_parse, 0, sizeof(plans) / sizeof(plans[0]));
-	tcase_add_test(td, test_killer_plan_parse_many);
 	tcase_add_test(td, test_killer_ids_parse);
 	tcase_add_test(td, test_killer_report);
 	suite_add_tcase(s, td);
