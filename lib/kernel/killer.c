@@ -507,32 +507,46 @@ int killer_ids_parse(char *const *ids, size_t nids, struct killer_item **items, 
 	return 0;
 }
 
-json_t *killer_report(const struct killer_item *items, size_t n, const char *node, int64_t now_ms)
+void killer_killreport(const struct killer_item *items, size_t n, const char *node, int64_t now_ms,
+		       struct killreport *r)
 {
-	json_t *doc = jsonio_new_doc("KillReport");
-	json_t *arr = json_array();
+	static const enum killreport_result results[] = {
+		[KILLER_TERMINATED] = KILLREPORT_TERMINATED,
+		[KILLER_KILLED] = KILLREPORT_KILLED,
+		[KILLER_GONE] = KILLREPORT_GONE,
+		[KILLER_FAILED] = KILLREPORT_FAILED,
+	};
 
-	json_object_set_new(doc, "metadata", jsonio_metadata(node, now_ms));
+	memset(r, 0, sizeof(*r));
+	r->node = node ? xstrdup(node) : NULL;
+	r->timestamp_ms = now_ms;
+	r->items = n ? xcalloc(n, sizeof(*r->items)) : NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct killer_item *it = &items[i];
-		json_t *sigs = json_array();
+		struct killreport_item *out = &r->items[r->nitems++];
 
-		if (it->sent & KILLER_SENT_TERM)
-			json_array_append_new(sigs, json_string("SIGTERM"));
-		json_t *foreign = json_array();
-
-		if (it->sent & KILLER_SENT_KILL)
-			json_array_append_new(sigs, json_string("SIGKILL"));
+		out->id = xstrdup(it->id);
+		/* a pending item cannot be reported: killer_run finishes every one */
+		out->result = it->result == KILLER_PENDING ? KILLREPORT_FAILED
+							   : results[it->result];
+		out->processes = (int64_t)it->processes;
+		out->signalled = (it->sent & KILLER_SENT_TERM ? KILLREPORT_SIGTERM : 0) |
+				 (it->sent & KILLER_SENT_KILL ? KILLREPORT_SIGKILL : 0);
+		out->foreign = it->nforeign ? xcalloc(it->nforeign, sizeof(*out->foreign)) : NULL;
 		for (size_t k = 0; k < it->nforeign; k++)
-			json_array_append_new(foreign, json_integer(it->foreign[k]));
-		json_array_append_new(
-			arr, json_pack("{s:s, s:s, s:I, s:o, s:o, s:I, s:o}", "id", it->id,
-				       "result", killer_result_name(it->result), "processes",
-				       (json_int_t)it->processes, "signalled", sigs, "foreign",
-				       foreign, "elapsedMs", (json_int_t)it->elapsed_ms, "error",
-				       it->result == KILLER_FAILED ? jsonio_string(it->err.msg)
-								   : json_null()));
+			out->foreign[out->nforeign++] = it->foreign[k];
+		out->elapsed_ms = it->elapsed_ms;
+		out->error = it->result == KILLER_FAILED ? xstrdup(it->err.msg) : NULL;
 	}
-	json_object_set_new(doc, "items", arr);
+}
+
+json_t *killer_report(const struct killer_item *items, size_t n, const char *node, int64_t now_ms)
+{
+	struct killreport r;
+	json_t *doc;
+
+	killer_killreport(items, n, node, now_ms, &r);
+	doc = killreport_to_json(&r);
+	killreport_release(&r);
 	return doc;
 }

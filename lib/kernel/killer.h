@@ -43,6 +43,7 @@
 
 #include "core/err.h"
 #include "doc/killplan.h"
+#include "doc/killreport.h"
 #include "kernel/cgroup.h"
 #include "kernel/sysroot.h"
 
@@ -148,8 +149,12 @@ void killer_plan_items(const struct killplan *kp, struct killer_item **items, si
 int killer_ids_parse(char *const *ids, size_t nids, struct killer_item **items, size_t *n,
 		     struct err *e);
 
-/* A KillReport document (SCHEMAS.md) of items: metadata from node (may be
- * NULL) and now_ms.  New reference. */
+/* The KillReport (doc/killreport.h) of items after killer_run: metadata
+ * from node (may be NULL) and now_ms.  Release *r with killreport_release. */
+void killer_killreport(const struct killer_item *items, size_t n, const char *node, int64_t now_ms,
+		       struct killreport *r);
+
+/* killreport_to_json() of killer_killreport().  New reference. */
 json_t *killer_report(const struct killer_item *items, size_t n, const char *node, int64_t now_ms);
 
 #endif
