@@ -43,22 +43,8 @@ static void usage(void)
 static int parse_args(int argc, char **argv, struct nodecli_opts *o)
 {
 	static const struct nodecli_tool tool = { .usage = usage };
-	int c, r;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
-		if (c == ':')
-			return cli_usage_error("option '%s' requires an argument",
-					       argv[optind - 1]);
-		if (c == '?')
-			return cli_usage_error("unrecognized option '%s'", argv[optind - 1]);
-		r = nodecli_option(o, &tool, c, optarg);
-		if (r != NODECLI_MORE)
-			return r;
-	}
-	if (optind < argc)
-		return cli_usage_error("unexpected argument '%s'", argv[optind]);
-	return NODECLI_MORE;
+	return nodecli_parse(argc, argv, longopts, o, &tool, NULL, NULL, 0);
 }
 
 /* What one run holds; released by run_release() on every path. */
@@ -148,6 +134,7 @@ int main(int argc, char **argv)
 	int code;
 
 	cli_init("evictor");
+	argv[0] = (char *)cli_prog(); /* getopt names the tool in its messages */
 	code = parse_args(argc, argv, &o);
 	if (code != NODECLI_MORE)
 		return cli_finish(code);

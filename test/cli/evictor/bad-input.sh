@@ -85,4 +85,14 @@ Try 'evictor --help' for more information." "unknown option: stderr"
 evictor --policy </dev/null 2>"$tmpdir/err" >"$tmpdir/out"
 assert_eq "$?" 2 "missing argument: exit code"
 grep -q "^evictor: option '--policy' requires an argument$" "$tmpdir/err" || fail "missing argument: $(cat "$tmpdir/err")"
+# getopt's own words, as every node tool says them (nodecli_parse)
+evictor -x </dev/null 2>"$tmpdir/err" >"$tmpdir/out"
+assert_eq "$?" 2 "unknown short option: exit code"
+assert_eq "$(cat "$tmpdir/err")" "evictor: invalid option -- 'x'
+Try 'evictor --help' for more information." "unknown short option: stderr"
+evictor --pretty=1 </dev/null 2>"$tmpdir/err" >"$tmpdir/out"
+assert_eq "$?" 2 "flag with a value: exit code"
+grep -q "^evictor: option '--pretty' doesn't allow an argument$" "$tmpdir/err" || fail "flag with a value: $(cat "$tmpdir/err")"
+evictor --pol </dev/null 2>"$tmpdir/err" >"$tmpdir/out"
+grep -q "^evictor: option '--policy' requires an argument$" "$tmpdir/err" || fail "abbreviation: $(cat "$tmpdir/err")"
 exit 0
