@@ -3,6 +3,8 @@
 #include "doc/docmeta.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/clock.h"
 #include "core/jsonio.h"
@@ -30,4 +32,98 @@ int docmeta_from_json(const json_t *doc, const char *kind, char **node, int64_t 
 					json_object_get(meta, "timestamp"));
 	*node = name ? xstrdup(name) : NULL;
 	return 0;
+}
+
+int docmeta_ids_from_json(const json_t *obj, const char *ctx, const char *key, int64_t **ids,
+			  size_t *n, struct err *e)
+{
+	json_t *arr = NULL, *v;
+	size_t i;
+	char at[128];
+
+	*ids = NULL;
+	*n = 0;
+	if (jsonio_get_arr(obj, ctx, key, &arr, e) < 0)
+		return -1;
+	if (json_array_size(arr))
+		*ids = xcalloc(json_array_size(arr), sizeof(**ids));
+	json_array_foreach(arr, i, v)
+	{
+		if (!json_is_integer(v) || json_integer_value(v) <= 0 ||
+		    json_integer_value(v) > INT32_MAX) {
+			snprintf(at, sizeof(at), "%s.%s[%zu]", ctx, key, i);
+			free(*ids);
+			*ids = NULL;
+			*n = 0;
+			return jsonio_bad_value(e, at, NULL, "a process id", v);
+		}
+		(*ids)[(*n)++] = json_integer_value(v);
+	}
+	return 0;
+}
+
+json_t *docmeta_ids_json(const int64_t *ids, size_t n)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, json_integer(ids[i]));
+	return arr;
+}
+
+int docmeta_strings_from_json(const json_t *obj, const char *ctx, const char *key, char ***strs,
+			      size_t *n, struct err *e)
+{
+	json_t *arr = NULL, *v;
+	size_t i;
+	char at[128];
+
+	*strs = NULL;
+	*n = 0;
+	if (jsonio_get_arr(obj, ctx, key, &arr, e) < 0)
+		return -1;
+	if (json_array_size(arr))
+		*strs = xcalloc(json_array_size(arr), sizeof(**strs));
+	json_array_foreach(arr, i, v)
+	{
+		if (!json_is_string(v)) {
+			snprintf(at, sizeof(at), "%s.%s[%zu]", ctx, key, i);
+			docmeta_strings_free(*strs, *n);
+			*strs = NULL;
+			*n = 0;
+			return jsonio_bad_value(e, at, NULL, "a string", v);
+		}
+		(*strs)[(*n)++] = xstrdup(json_string_value(v));
+	}
+	return 0;
+}
+
+void docmeta_strings_free(char **strs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(strs[i]);
+	free(strs);
+}
+
+int docmeta_get_name(const json_t *obj, const char *ctx, const char *key, const char *const *names,
+		     int n, int required, int *index, struct err *e)
+{
+	const char *s = NULL;
+	char what[160];
+	size_t len;
+
+	if (jsonio_get_str(obj, ctx, key, &s, e) < 0)
+		return -1;
+	if (!s && !required)
+		return 0;
+	for (int i = 0; s && i < n; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*index = i;
+			return 0;
+		}
+	len = (size_t)snprintf(what, sizeof(what), "one of");
+	for (int i = 0; i < n && len < sizeof(what); i++)
+		len += (size_t)snprintf(what + len, sizeof(what) - len, "%s %s", i ? "," : "",
+					names[i]);
+	return jsonio_bad_value(e, ctx, key, what, json_object_get(obj, key));
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* docmeta - the "metadata" member every kilo document carries
- * ({"node":..., "timestamp":...}, SCHEMAS.md; core/jsonio's
- * jsonio_metadata() writes it), read back by the document modules.  Pure.
+/* docmeta - what kilo's own documents share, for their modules: the
+ * "metadata" member every one carries ({"node":..., "timestamp":...},
+ * SCHEMAS.md; core/jsonio's jsonio_metadata() writes it), lists of process
+ * or thread ids, lists of messages and closed sets of names.  Pure.
  */
 #ifndef KILO_DOCMETA_H
 #define KILO_DOCMETA_H
@@ -18,5 +19,30 @@
  * RFC 3339 time, got ...") and *node NULL. */
 int docmeta_from_json(const json_t *doc, const char *kind, char **node, int64_t *timestamp_ms,
 		      struct err *e);
+
+/* Read the array obj.key (absent or null: none) of process or thread ids
+ * (1..INT32_MAX) into a new *ids (NULL when none) of *n.  Returns 0, or -1
+ * with e set ("<ctx>.<key>[2]: expected a process id, got 0") and *ids
+ * NULL. */
+int docmeta_ids_from_json(const json_t *obj, const char *ctx, const char *key, int64_t **ids,
+			  size_t *n, struct err *e);
+
+/* ids[0..n) as a JSON array.  New reference. */
+json_t *docmeta_ids_json(const int64_t *ids, size_t n);
+
+/* Read the array obj.key (absent or null: none) of strings into a new
+ * *strs of *n copies.  Returns 0, or -1 with e set ("<ctx>.<key>[0]:
+ * expected a string, got 5") and *strs NULL. */
+int docmeta_strings_from_json(const json_t *obj, const char *ctx, const char *key, char ***strs,
+			      size_t *n, struct err *e);
+
+/* Free strs[0..n) and strs. */
+void docmeta_strings_free(char **strs, size_t n);
+
+/* Read obj.key, a string, as one of names[0..n) into *index.  Absent or
+ * null leaves *index untouched and returns 0 when !required.  Returns 0,
+ * or -1 with e set ("<ctx>.<key>: expected one of a, b, got ..."). */
+int docmeta_get_name(const json_t *obj, const char *ctx, const char *key, const char *const *names,
+		     int n, int required, int *index, struct err *e);
 
 #endif
