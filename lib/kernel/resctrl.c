@@ -323,27 +323,4 @@ void resctrl_tasks_result_release(struct resctrl_tasks_result *r)
 {
 	json_decref(r->errors);
 	r->errors = NULL;
-	free(r->foreign);
-	r->foreign = NULL;
-	r->nforeign = 0;
-}
-
-json_t *resctrl_group_json(const char *name, const struct resctrl_group_result *r)
-{
-	return json_pack("{s:s, s:b, s:{s:s?, s:s?, s:s, s:s?}}", "name", name, "created",
-			 r->created, "schemata", "old", r->old, "new", r->new, "result", r->result,
-			 "error", strcmp(r->result, "failed") == 0 ? r->err.msg : NULL);
-}
-
-json_t *resctrl_tasks_json(const char *mode, const char *group,
-			   const struct resctrl_tasks_result *r)
-{
-	json_t *foreign = json_array();
-
-	for (size_t i = 0; i < r->nforeign; i++)
-		json_array_append_new(foreign, json_integer(r->foreign[i]));
-	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o}", "mode", mode, "group", group,
-			 "moved", (json_int_t)r->moved, "gone", (json_int_t)r->gone, "already",
-			 (json_int_t)r->already, "failed", (json_int_t)r->failed, "errors",
-			 r->errors ? json_incref(r->errors) : json_array(), "foreign", foreign);
 }

@@ -59,10 +59,6 @@ int resctrl_group_apply(const struct sysroot *s, const char *name, const struct 
 /* Free what r holds. */
 void resctrl_group_result_release(struct resctrl_group_result *r);
 
-/* ResctrlReport groups[] item: {"name","created","schemata":{"old","new",
- * "result","error"}} (SCHEMAS.md).  New reference. */
-json_t *resctrl_group_json(const char *name, const struct resctrl_group_result *r);
-
 /* What resctrl_tasks_move() did (ResctrlReport tasks). */
 struct resctrl_tasks_result {
 	long moved;     /* written (in a dry run: would be) */
@@ -70,10 +66,6 @@ struct resctrl_tasks_result {
 	long already;   /* listed in the group's tasks file before */
 	long failed;    /* other errors */
 	json_t *errors; /* array of messages, at most RESCTRL_MAX_ERRORS; new reference */
-	/* thread ids found in the hadoop-yarn tree whose process is not a member
-	 * (kernel/members.h): never moved.  Set by the caller; owned. */
-	pid_t *foreign;
-	size_t nforeign;
 };
 
 #define RESCTRL_MAX_ERRORS 10
@@ -97,10 +89,5 @@ int resctrl_tasks_move(const struct sysroot *s, const char *group, const pid_t *
 
 /* Free what r holds. */
 void resctrl_tasks_result_release(struct resctrl_tasks_result *r);
-
-/* ResctrlReport tasks: {"mode","group","moved","gone","already","failed",
- * "errors","foreign"} (SCHEMAS.md).  New reference. */
-json_t *resctrl_tasks_json(const char *mode, const char *group,
-			   const struct resctrl_tasks_result *r);
 
 #endif
