@@ -10,7 +10,9 @@
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/jsonio.h"
+#include "core/xalloc.h"
 #include "decide/qos.h"
+#include "doc/cgroupchanges.h"
 #include "doc/policy.h"
 #include "kernel/cgroup.h"
 #include "kernel/sysroot.h"
@@ -186,14 +188,15 @@ static struct cgcache *load_cache(const struct opts *o, const struct cgroup_layo
 
 /* After a failed write nothing is trusted: the next pass reads everything.
  * A state that cannot be saved costs the next pass its reads, not this
- * pass its result: a warning.  Returns the report's "cache" member. */
-static json_t *save_cache(const struct opts *o, struct cgcache *c, const struct cgchange_plan *plan)
+ * pass its result: a warning.  Fills the report's "cache" member. */
+static void save_cache(const struct opts *o, struct cgcache *c, const struct cgchange_plan *plan,
+		       struct cgroupchanges *out)
 {
 	struct err e = { 0 };
 	int saved = 0;
 
 	if (!c)
-		return json_null();
+		return;
 	if (!o->dry_run) {
 		if (cgchange_count(plan, CGCHANGE_FAILED))
 			cgcache_clear(c);
@@ -201,9 +204,13 @@ static json_t *save_cache(const struct opts *o, struct cgcache *c, const struct 
 		if (saved < 0)
 			cli_warn("%s", e.msg);
 	}
-	return json_pack("{s:o,s:I,s:I,s:b}", "file", jsonio_string(o->common.state), "items",
-			 (json_int_t)cgchange_count_cached(plan), "hits",
-			 (json_int_t)cgcache_hits(c), "saved", saved > 0);
+	out->has_cache = 1;
+	out->cache = (struct cgroupchanges_cache){
+		.file = xstrdup(o->common.state),
+		.items = (int64_t)cgchange_count_cached(plan),
+		.hits = (int64_t)cgcache_hits(c),
+		.saved = saved > 0,
+	};
 }
 
 struct report {
@@ -217,10 +224,12 @@ static int report_item(size_t i, void *arg, struct jsonio_buf *b)
 {
 	const struct report *r = arg;
 	const struct cgchange_item *it = &r->plan->items[i];
+	struct cgroupchanges_item v;
 
 	if (r->changes_only && it->result == CGCHANGE_UNCHANGED)
 		return 0;
-	return cgchange_item_text(it, b) == 0 ? 1 : -1;
+	cgchange_item_view(it, &v);
+	return cgroupchanges_item_text(&v, b) == 0 ? 1 : -1;
 }
 
 static int run(const struct opts *o)
@@ -271,14 +280,17 @@ static int run(const struct opts *o)
 			.cache = cache,
 		};
 
+		struct cgroupchanges head = { .dry_run = o->dry_run,
+					      .node = in.node ? xstrdup(in.node) : NULL };
+
 		qosapply_run(&qo, &plan);
-		out = jsonio_new_doc("CgroupChanges");
-		json_object_set_new(out, "dryRun", json_boolean(o->dry_run));
-		json_object_set_new(out, "metadata", jsonio_metadata(in.node, clock_now_ms()));
-		json_object_set_new(out, "summary", cgchange_summary_json(&plan));
+		head.timestamp_ms = clock_now_ms();
+		cgchange_summary(&plan, head.summary);
 		failed = cgchange_count(&plan, CGCHANGE_FAILED);
 		code = cli_exit_for_items(plan.n, failed);
-		json_object_set_new(out, "cache", save_cache(o, cache, &plan));
+		save_cache(o, cache, &plan, &head);
+		out = cgroupchanges_head_json(&head);
+		cgroupchanges_release(&head);
 		for (size_t i = 0; i < plan.n;
 		     i++) /* one line per failed write; the report has all */
 			if (plan.items[i].result == CGCHANGE_FAILED)

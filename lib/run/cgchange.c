@@ -359,64 +359,55 @@ size_t cgchange_count(const struct cgchange_plan *plan, enum cgchange_result r)
 	return n;
 }
 
-/* The members of a CgroupChanges item, in order, and their values for it. */
-static const char *const item_keys[] = { "path", "controller", "file",   "old",
-					 "new",  "result",     "reason", "error" };
-#define ITEM_MEMBERS (sizeof(item_keys) / sizeof(item_keys[0]))
-
-static void item_values(const struct cgchange_item *it, const char *values[ITEM_MEMBERS])
+void cgchange_item_view(const struct cgchange_item *it, struct cgroupchanges_item *out)
 {
-	const char *v[ITEM_MEMBERS] = { it->cg,     cgroup_ctrl_name(it->ctrl),
-					it->file,   it->old,
-					it->value,  cgchange_result_name(it->result),
-					it->reason, it->error };
+	*out = (struct cgroupchanges_item){
+		.path = it->cg,
+		.controller = cgroup_ctrl_name(it->ctrl),
+		.file = it->file,
+		.old = it->old,
+		.new = it->value,
+		/* the report's results are the executed ones, in the same order */
+		.result = it->result == CGCHANGE_PENDING
+				  ? CGROUPCHANGES_SKIPPED
+				  : (enum cgroupchanges_result)(it->result - CGCHANGE_WRITTEN),
+		.reason = it->reason,
+		.error = it->error,
+		.foreign = it->foreign,
+		.nforeign = it->nforeign,
+	};
+}
 
-	memcpy(values, v, sizeof(v));
+void cgchange_summary(const struct cgchange_plan *plan, int64_t summary[CGROUPCHANGES_NRESULTS])
+{
+	memset(summary, 0, CGROUPCHANGES_NRESULTS * sizeof(*summary));
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->items[i].result >= CGCHANGE_WRITTEN)
+			summary[plan->items[i].result - CGCHANGE_WRITTEN]++;
 }
 
 json_t *cgchange_item_json(const struct cgchange_item *it)
 {
-	const char *values[ITEM_MEMBERS];
-	json_t *o = json_object();
+	struct cgroupchanges_item v;
 
-	item_values(it, values);
-	for (size_t i = 0; i < ITEM_MEMBERS; i++)
-		json_object_set_new_nocheck(o, item_keys[i], jsonio_string(values[i]));
-	if (it->nforeign) {
-		json_t *a = json_array();
-
-		for (size_t i = 0; i < it->nforeign; i++)
-			json_array_append_new(a, json_integer(it->foreign[i]));
-		json_object_set_new_nocheck(o, "foreign", a);
-	}
-	return o;
+	cgchange_item_view(it, &v);
+	return cgroupchanges_item_json(&v);
 }
 
 int cgchange_item_text(const struct cgchange_item *it, struct jsonio_buf *b)
 {
-	const char *values[ITEM_MEMBERS];
-	json_t *v;
-	int r;
+	struct cgroupchanges_item v;
 
-	item_values(it, values);
-	if (!it->nforeign && jsonio_record(b, item_keys, values, ITEM_MEMBERS) == 0)
-		return 0;
-	v = cgchange_item_json(it);
-	r = v ? jsonio_buf_put_json(b, v) : -1;
-	json_decref(v);
-	return r;
+	cgchange_item_view(it, &v);
+	return cgroupchanges_item_text(&v, b);
 }
 
 json_t *cgchange_summary_json(const struct cgchange_plan *plan)
 {
-	size_t count[CGCHANGE_NRESULTS] = { 0 };
-	json_t *o = json_object();
+	int64_t summary[CGROUPCHANGES_NRESULTS];
 
-	for (size_t i = 0; i < plan->n; i++)
-		count[plan->items[i].result]++;
-	for (int r = CGCHANGE_WRITTEN; r < CGCHANGE_NRESULTS; r++)
-		json_object_set_new_nocheck(o, result_names[r], json_integer((json_int_t)count[r]));
-	return o;
+	cgchange_summary(plan, summary);
+	return cgroupchanges_summary_json(summary);
 }
 
 void cgchange_release(struct cgchange_plan *plan)

@@ -20,6 +20,7 @@
 
 #include "core/err.h"
 #include "core/jsonio.h"
+#include "doc/cgroupchanges.h"
 #include "kernel/cgknob.h"
 #include "kernel/cgroup.h"
 #include "kernel/sysroot.h"
@@ -139,18 +140,19 @@ size_t cgchange_count_cached(const struct cgchange_plan *plan);
 /* Number of items with result r. */
 size_t cgchange_count(const struct cgchange_plan *plan, enum cgchange_result r);
 
-/* One item as a CgroupChanges item: {"path","controller","file","old",
- * "new","result","reason","error"}, and "foreign" (an array of ids) when
- * it has any.  New reference. */
+/* Item it as a CgroupChanges item (doc/cgroupchanges.h), borrowing its
+ * strings: valid while it is.  A pending item (never executed) shows as
+ * skipped. */
+void cgchange_item_view(const struct cgchange_item *it, struct cgroupchanges_item *out);
+
+/* The count of every executed result of plan, zeros included (CgroupChanges
+ * summary). */
+void cgchange_summary(const struct cgchange_plan *plan, int64_t summary[CGROUPCHANGES_NRESULTS]);
+
+/* cgroupchanges_item_json(), cgroupchanges_item_text() and
+ * cgroupchanges_summary_json() of the plan's own values (see above). */
 json_t *cgchange_item_json(const struct cgchange_item *it);
-
-/* The same item appended to b as compact JSON text, without building it
- * with jansson when its strings are ASCII (jsonio_record).  Returns 0, or
- * -1 when it cannot be encoded. */
 int cgchange_item_text(const struct cgchange_item *it, struct jsonio_buf *b);
-
-/* {"written":n,"unchanged":n,...}: the count of every result, zeros
- * included.  New reference. */
 json_t *cgchange_summary_json(const struct cgchange_plan *plan);
 
 /* Free everything; the plan is empty and reusable afterwards. */
