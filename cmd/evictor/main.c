@@ -52,14 +52,14 @@ struct run {
 	json_t *docs[4]; /* NodeUsage, ContainerList, PodList, List: in borrows from them */
 	json_t *state_doc;
 	struct evict_input in;
-	struct evict_state st;
+	struct evictorstate st;
 	struct evict_plan plan;
 };
 
 static void run_release(struct run *r)
 {
 	evict_plan_release(&r->plan);
-	evict_state_release(&r->st);
+	evictorstate_release(&r->st);
 	evict_input_release(&r->in);
 	for (size_t i = 0; i < 4; i++)
 		json_decref(r->docs[i]);
@@ -93,7 +93,7 @@ static int run(const struct nodecli_opts *o, struct err *e)
 	const char *state = o->state;
 	cleanup_close int lock = -1;
 
-	evict_state_init(&r.st);
+	evictorstate_init(&r.st);
 	if (nodecli_policy_load(o, &p, e) < 0 || read_input(&r, e) < 0)
 		return -1;
 	if (r.in.pods_bad) /* a tenant's pod spec costs the BE request only */
@@ -111,12 +111,12 @@ static int run(const struct nodecli_opts *o, struct err *e)
 		      evict_state_parse(r.state_doc, state, &r.st, e) < 0)) {
 		cli_warn("%s; starting over without cool-downs", e->msg); /* rewritten below */
 		err_clear(e);
-		evict_state_release(&r.st);
-		evict_state_init(&r.st);
+		evictorstate_release(&r.st);
+		evictorstate_init(&r.st);
 	}
 	evict_decide(&p, &r.in, &r.st, now, &r.plan);
 	if (state) {
-		json_auto_t *next = evict_state_json(&r.st);
+		json_auto_t *next = evictorstate_to_json(&r.st);
 
 		if (statefile_save(state, next, e) < 0) { /* the plan still goes out */
 			cli_warn("%s; the next run has no cool-downs", e->msg);

@@ -61,7 +61,7 @@ int64_t evict_be_limit_milli(const struct evict_input *in)
 	return limit;
 }
 
-static int victim_recent(const struct evict_state *st, const char *id)
+static int victim_recent(const struct evictorstate *st, const char *id)
 {
 	for (size_t i = 0; i < st->nvictims; i++)
 		if (strcmp(st->victims[i].id, id) == 0)
@@ -79,12 +79,12 @@ static int listed(const struct evict_input *in, const char *id)
 
 /* Keep the victims planned within the terminating timeout that are still listed. */
 static void prune_victims(const struct policy *p, const struct evict_input *in,
-			  struct evict_state *st, int64_t now_ms)
+			  struct evictorstate *st, int64_t now_ms)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < st->nvictims; i++) {
-		struct evict_victim v = st->victims[i];
+		struct evictorstate_victim v = st->victims[i];
 
 		if (v.at_ms <= now_ms && now_ms - v.at_ms < p->terminating_timeout_ms &&
 		    listed(in, v.id))
@@ -95,7 +95,7 @@ static void prune_victims(const struct policy *p, const struct evict_input *in,
 	st->nvictims = n;
 }
 
-static void add_victims(struct evict_state *st, const struct evict_plan *plan,
+static void add_victims(struct evictorstate *st, const struct evict_plan *plan,
 			const struct evict_input *in, int64_t now_ms)
 {
 	st->victims =
@@ -162,7 +162,7 @@ static void cand_fill(struct cand *k, const struct evict_container *c, size_t in
 /* Credit what is already leaving, rank the rest, take victims until the
  * need is covered (plan->need and plan->resource set by the caller). */
 static void select_victims(const struct policy *p, const struct evict_input *in,
-			   struct evict_state *st, int64_t now_ms, struct evict_plan *plan)
+			   struct evictorstate *st, int64_t now_ms, struct evict_plan *plan)
 {
 	int memory = plan->resource == EVICT_MEMORY;
 	int64_t last = memory ? st->last_memory_ms : st->last_cpu_ms;
@@ -266,7 +266,7 @@ static void cpu_figures(const struct policy *p, struct killplan_cpu_figures *f)
 
 static int sample_cmp(const void *pa, const void *pb)
 {
-	const struct evict_sample *a = pa, *b = pb;
+	const struct evictorstate_sample *a = pa, *b = pb;
 
 	return (a->at_ms > b->at_ms) - (a->at_ms < b->at_ms);
 }
@@ -274,7 +274,7 @@ static int sample_cmp(const void *pa, const void *pb)
 /* Add the current BE sample to st, drop those outside the window, and
  * evaluate the window and the current figures. */
 static void cpu_evaluate(const struct policy *p, const struct evict_input *in,
-			 struct evict_state *st, int64_t now_ms, struct evict_plan *plan,
+			 struct evictorstate *st, int64_t now_ms, struct evict_plan *plan,
 			 struct cpu_eval *ev)
 {
 	int64_t window = p->cpu_evict_time_window_seconds * 1000, start = now_ms - window;
@@ -309,12 +309,12 @@ static void cpu_evaluate(const struct policy *p, const struct evict_input *in,
 		return;
 	}
 	st->samples = xrealloc(st->samples, (st->nsamples + 1) * sizeof(*st->samples));
-	st->samples[st->nsamples++] = (struct evict_sample){ now_ms, in->window_ms,
-							     cur->usage_cpu_milli,
-							     cur->limit_cpu_milli, request };
+	st->samples[st->nsamples++] = (struct evictorstate_sample){ now_ms, in->window_ms,
+								    cur->usage_cpu_milli,
+								    cur->limit_cpu_milli, request };
 	qsort(st->samples, st->nsamples, sizeof(*st->samples), sample_cmp);
 	for (size_t i = 0; i < st->nsamples; i++) {
-		const struct evict_sample *s = &st->samples[i];
+		const struct evictorstate_sample *s = &st->samples[i];
 		int64_t lo = s->window_ms >= 0 ? s->at_ms - s->window_ms : i ? prev : s->at_ms;
 
 		lo = lo < prev ? prev : lo;
@@ -359,7 +359,7 @@ static void cpu_trigger(const struct policy *p, const struct cpu_eval *ev, struc
 	plan->nsamples = ev->nsamples;
 }
 
-void evict_decide(const struct policy *p, const struct evict_input *in, struct evict_state *st,
+void evict_decide(const struct policy *p, const struct evict_input *in, struct evictorstate *st,
 		  int64_t now_ms, struct evict_plan *plan)
 {
 	int cpu_on = p->cpu_evict_be_satisfaction_lower_percent > 0 &&

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "doc/evictorstate.h"
 #include "doc/killplan.h"
 #include "doc/policy.h"
 
@@ -67,31 +68,6 @@ struct evict_input {
 				       * EVICT_UNKNOWN when a pod's could not be read */
 	size_t pods_bad;              /* pods whose request could not be read */
 	char pods_problem[256];       /* the first one's message, naming the pod */
-};
-
-/* One victim of an earlier plan, kept in the state. */
-struct evict_victim {
-	char *id;      /* owned */
-	int64_t at_ms; /* when it was planned */
-};
-
-/* One BE CPU sample, kept in the state for the window averages. */
-struct evict_sample {
-	int64_t at_ms;     /* when it was taken */
-	int64_t window_ms; /* how long the rate covers, or EVICT_UNKNOWN */
-	int64_t usage_cpu_milli;
-	int64_t limit_cpu_milli;
-	int64_t request_cpu_milli;
-};
-
-/* The evictor's memory between runs (--state FILE). */
-struct evict_state {
-	struct evict_victim *victims;
-	size_t nvictims;
-	int64_t last_memory_ms; /* last plan with memory victims, or EVICT_UNKNOWN */
-	int64_t last_cpu_ms;    /* last plan with CPU victims, or EVICT_UNKNOWN */
-	struct evict_sample *samples;
-	size_t nsamples;
 };
 
 enum evict_resource { EVICT_NONE, EVICT_MEMORY, EVICT_CPU };
@@ -161,23 +137,11 @@ int evict_parse_pods(const json_t *doc, struct evict_input *in, struct err *e);
 /* Free what evict_parse_container_list() allocated. */
 void evict_input_release(struct evict_input *in);
 
-/* Read the state document (as evict_state_json() writes it) into *st;
- * name is used in messages (the file's path).  A NULL doc is an empty
- * state.  Returns 0, or -1 with e set (ERR_INPUT "<name>: victims[0].atMs:
- * ..."). */
-int evict_state_parse(const json_t *doc, const char *name, struct evict_state *st, struct err *e);
-
-/* The state as a document {"apiVersion":"kilo/v1","kind":"EvictorState",
- * "victims":[{"id","atMs"}],"lastEviction":{"memoryMs","cpuMs"},
- * "cpuSamples":[{"atMs","windowMs","usageCpuMilli","limitCpuMilli",
- * "requestCpuMilli"}]}.  New reference. */
-json_t *evict_state_json(const struct evict_state *st);
-
-/* An empty state. */
-void evict_state_init(struct evict_state *st);
-
-/* Free the state's arrays. */
-void evict_state_release(struct evict_state *st);
+/* Read the evictor's state file's document (doc/evictorstate.h) into *st;
+ * a NULL doc (no file) is an empty state; name (the file's path) begins
+ * every message.  Returns 0, or -1 with e set (ERR_INPUT "<name>:
+ * victims[0].atMs: ...") and *st empty. */
+int evict_state_parse(const json_t *doc, const char *name, struct evictorstate *st, struct err *e);
 
 /* The BE CPU limit in milli-cores (koordlet cpuevict "real limit", over
  * both dirs): the minimum over the BE dir and the hadoop-yarn dir of
@@ -207,7 +171,7 @@ int64_t evict_cpuset_count(const char *s);
  * kilo.cpuEvictCoolDownMs.  st is updated (samples, victims, last times,
  * pruned) for the caller to save.  *plan is filled (release with
  * evict_plan_release).  Never fails. */
-void evict_decide(const struct policy *p, const struct evict_input *in, struct evict_state *st,
+void evict_decide(const struct policy *p, const struct evict_input *in, struct evictorstate *st,
 		  int64_t now_ms, struct evict_plan *plan);
 
 /* The KillPlan of plan (doc/killplan.h): its trigger, victims (with their

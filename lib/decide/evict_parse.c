@@ -10,27 +10,13 @@
 #include "decide/podreq.h"
 #include "doc/containerid.h"
 #include "doc/cpuset.h"
-
-/* Largest figure accepted: sums over thousands of containers stay far from overflow. */
-#define FIGURE_MAX (INT64_C(1) << 53)
+#include "doc/docmeta.h"
 
 /* An optional non-negative figure: EVICT_UNKNOWN when absent or null. */
 static int get_figure(const json_t *obj, const char *ctx, const char *key, int64_t *out,
 		      struct err *e)
 {
-	*out = EVICT_UNKNOWN;
-	return jsonio_get_int(obj, ctx, key, 0, FIGURE_MAX, out, e) < 0 ? -1 : 0;
-}
-
-/* A required figure: absent or null is an error too. */
-static int get_required(const json_t *obj, const char *ctx, const char *key, int64_t *out,
-			struct err *e)
-{
-	int r = jsonio_get_int(obj, ctx, key, 0, FIGURE_MAX, out, e);
-
-	if (r == 0)
-		return jsonio_bad_value(e, ctx, key, "an integer 0..9007199254740992", NULL);
-	return r < 0 ? -1 : 0;
+	return docmeta_get_figure(obj, ctx, key, 0, out, e);
 }
 
 int64_t evict_cpuset_count(const char *s)
@@ -61,8 +47,8 @@ static int parse_limit(const json_t *limits, const char *key, struct evict_scope
 			return jsonio_bad_value(e, ctx, "cpuset", "a cpuset list such as \"0-3,8\"",
 						v);
 	}
-	if (jsonio_get_int(o, ctx, "cfsQuotaUs", -1, FIGURE_MAX, &l->cfs_quota_us, e) < 0 ||
-	    jsonio_get_int(o, ctx, "cfsPeriodUs", 1, FIGURE_MAX, &l->cfs_period_us, e) < 0)
+	if (jsonio_get_int(o, ctx, "cfsQuotaUs", -1, DOCMETA_FIGURE_MAX, &l->cfs_quota_us, e) < 0 ||
+	    jsonio_get_int(o, ctx, "cfsPeriodUs", 1, DOCMETA_FIGURE_MAX, &l->cfs_period_us, e) < 0)
 		return -1;
 	return 0;
 }
@@ -221,108 +207,10 @@ int evict_parse_pods(const json_t *doc, struct evict_input *in, struct err *e)
 	return 0;
 }
 
-void evict_state_init(struct evict_state *st)
+int evict_state_parse(const json_t *doc, const char *name, struct evictorstate *st, struct err *e)
 {
-	memset(st, 0, sizeof(*st));
-	st->last_memory_ms = st->last_cpu_ms = EVICT_UNKNOWN;
-}
-
-void evict_state_release(struct evict_state *st)
-{
-	for (size_t i = 0; i < st->nvictims; i++)
-		free(st->victims[i].id);
-	free(st->victims);
-	free(st->samples);
-	evict_state_init(st);
-}
-
-static int parse_state(const json_t *doc, struct evict_state *st, struct err *e)
-{
-	json_t *victims = NULL, *last = NULL, *samples = NULL;
-	const char *kind = NULL;
-	char ctx[48];
-
-	if (jsonio_get_str(doc, "", "kind", &kind, e) < 0)
-		return -1;
-	if (kind && strcmp(kind, "EvictorState") != 0)
-		return jsonio_bad_value(e, "", "kind", "\"EvictorState\"",
-					json_object_get(doc, "kind"));
-	if (jsonio_get_arr(doc, "", "victims", &victims, e) < 0 ||
-	    jsonio_get_obj(doc, "", "lastEviction", &last, e) < 0 ||
-	    get_figure(last, "lastEviction", "memoryMs", &st->last_memory_ms, e) < 0 ||
-	    get_figure(last, "lastEviction", "cpuMs", &st->last_cpu_ms, e) < 0 ||
-	    jsonio_get_arr(doc, "", "cpuSamples", &samples, e) < 0)
-		return -1;
-	st->victims = xcalloc(json_array_size(victims) + 1, sizeof(*st->victims));
-	for (size_t i = 0; i < json_array_size(victims); i++) {
-		json_t *v = json_array_get(victims, i);
-		struct evict_victim *vi = &st->victims[st->nvictims];
-		const char *id = NULL;
-
-		snprintf(ctx, sizeof(ctx), "victims[%zu]", i);
-		if (jsonio_get_str(v, ctx, "id", &id, e) < 0 ||
-		    get_required(v, ctx, "atMs", &vi->at_ms, e) < 0)
-			return -1;
-		if (!id || !containerid_valid(id))
-			return jsonio_bad_value(e, ctx, "id", "a YARN container id",
-						json_object_get(v, "id"));
-		vi->id = xstrdup(id);
-		st->nvictims++;
-	}
-	st->samples = xcalloc(json_array_size(samples) + 1, sizeof(*st->samples));
-	for (size_t i = 0; i < json_array_size(samples); i++) {
-		json_t *v = json_array_get(samples, i);
-		struct evict_sample *s = &st->samples[i];
-
-		snprintf(ctx, sizeof(ctx), "cpuSamples[%zu]", i);
-		if (get_required(v, ctx, "atMs", &s->at_ms, e) < 0 ||
-		    get_figure(v, ctx, "windowMs", &s->window_ms, e) < 0 ||
-		    get_required(v, ctx, "usageCpuMilli", &s->usage_cpu_milli, e) < 0 ||
-		    get_required(v, ctx, "limitCpuMilli", &s->limit_cpu_milli, e) < 0 ||
-		    get_required(v, ctx, "requestCpuMilli", &s->request_cpu_milli, e) < 0)
-			return -1;
-		st->nsamples++;
-	}
-	return 0;
-}
-
-int evict_state_parse(const json_t *doc, const char *name, struct evict_state *st, struct err *e)
-{
-	evict_state_init(st);
-	if (!doc)
-		return 0;
-	if (parse_state(doc, st, e) < 0) {
-		evict_state_release(st);
+	evictorstate_init(st);
+	if (doc && evictorstate_from_json(doc, st, e) < 0)
 		return err_wrap(e, "%s", name);
-	}
 	return 0;
-}
-
-json_t *evict_state_json(const struct evict_state *st)
-{
-	json_t *doc = jsonio_new_doc("EvictorState");
-	json_t *victims = json_array(), *samples = json_array();
-
-	for (size_t i = 0; i < st->nvictims; i++)
-		json_array_append_new(victims, json_pack("{s:s,s:I}", "id", st->victims[i].id,
-							 "atMs", (json_int_t)st->victims[i].at_ms));
-	json_object_set_new(doc, "victims", victims);
-	json_object_set_new(
-		doc, "lastEviction",
-		json_pack("{s:o,s:o}", "memoryMs",
-			  jsonio_int_or_null(st->last_memory_ms >= 0, st->last_memory_ms), "cpuMs",
-			  jsonio_int_or_null(st->last_cpu_ms >= 0, st->last_cpu_ms)));
-	for (size_t i = 0; i < st->nsamples; i++) {
-		const struct evict_sample *s = &st->samples[i];
-
-		json_array_append_new(
-			samples,
-			json_pack("{s:I,s:o,s:I,s:I,s:I}", "atMs", (json_int_t)s->at_ms, "windowMs",
-				  jsonio_int_or_null(s->window_ms >= 0, s->window_ms),
-				  "usageCpuMilli", (json_int_t)s->usage_cpu_milli, "limitCpuMilli",
-				  (json_int_t)s->limit_cpu_milli, "requestCpuMilli",
-				  (json_int_t)s->request_cpu_milli));
-	}
-	json_object_set_new(doc, "cpuSamples", samples);
-	return doc;
 }

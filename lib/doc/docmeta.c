@@ -127,3 +127,15 @@ int docmeta_get_name(const json_t *obj, const char *ctx, const char *key, const 
 					names[i]);
 	return jsonio_bad_value(e, ctx, key, what, json_object_get(obj, key));
 }
+
+int docmeta_get_figure(const json_t *obj, const char *ctx, const char *key, int required,
+		       int64_t *out, struct err *e)
+{
+	int r;
+
+	*out = -1;
+	r = jsonio_get_int(obj, ctx, key, 0, DOCMETA_FIGURE_MAX, out, e);
+	if (r == 0 && required)
+		return jsonio_bad_value(e, ctx, key, "an integer 0..9007199254740992", NULL);
+	return r < 0 ? -1 : 0;
+}

@@ -20,6 +20,17 @@
 int docmeta_from_json(const json_t *doc, const char *kind, char **node, int64_t *timestamp_ms,
 		      struct err *e);
 
+/* The largest figure (a count, bytes, ms since the epoch) kilo's documents
+ * hold: what a JSON number holds exactly, 2^53. */
+#define DOCMETA_FIGURE_MAX (INT64_C(1) << 53)
+
+/* Read the figure obj.key, 0..DOCMETA_FIGURE_MAX, into *out: -1 when
+ * absent or null, which is an error when required ("<ctx>.<key>: expected
+ * an integer 0..9007199254740992, got nothing").  Returns 0, or -1 with e
+ * set. */
+int docmeta_get_figure(const json_t *obj, const char *ctx, const char *key, int required,
+		       int64_t *out, struct err *e);
+
 /* Read the array obj.key (absent or null: none) of process or thread ids
  * (1..INT32_MAX) into a new *ids (NULL when none) of *n.  Returns 0, or -1
  * with e set ("<ctx>.<key>[2]: expected a process id, got 0") and *ids

@@ -29,12 +29,12 @@ static int decide_once(const struct policy *p, const char *buf, size_t len, int6
 	FILE *in = fmemopen((void *)buf, len, "r");
 	json_t *docs[2] = { NULL, NULL }, *plan_doc;
 	struct evict_input ev = { 0 };
-	struct evict_state st;
+	struct evictorstate st;
 	struct evict_plan plan;
 	struct err e = { 0 };
 	int ret = 0;
 
-	evict_state_init(&st);
+	evictorstate_init(&st);
 	if (!in || jsonio_collect(in, "input", want, 2, docs, NULL, &e) < 0)
 		ret = -1;
 	if (in)
@@ -53,7 +53,7 @@ static int decide_once(const struct policy *p, const char *buf, size_t len, int6
 	}
 	if (ret < 0)
 		fprintf(stderr, "evictor-decide: %s\n", e.msg);
-	evict_state_release(&st);
+	evictorstate_release(&st);
 	evict_input_release(&ev);
 	json_decref(docs[0]);
 	json_decref(docs[1]);

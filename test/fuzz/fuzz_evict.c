@@ -4,7 +4,7 @@
  * jsonio_collect, parsed by evict_parse_*, then decided with the default
  * policy (the decision must not crash on whatever parsed) and printed as a
  * KillPlan.  A stream with an EvictorState also goes through
- * evict_state_parse. */
+ * evict_state_parse (doc/evictorstate). */
 #include <stdio.h>
 
 #include "decide/evict.h"
@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct err e = { 0 };
 	json_t *docs[5] = { 0 };
 	struct evict_input in = { 0 };
-	struct evict_state st;
+	struct evictorstate st;
 	struct evict_plan plan = { 0 };
 	struct policy p;
 	FILE *f;
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fuzz_file(data, size);
 	if (!f)
 		return 0;
-	evict_state_init(&st);
+	evictorstate_init(&st);
 	policy_defaults(&p);
 	ok = jsonio_collect(f, "stdin", want, 5, docs, NULL, &e) >= 0 && docs[0] && docs[1] &&
 	     evict_parse_node_usage(docs[0], &in, &e) == 0 &&
@@ -40,13 +40,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		evict_decide(&p, &in, &st, 1795968000000LL, &plan);
 		json_decref(evict_plan_json(&plan, &in, &p, 1795968000000LL));
-		out = evict_state_json(&st);
+		out = evictorstate_to_json(&st);
 		json_decref(out);
 		evict_plan_release(&plan);
 	} else if (e.kind != ERR_NONE) {
 		fuzz_check_err(&e);
 	}
-	evict_state_release(&st);
+	evictorstate_release(&st);
 	evict_input_release(&in);
 	for (int i = 0; i < 5; i++)
 		json_decref(docs[i]);

@@ -24,7 +24,7 @@
 struct run {
 	json_t *docs[4];
 	struct evict_input in;
-	struct evict_state st;
+	struct evictorstate st;
 	struct evict_plan plan;
 	struct policy p;
 	char items[256], skipped[256], notes[1024];
@@ -94,7 +94,7 @@ static void run_case(struct run *r, const char *policy, const char *nu, const ch
 static void run_free(struct run *r)
 {
 	evict_plan_release(&r->plan);
-	evict_state_release(&r->st);
+	evictorstate_release(&r->st);
 	evict_input_release(&r->in);
 	for (size_t i = 0; i < 4; i++)
 		json_decref(r->docs[i]);
@@ -246,7 +246,7 @@ START_TEST(test_evict_memory_records_victims_and_time)
 		"\"lastEviction\":{\"cpuMs\":5}}",
 		NOW);
 	ck_assert_str_eq(r.items, "2");
-	st = evict_state_json(&r.st);
+	st = evictorstate_to_json(&r.st);
 	/* the unlisted old victim is dropped, the new one kept with now */
 	ck_assert_str_eq(json_string_value(json_object_get(
 				 json_array_get(json_object_get(st, "victims"), 0), "id")),
@@ -560,7 +560,7 @@ START_TEST(test_evict_parse_errors)
 {
 	const struct bad_case *t = &bad_cases[_i];
 	struct evict_input in = { 0 };
-	struct evict_state st;
+	struct evictorstate st;
 	struct err e = { 0 };
 	json_t *doc = parse(t->text);
 	int ret;
@@ -606,20 +606,20 @@ END_TEST
 
 START_TEST(test_evict_state_round_trip)
 {
-	struct evict_state st, back;
+	struct evictorstate st, back;
 	struct err e = { 0 };
 	json_t *doc;
 
-	evict_state_init(&st);
+	evictorstate_init(&st);
 	st.victims = calloc(1, sizeof(*st.victims));
 	st.victims[0].id = strdup("container_e17_1410901177871_0001_01_000002");
 	st.victims[0].at_ms = 42;
 	st.nvictims = 1;
 	st.last_cpu_ms = 7;
 	st.samples = calloc(1, sizeof(*st.samples));
-	st.samples[0] = (struct evict_sample){ 1, EVICT_UNKNOWN, 2, 3, 4 };
+	st.samples[0] = (struct evictorstate_sample){ 1, EVICT_UNKNOWN, 2, 3, 4 };
 	st.nsamples = 1;
-	doc = evict_state_json(&st);
+	doc = evictorstate_to_json(&st);
 	ck_assert_msg(evict_state_parse(doc, "s", &back, &e) == 0, "%s", e.msg);
 	ck_assert_str_eq(back.victims[0].id, st.victims[0].id);
 	ck_assert_int_eq(back.victims[0].at_ms, 42);
@@ -627,8 +627,8 @@ START_TEST(test_evict_state_round_trip)
 	ck_assert_int_eq(back.last_cpu_ms, 7);
 	ck_assert_int_eq(back.samples[0].window_ms, EVICT_UNKNOWN);
 	ck_assert_int_eq(back.samples[0].request_cpu_milli, 4);
-	evict_state_release(&back);
-	evict_state_release(&st);
+	evictorstate_release(&back);
+	evictorstate_release(&st);
 	json_decref(doc);
 }
 END_TEST
