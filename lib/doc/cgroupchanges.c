@@ -132,9 +132,9 @@ static int cache_from_json(const json_t *doc, struct cgroupchanges *c, struct er
 	return 0;
 }
 
-static int item_from_json(const json_t *v, const char *ctx, struct cgroupchanges_item *it,
-			  struct err *e)
+static int item_from_json(const json_t *v, const char *ctx, void *item, struct err *e)
 {
+	struct cgroupchanges_item *it = item;
 	const char **strs[] = { &it->path, &it->controller, &it->file, &it->old, &it->new,
 				NULL,      &it->reason,     &it->error };
 	int64_t *ids = NULL;
@@ -171,31 +171,17 @@ static int item_from_json(const json_t *v, const char *ctx, struct cgroupchanges
 
 int cgroupchanges_from_json(const json_t *doc, struct cgroupchanges *out, struct err *e)
 {
-	json_t *list = NULL, *v;
-	size_t i;
-
 	memset(out, 0, sizeof(*out));
 	out->doc = json_incref((json_t *)doc);
 	if (jsonio_get_bool(doc, "CgroupChanges", "dryRun", &out->dry_run, e) < 0 ||
 	    docmeta_from_json(doc, "CgroupChanges", &out->node, &out->timestamp_ms, e) < 0 ||
 	    summary_from_json(doc, out, e) < 0 || cache_from_json(doc, out, e) < 0 ||
-	    jsonio_get_arr(doc, "CgroupChanges", "items", &list, e) < 0)
-		goto fail;
-	if (json_array_size(list))
-		out->items = xcalloc(json_array_size(list), sizeof(*out->items));
-	json_array_foreach(list, i, v)
-	{
-		char ctx[48];
-
-		snprintf(ctx, sizeof(ctx), "CgroupChanges.items[%zu]", i);
-		out->nitems++;
-		if (item_from_json(v, ctx, &out->items[i], e) < 0)
-			goto fail;
+	    docmeta_items_from_json(doc, "CgroupChanges", "items", sizeof(*out->items),
+				    (void **)&out->items, &out->nitems, item_from_json, e) < 0) {
+		cgroupchanges_release(out);
+		return -1;
 	}
 	return 0;
-fail:
-	cgroupchanges_release(out);
-	return -1;
 }
 
 void cgroupchanges_release(struct cgroupchanges *c)

@@ -139,3 +139,41 @@ int docmeta_get_figure(const json_t *obj, const char *ctx, const char *key, int 
 		return jsonio_bad_value(e, ctx, key, "an integer 0..9007199254740992", NULL);
 	return r < 0 ? -1 : 0;
 }
+
+int docmeta_items_from_json(
+	const json_t *obj, const char *ctx, const char *key, size_t size, void **items, size_t *n,
+	int (*read)(const json_t *v, const char *ctx, void *item, struct err *e), struct err *e)
+{
+	json_t *arr = NULL, *v;
+	size_t i;
+	char at[128];
+
+	*items = NULL;
+	*n = 0;
+	if (jsonio_get_arr(obj, ctx, key, &arr, e) < 0)
+		return -1;
+	if (json_array_size(arr))
+		*items = xcalloc(json_array_size(arr), size);
+	json_array_foreach(arr, i, v)
+	{
+		snprintf(at, sizeof(at), "%s.%s[%zu]", ctx, key, i);
+		(*n)++;
+		if (read(v, at, (char *)*items + i * size, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int docmeta_check_error(const json_t *obj, const char *ctx, const char *what, int failed,
+			const char *error, struct err *e)
+{
+	char want[96];
+
+	if (!error == !failed)
+		return 0;
+	if (failed)
+		snprintf(want, sizeof(want), "a string (the %s failed)", what);
+	else
+		snprintf(want, sizeof(want), "null (the %s did not fail)", what);
+	return jsonio_bad_value(e, ctx, "error", want, json_object_get(obj, "error"));
+}

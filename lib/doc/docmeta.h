@@ -56,4 +56,19 @@ void docmeta_strings_free(char **strs, size_t n);
 int docmeta_get_name(const json_t *obj, const char *ctx, const char *key, const char *const *names,
 		     int n, int required, int *index, struct err *e);
 
+/* Read the array obj.key (absent or null: none) into a new *items of
+ * elements of size bytes each (zeroed), each by read(v, "<ctx>.<key>[i]",
+ * element, e).  *n counts the elements begun, the one that failed too (its
+ * release must accept what it left).  Returns 0, or -1 with e set (the
+ * array's or the element's message). */
+int docmeta_items_from_json(
+	const json_t *obj, const char *ctx, const char *key, size_t size, void **items, size_t *n,
+	int (*read)(const json_t *v, const char *ctx, void *item, struct err *e), struct err *e);
+
+/* The rule of a report item's "error": a string exactly when the item
+ * failed.  what names the item ("item", "group").  Returns 0, or -1 with e
+ * set ("<ctx>.error: expected a string (the item failed), got null"). */
+int docmeta_check_error(const json_t *obj, const char *ctx, const char *what, int failed,
+			const char *error, struct err *e);
+
 #endif

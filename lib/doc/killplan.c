@@ -10,6 +10,7 @@
 #include "core/jsonio.h"
 #include "core/xalloc.h"
 #include "doc/containerid.h"
+#include "doc/docmeta.h"
 
 static json_t *percent(double v)
 {
@@ -128,44 +129,38 @@ static size_t first_repeat(const struct killplan_item *items, size_t n)
 	return first;
 }
 
+static int item_from_json(const json_t *v, const char *ctx, void *item, struct err *e)
+{
+	struct killplan_item *it = item;
+	const char *id = NULL;
+
+	if (!json_is_object(v))
+		return jsonio_bad_value(e, ctx, NULL, "an object", v);
+	if (jsonio_get_str(v, ctx, "id", &id, e) < 0)
+		return -1;
+	if (!id || !containerid_valid(id))
+		return jsonio_bad_value(e, ctx, "id", "a YARN container id",
+					json_object_get(v, "id"));
+	*it = (struct killplan_item){ .id = xstrdup(id),
+				      .memory_bytes = KILLPLAN_UNKNOWN,
+				      .cpu_milli = KILLPLAN_UNKNOWN,
+				      .request_cpu_milli = KILLPLAN_UNKNOWN,
+				      .started_ms = KILLPLAN_UNKNOWN,
+				      .release = KILLPLAN_UNKNOWN };
+	return 0;
+}
+
 int killplan_from_json(const json_t *doc, struct killplan *out, struct err *e)
 {
-	json_t *list = NULL, *v;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	out->grace_period_ms = KILLPLAN_UNKNOWN;
 	if (jsonio_get_int(doc, "KillPlan", "gracePeriodMs", 0, KILLPLAN_GRACE_MAX,
 			   &out->grace_period_ms, e) < 0 ||
-	    jsonio_get_arr(doc, "KillPlan", "items", &list, e) < 0)
+	    docmeta_items_from_json(doc, "KillPlan", "items", sizeof(*out->items),
+				    (void **)&out->items, &out->nitems, item_from_json, e) < 0)
 		goto fail;
-	if (json_array_size(list))
-		out->items = xcalloc(json_array_size(list), sizeof(*out->items));
-	json_array_foreach(list, i, v)
-	{
-		char ctx[48];
-		const char *id = NULL;
-
-		snprintf(ctx, sizeof(ctx), "KillPlan.items[%zu]", i);
-		if (!json_is_object(v)) {
-			jsonio_bad_value(e, ctx, NULL, "an object", v);
-			goto fail;
-		}
-		if (jsonio_get_str(v, ctx, "id", &id, e) < 0)
-			goto fail;
-		if (!id || !containerid_valid(id)) {
-			jsonio_bad_value(e, ctx, "id", "a YARN container id",
-					 json_object_get(v, "id"));
-			goto fail;
-		}
-		out->items[i] = (struct killplan_item){ .id = xstrdup(id),
-							.memory_bytes = KILLPLAN_UNKNOWN,
-							.cpu_milli = KILLPLAN_UNKNOWN,
-							.request_cpu_milli = KILLPLAN_UNKNOWN,
-							.started_ms = KILLPLAN_UNKNOWN,
-							.release = KILLPLAN_UNKNOWN };
-		out->nitems++;
-	}
 	i = first_repeat(out->items, out->nitems);
 	if (i < out->nitems) {
 		err_set(e, ERR_INPUT, 0, "KillPlan.items[%zu].id: '%s' is listed twice", i,

@@ -67,9 +67,9 @@ static int signalled_from_json(const json_t *obj, const char *ctx, unsigned *out
 	return 0;
 }
 
-static int item_from_json(const json_t *v, const char *ctx, struct killreport_item *it,
-			  struct err *e)
+static int item_from_json(const json_t *v, const char *ctx, void *item, struct err *e)
 {
+	struct killreport_item *it = item;
 	const char *id = NULL, *error = NULL;
 	int r = -1;
 
@@ -90,40 +90,22 @@ static int item_from_json(const json_t *v, const char *ctx, struct killreport_it
 	    jsonio_get_int(v, ctx, "elapsedMs", 0, INT64_MAX, &it->elapsed_ms, e) < 0 ||
 	    jsonio_get_str(v, ctx, "error", &error, e) < 0)
 		return -1;
-	if (!error != (it->result != KILLREPORT_FAILED))
-		return jsonio_bad_value(e, ctx, "error",
-					it->result == KILLREPORT_FAILED
-						? "a string (the item failed)"
-						: "null (the item did not fail)",
-					json_object_get(v, "error"));
+	if (docmeta_check_error(v, ctx, "item", it->result == KILLREPORT_FAILED, error, e) < 0)
+		return -1;
 	it->error = error ? xstrdup(error) : NULL;
 	return 0;
 }
 
 int killreport_from_json(const json_t *doc, struct killreport *out, struct err *e)
 {
-	json_t *list = NULL, *v;
-	size_t i;
-
 	memset(out, 0, sizeof(*out));
 	if (docmeta_from_json(doc, "KillReport", &out->node, &out->timestamp_ms, e) < 0 ||
-	    jsonio_get_arr(doc, "KillReport", "items", &list, e) < 0)
-		goto fail;
-	if (json_array_size(list))
-		out->items = xcalloc(json_array_size(list), sizeof(*out->items));
-	json_array_foreach(list, i, v)
-	{
-		char ctx[48];
-
-		snprintf(ctx, sizeof(ctx), "KillReport.items[%zu]", i);
-		out->nitems++;
-		if (item_from_json(v, ctx, &out->items[i], e) < 0)
-			goto fail;
+	    docmeta_items_from_json(doc, "KillReport", "items", sizeof(*out->items),
+				    (void **)&out->items, &out->nitems, item_from_json, e) < 0) {
+		killreport_release(out);
+		return -1;
 	}
 	return 0;
-fail:
-	killreport_release(out);
-	return -1;
 }
 
 void killreport_release(struct killreport *r)

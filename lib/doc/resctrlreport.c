@@ -108,12 +108,8 @@ static int group_from_json(const json_t *v, const char *ctx, struct resctrlrepor
 	    docmeta_get_name(sch, at, "result", result_names, 4, 1, &result, e) < 0 ||
 	    jsonio_get_str(sch, at, "error", &error, e) < 0)
 		return -1;
-	if (!error != (result != RESCTRLREPORT_FAILED))
-		return jsonio_bad_value(e, at, "error",
-					result == RESCTRLREPORT_FAILED
-						? "a string (the group failed)"
-						: "null (the group did not fail)",
-					json_object_get(sch, "error"));
+	if (docmeta_check_error(sch, at, "group", result == RESCTRLREPORT_FAILED, error, e) < 0)
+		return -1;
 	resctrlreport_add_group(r, name, created, old, new, (enum resctrlreport_result)result,
 				error);
 	return 0;
