@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/jsonio.h"
 #include "core/xalloc.h"
+#include "doc/containerid.h"
 
 int docmeta_from_json(const json_t *doc, const char *kind, char **node, int64_t *timestamp_ms,
 		      struct err *e)
@@ -34,32 +35,24 @@ int docmeta_from_json(const json_t *doc, const char *kind, char **node, int64_t 
 	return 0;
 }
 
+static int id_from_json(const json_t *v, const char *ctx, void *item, struct err *e)
+{
+	if (!json_is_integer(v) || json_integer_value(v) <= 0 || json_integer_value(v) > INT32_MAX)
+		return jsonio_bad_value(e, ctx, NULL, "a process id", v);
+	*(int64_t *)item = json_integer_value(v);
+	return 0;
+}
+
 int docmeta_ids_from_json(const json_t *obj, const char *ctx, const char *key, int64_t **ids,
 			  size_t *n, struct err *e)
 {
-	json_t *arr = NULL, *v;
-	size_t i;
-	char at[128];
-
+	if (docmeta_items_from_json(obj, ctx, key, sizeof(**ids), (void **)ids, n, id_from_json,
+				    e) == 0)
+		return 0;
+	free(*ids);
 	*ids = NULL;
 	*n = 0;
-	if (jsonio_get_arr(obj, ctx, key, &arr, e) < 0)
-		return -1;
-	if (json_array_size(arr))
-		*ids = xcalloc(json_array_size(arr), sizeof(**ids));
-	json_array_foreach(arr, i, v)
-	{
-		if (!json_is_integer(v) || json_integer_value(v) <= 0 ||
-		    json_integer_value(v) > INT32_MAX) {
-			snprintf(at, sizeof(at), "%s.%s[%zu]", ctx, key, i);
-			free(*ids);
-			*ids = NULL;
-			*n = 0;
-			return jsonio_bad_value(e, at, NULL, "a process id", v);
-		}
-		(*ids)[(*n)++] = json_integer_value(v);
-	}
-	return 0;
+	return -1;
 }
 
 json_t *docmeta_ids_json(const int64_t *ids, size_t n)
@@ -71,31 +64,24 @@ json_t *docmeta_ids_json(const int64_t *ids, size_t n)
 	return arr;
 }
 
+static int string_from_json(const json_t *v, const char *ctx, void *item, struct err *e)
+{
+	if (!json_is_string(v))
+		return jsonio_bad_value(e, ctx, NULL, "a string", v);
+	*(char **)item = xstrdup(json_string_value(v));
+	return 0;
+}
+
 int docmeta_strings_from_json(const json_t *obj, const char *ctx, const char *key, char ***strs,
 			      size_t *n, struct err *e)
 {
-	json_t *arr = NULL, *v;
-	size_t i;
-	char at[128];
-
+	if (docmeta_items_from_json(obj, ctx, key, sizeof(**strs), (void **)strs, n,
+				    string_from_json, e) == 0)
+		return 0;
+	docmeta_strings_free(*strs, *n);
 	*strs = NULL;
 	*n = 0;
-	if (jsonio_get_arr(obj, ctx, key, &arr, e) < 0)
-		return -1;
-	if (json_array_size(arr))
-		*strs = xcalloc(json_array_size(arr), sizeof(**strs));
-	json_array_foreach(arr, i, v)
-	{
-		if (!json_is_string(v)) {
-			snprintf(at, sizeof(at), "%s.%s[%zu]", ctx, key, i);
-			docmeta_strings_free(*strs, *n);
-			*strs = NULL;
-			*n = 0;
-			return jsonio_bad_value(e, at, NULL, "a string", v);
-		}
-		(*strs)[(*n)++] = xstrdup(json_string_value(v));
-	}
-	return 0;
+	return -1;
 }
 
 void docmeta_strings_free(char **strs, size_t n)
@@ -176,4 +162,17 @@ int docmeta_check_error(const json_t *obj, const char *ctx, const char *what, in
 	else
 		snprintf(want, sizeof(want), "null (the %s did not fail)", what);
 	return jsonio_bad_value(e, ctx, "error", want, json_object_get(obj, "error"));
+}
+
+int docmeta_get_container_id(const json_t *v, const char *ctx, const char **id, struct err *e)
+{
+	*id = NULL;
+	if (!json_is_object(v))
+		return jsonio_bad_value(e, ctx, NULL, "an object", v);
+	if (jsonio_get_str(v, ctx, "id", id, e) < 0)
+		return -1;
+	if (!*id || !containerid_valid(*id))
+		return jsonio_bad_value(e, ctx, "id", "a YARN container id",
+					json_object_get(v, "id"));
+	return 0;
 }

@@ -71,4 +71,9 @@ int docmeta_items_from_json(
 int docmeta_check_error(const json_t *obj, const char *ctx, const char *what, int failed,
 			const char *error, struct err *e);
 
+/* An item v that names a container: an object whose "id" is a valid YARN
+ * container id (doc/containerid.h), borrowed into *id.  Returns 0, or -1
+ * with e set ("<ctx>.id: expected a YARN container id, got ..."). */
+int docmeta_get_container_id(const json_t *v, const char *ctx, const char **id, struct err *e);
+
 #endif

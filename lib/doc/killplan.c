@@ -9,7 +9,6 @@
 #include "core/cleanup.h"
 #include "core/jsonio.h"
 #include "core/xalloc.h"
-#include "doc/containerid.h"
 #include "doc/docmeta.h"
 
 static json_t *percent(double v)
@@ -134,13 +133,8 @@ static int item_from_json(const json_t *v, const char *ctx, void *item, struct e
 	struct killplan_item *it = item;
 	const char *id = NULL;
 
-	if (!json_is_object(v))
-		return jsonio_bad_value(e, ctx, NULL, "an object", v);
-	if (jsonio_get_str(v, ctx, "id", &id, e) < 0)
+	if (docmeta_get_container_id(v, ctx, &id, e) < 0)
 		return -1;
-	if (!id || !containerid_valid(id))
-		return jsonio_bad_value(e, ctx, "id", "a YARN container id",
-					json_object_get(v, "id"));
 	*it = (struct killplan_item){ .id = xstrdup(id),
 				      .memory_bytes = KILLPLAN_UNKNOWN,
 				      .cpu_milli = KILLPLAN_UNKNOWN,

@@ -7,7 +7,6 @@
 
 #include "core/jsonio.h"
 #include "core/xalloc.h"
-#include "doc/containerid.h"
 #include "doc/docmeta.h"
 
 static const char *const result_names[] = { "terminated", "killed", "gone", "failed" };
@@ -73,13 +72,8 @@ static int item_from_json(const json_t *v, const char *ctx, void *item, struct e
 	const char *id = NULL, *error = NULL;
 	int r = -1;
 
-	if (!json_is_object(v))
-		return jsonio_bad_value(e, ctx, NULL, "an object", v);
-	if (jsonio_get_str(v, ctx, "id", &id, e) < 0)
+	if (docmeta_get_container_id(v, ctx, &id, e) < 0)
 		return -1;
-	if (!id || !containerid_valid(id))
-		return jsonio_bad_value(e, ctx, "id", "a YARN container id",
-					json_object_get(v, "id"));
 	it->id = xstrdup(id);
 	if (docmeta_get_name(v, ctx, "result", result_names, 4, 1, &r, e) < 0)
 		return -1;
