@@ -10,45 +10,6 @@
 #include "doc/containerid.h"
 #include "remote/http.h"
 
-static const struct {
-	const char *state;
-	enum nm_phase phase;
-} phases[] = {
-	{ "NEW", NM_PHASE_STARTING },
-	{ "LOCALIZING", NM_PHASE_STARTING },
-	{ "SCHEDULED", NM_PHASE_STARTING },
-	{ "RUNNING", NM_PHASE_RUNNING },
-	{ "RELAUNCHING", NM_PHASE_RUNNING },
-	{ "REINITIALIZING", NM_PHASE_RUNNING },
-	{ "REINITIALIZING_AWAITING_KILL", NM_PHASE_RUNNING },
-	{ "PAUSING", NM_PHASE_RUNNING },
-	{ "PAUSED", NM_PHASE_RUNNING },
-	{ "RESUMING", NM_PHASE_RUNNING },
-	{ "KILLING", NM_PHASE_KILLING },
-	{ "CONTAINER_CLEANEDUP_AFTER_KILL", NM_PHASE_KILLING },
-	{ "EXITED_WITH_SUCCESS", NM_PHASE_FINISHED },
-	{ "EXITED_WITH_FAILURE", NM_PHASE_FINISHED },
-	{ "LOCALIZATION_FAILED", NM_PHASE_FINISHED },
-	{ "CONTAINER_RESOURCES_CLEANINGUP", NM_PHASE_FINISHED },
-	{ "DONE", NM_PHASE_FINISHED },
-};
-
-const char *nm_phase_name(enum nm_phase p)
-{
-	static const char *const names[] = { "unknown", "starting", "running", "killing",
-					     "finished" };
-
-	return (unsigned)p < sizeof(names) / sizeof(names[0]) ? names[p] : "unknown";
-}
-
-enum nm_phase nm_state_phase(const char *state)
-{
-	for (size_t i = 0; state && i < sizeof(phases) / sizeof(phases[0]); i++)
-		if (strcmp(state, phases[i].state) == 0)
-			return phases[i].phase;
-	return NM_PHASE_UNKNOWN;
-}
-
 size_t nm_containers_live(const struct nm_containers *c)
 {
 	size_t live = 0;

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "doc/nmstate.h"
 
 /* Default NM web address (yarn.nodemanager.webapp.address, port 8042). */
 #define NM_DEFAULT_URL "http://127.0.0.1:8042"
@@ -65,27 +66,7 @@ void nm_containers_release(struct nm_containers *c);
 /* The container with this id, or NULL (binary search; borrowed). */
 const struct nm_container *nm_containers_find(const struct nm_containers *c, const char *id);
 
-/* The phase of a NodeManager container state: the one table every tool uses
- * (org.apache.hadoop.yarn.server.nodemanager.containermanager.container.
- * ContainerState, Hadoop 3.3 and 3.4: 17 states; the REST API's
- * ContainerInfo.state is its name).  A paused container keeps its
- * allocation; a state the table lacks is NM_PHASE_UNKNOWN, which callers
- * count as running and report. */
-enum nm_phase {
-	NM_PHASE_UNKNOWN,  /* a state this code does not know */
-	NM_PHASE_STARTING, /* NEW, LOCALIZING, SCHEDULED: no process yet */
-	NM_PHASE_RUNNING,  /* RUNNING, RELAUNCHING, REINITIALIZING..., PAUSING, PAUSED, RESUMING */
-	NM_PHASE_KILLING,  /* KILLING, CONTAINER_CLEANEDUP_AFTER_KILL: the NM is ending it */
-	NM_PHASE_FINISHED, /* EXITED_WITH_SUCCESS, EXITED_WITH_FAILURE, LOCALIZATION_FAILED,
-			       * CONTAINER_RESOURCES_CLEANINGUP, DONE */
-};
-
-/* "unknown", "starting", "running", "killing", "finished": ContainerList's
- * "phase". */
-const char *nm_phase_name(enum nm_phase p);
-
-/* The phase of state (NULL gives NM_PHASE_UNKNOWN). */
-enum nm_phase nm_state_phase(const char *state);
+/* The phases of the NodeManager's states: doc/nmstate.h. */
 
 /* The containers of c in phase running or killing: those whose processes
  * the cgroup tree must show. */
