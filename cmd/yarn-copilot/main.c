@@ -18,7 +18,7 @@
 #include "kernel/sysroot.h"
 #include "remote/http.h"
 #include "remote/nm.h"
-#include "run/containerlist.h"
+#include "run/containerscan.h"
 
 #define NM_TIMEOUT_MS 1000
 
@@ -190,7 +190,7 @@ static int open_node(const struct opts *o, struct sysroot *s, struct cgroup_layo
 
 /* Ask the NM for its containers; on failure nm->reachable is 0, a warning
  * is printed and nm->error points into e. */
-static void ask_nm(const struct opts *o, struct nm_containers *c, struct containerlist_nm *nm,
+static void ask_nm(const struct opts *o, struct nm_containers *c, struct containerscan_nm *nm,
 		   struct err *e)
 {
 	nm->url = o->nm_url_shown;
@@ -232,7 +232,7 @@ static json_t *read_state(const char *path)
  * containers, or while one is elsewhere: a wrong layout (exit 1), not an
  * empty list that stops eviction and QoS without a word. */
 static int yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *s,
-			  const struct containerlist_nm *nm)
+			  const struct containerscan_nm *nm)
 {
 	size_t live = nm->reachable ? nm_containers_live(nm->containers) : 0;
 
@@ -241,12 +241,12 @@ static int yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *s
 
 /* Collect the containers and the NM view: 0, or an exit code. */
 static int gather(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s,
-		  struct containerlist *cl, struct nm_containers *c, struct containerlist_nm *nm,
+		  struct containerscan *cl, struct nm_containers *c, struct containerscan_nm *nm,
 		  struct err *nm_err)
 {
 	struct err e = { 0 };
 
-	if (containerlist_collect(l, s, cl, &e) < 0) {
+	if (containerscan_collect(l, s, cl, &e) < 0) {
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
@@ -259,9 +259,9 @@ static int gather(const struct opts *o, const struct cgroup_layout *l, const str
 
 static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
-	struct containerlist cl = { 0 };
+	struct containerscan cl = { 0 };
 	struct nm_containers c = { 0 };
-	struct containerlist_nm nm = { 0 };
+	struct containerscan_nm nm = { 0 };
 	struct err nm_err = { 0 }, e = { 0 };
 	json_auto_t *prev = NULL;
 	json_auto_t *doc = NULL;
@@ -274,17 +274,17 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 
 	if (rc == 0) {
 		prev = path ? read_state(path) : NULL;
-		doc = containerlist_doc(&cl, l, &nm, prev, now, o->node);
+		doc = containerscan_doc(&cl, l, &nm, prev, now, o->node);
 		if (jsonio_write(stdout, doc, o->common.pretty, &e) < 0) {
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
 		}
-		state = path ? containerlist_state(&cl, now) : NULL;
+		state = path ? containerscan_state(&cl, now) : NULL;
 		if (rc == 0 && state && statefile_save(path, state, &e) < 0) /* the list went out */
 			cli_warn("%s; the next call's rates start over", e.msg);
 	}
 	nm_containers_release(&c);
-	containerlist_release(&cl);
+	containerscan_release(&cl);
 	return rc;
 }
 
@@ -391,16 +391,16 @@ static void metrics_text(struct promtext *p, const json_t *doc)
 
 static int cmd_metrics(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
-	struct containerlist cl = { 0 };
+	struct containerscan cl = { 0 };
 	struct nm_containers c = { 0 };
-	struct containerlist_nm nm = { 0 };
+	struct containerscan_nm nm = { 0 };
 	struct err nm_err = { 0 }, e = { 0 };
 	struct promtext *p = NULL;
 	json_auto_t *doc = NULL;
 	int rc = gather(o, l, s, &cl, &c, &nm, &nm_err);
 
 	if (rc == 0) {
-		doc = containerlist_doc(&cl, l, &nm, NULL, clock_now_ms(), o->node);
+		doc = containerscan_doc(&cl, l, &nm, NULL, clock_now_ms(), o->node);
 		p = promtext_new();
 		metrics_text(p, doc);
 		if (o->textfile_dir
@@ -412,7 +412,7 @@ static int cmd_metrics(const struct opts *o, const struct cgroup_layout *l, cons
 		promtext_free(p);
 	}
 	nm_containers_release(&c);
-	containerlist_release(&cl);
+	containerscan_release(&cl);
 	return rc;
 }
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-/* test_containerlist - the ContainerList document from literal values:
+/* test_containerscan - the ContainerList document from literal values:
  * the NM join, the starting/stale/terminating flags, units and rates */
 #include <string.h>
 
 #include "core/jsonio.h"
-#include "run/containerlist.h"
+#include "run/containerscan.h"
 #include "testlib.h"
 
 #define ID "container_e17_1410901177871_0001_01_000002"
@@ -38,10 +38,10 @@ static char *dump(const json_t *v)
 	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 }
 
-START_TEST(test_containerlist_flags)
+START_TEST(test_containerscan_flags)
 {
 	static pid_t pids[] = { 100, 101, 102 };
-	struct containerlist_item it = { .id = ID,
+	struct containerscan_item it = { .id = ID,
 					 .pids = pids,
 					 .npids = 3,
 					 .cg = (char *)"/hy/" ID,
@@ -49,14 +49,14 @@ START_TEST(test_containerlist_flags)
 					 .cpu_ns = -1,
 					 .memory_bytes = -1,
 					 .memory_current = -1 };
-	struct containerlist cl = { .items = &it, .n = 1 };
+	struct containerscan cl = { .items = &it, .n = 1 };
 	struct nm_container c = { .id = (char *)ID,
 				  .state = (char *)flags[_i].state,
 				  .user = (char *)"alice",
 				  .memory_mb = 4096,
 				  .vcores = 2 };
 	struct nm_containers nmc = { .items = &c, .n = flags[_i].state && *flags[_i].state };
-	struct containerlist_nm nm = { "http://nm:8042", flags[_i].reachable, NULL, &nmc };
+	struct containerscan_nm nm = { "http://nm:8042", flags[_i].reachable, NULL, &nmc };
 	struct cgroup_layout l = { .version = 1,
 				   .driver = CGROUP_DRIVER_CGROUPFS,
 				   .hadoop_yarn = (char *)"/hy" };
@@ -66,7 +66,7 @@ START_TEST(test_containerlist_flags)
 	const char *keys[] = { "state", "stale", "starting", "terminating" };
 
 	it.processes = flags[_i].processes;
-	doc = containerlist_doc(&cl, &l, &nm, NULL, 0, NULL);
+	doc = containerscan_doc(&cl, &l, &nm, NULL, 0, NULL);
 	item = json_array_get(json_object_get(doc, "items"), 0);
 	for (int k = 0; k < 4; k++)
 		s[k] = dump(json_object_get(item, keys[k]));
@@ -81,9 +81,9 @@ END_TEST
  * SCHEDULED, RUNNING just after launch) are listed among the dirs in id
  * order, with cgroup null and no process: their requests count.  Finished
  * ones without a dir are not; a dir the NM does not know stays, stale. */
-START_TEST(test_containerlist_nm_only_items)
+START_TEST(test_containerscan_nm_only_items)
 {
-	struct containerlist_item its[2] = {
+	struct containerscan_item its[2] = {
 		{ .id = "container_1_0001_01_000002",
 		  .cg = (char *)"/hy/container_1_0001_01_000002",
 		  .processes = 0,
@@ -99,7 +99,7 @@ START_TEST(test_containerlist_nm_only_items)
 		  .memory_bytes = -1,
 		  .memory_current = -1 },
 	};
-	struct containerlist cl = { .items = its, .n = 2 };
+	struct containerscan cl = { .items = its, .n = 2 };
 	struct nm_container c[] = {
 		{ .id = (char *)"container_1_0001_01_000001",
 		  .state = (char *)"RUNNING",
@@ -123,11 +123,11 @@ START_TEST(test_containerlist_nm_only_items)
 		  .vcores = 1 },
 	};
 	struct nm_containers nmc = { .items = c, .n = 5 };
-	struct containerlist_nm nm = { "http://nm:8042", 1, NULL, &nmc };
+	struct containerscan_nm nm = { "http://nm:8042", 1, NULL, &nmc };
 	struct cgroup_layout l = { .version = 1,
 				   .driver = CGROUP_DRIVER_CGROUPFS,
 				   .hadoop_yarn = (char *)"/hy" };
-	json_auto_t *doc = containerlist_doc(&cl, &l, &nm, NULL, 0, NULL);
+	json_auto_t *doc = containerscan_doc(&cl, &l, &nm, NULL, 0, NULL);
 	json_t *item;
 	size_t i;
 	char got[512] = "";
@@ -157,10 +157,10 @@ START_TEST(test_containerlist_nm_only_items)
 }
 END_TEST
 
-START_TEST(test_containerlist_fields)
+START_TEST(test_containerscan_fields)
 {
 	static pid_t pids[] = { 100, 101, 102 };
-	struct containerlist_item it = { .id = ID,
+	struct containerscan_item it = { .id = ID,
 					 .cg = (char *)"/kubepods/besteffort/hadoop-yarn/" ID,
 					 .processes = 3,
 					 .pids = pids,
@@ -169,14 +169,14 @@ START_TEST(test_containerlist_fields)
 					 .cpu_ns = 123456789000LL,
 					 .memory_bytes = 1073741824,
 					 .memory_current = 1610612736 };
-	struct containerlist cl = { .items = &it, .n = 1, .yarn_found = 1 };
+	struct containerscan cl = { .items = &it, .n = 1, .yarn_found = 1 };
 	struct nm_container c = { .id = (char *)ID,
 				  .state = (char *)"RUNNING",
 				  .user = (char *)"alice",
 				  .memory_mb = 4096,
 				  .vcores = 2 };
 	struct nm_containers nmc = { .items = &c, .n = 1 };
-	struct containerlist_nm nm = { "http://127.0.0.1:8042", 1, NULL, &nmc };
+	struct containerscan_nm nm = { "http://127.0.0.1:8042", 1, NULL, &nmc };
 	struct cgroup_layout l = { .version = 1,
 				   .driver = CGROUP_DRIVER_CGROUPFS,
 				   .hadoop_yarn = (char *)"/kubepods/besteffort/hadoop-yarn" };
@@ -184,8 +184,8 @@ START_TEST(test_containerlist_fields)
 	/* the previous sample 2 s earlier, 3.6 CPU-seconds less: 1800 milli-cores */
 	json_auto_t *prev = jsonio_parse(
 		"{\"timestampMs\":1795968000000,\"cpuNanos\":{\"" ID "\":119856789000}}", "t", &e);
-	json_auto_t *doc = containerlist_doc(&cl, &l, &nm, prev, 1795968002000LL, "worker-1");
-	json_auto_t *state = containerlist_state(&cl, 1795968002000LL);
+	json_auto_t *doc = containerscan_doc(&cl, &l, &nm, prev, 1795968002000LL, "worker-1");
+	json_auto_t *state = containerscan_state(&cl, 1795968002000LL);
 	char *text = json_dumps(doc, JSON_COMPACT);
 
 	ck_assert_str_eq(
@@ -223,23 +223,23 @@ static const struct {
 	{ 0, CGROUP_CPU },
 };
 
-START_TEST(test_containerlist_procs_ctrl)
+START_TEST(test_containerscan_procs_ctrl)
 {
 	ck_assert_int_eq(cgroup_procs_ctrl(ctrls[_i].ctrls), ctrls[_i].want);
 }
 END_TEST
 
-static Suite *containerlist_suite(void)
+static Suite *containerscan_suite(void)
 {
-	Suite *s = suite_create("containerlist");
+	Suite *s = suite_create("containerscan");
 	TCase *tc = tcase_create("doc");
 
-	tcase_add_loop_test(tc, test_containerlist_flags, 0, sizeof(flags) / sizeof(flags[0]));
-	tcase_add_test(tc, test_containerlist_fields);
-	tcase_add_test(tc, test_containerlist_nm_only_items);
-	tcase_add_loop_test(tc, test_containerlist_procs_ctrl, 0, sizeof(ctrls) / sizeof(ctrls[0]));
+	tcase_add_loop_test(tc, test_containerscan_flags, 0, sizeof(flags) / sizeof(flags[0]));
+	tcase_add_test(tc, test_containerscan_fields);
+	tcase_add_test(tc, test_containerscan_nm_only_items);
+	tcase_add_loop_test(tc, test_containerscan_procs_ctrl, 0, sizeof(ctrls) / sizeof(ctrls[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
 
-KILO_TEST_MAIN(containerlist_suite)
+KILO_TEST_MAIN(containerscan_suite)

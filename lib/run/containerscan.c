@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-/* containerlist - the ContainerList document (see containerlist.h) */
-#include "run/containerlist.h"
+/* containerscan - the scan of the container dirs joined with the NodeManager (see containerscan.h) */
+#include "run/containerscan.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include "kernel/members.h"
 #include "kernel/procfs.h"
 
-void containerlist_release(struct containerlist *cl)
+void containerscan_release(struct containerscan *cl)
 {
 	for (size_t i = 0; i < cl->n; i++) {
 		free(cl->items[i].cg);
@@ -25,7 +25,7 @@ void containerlist_release(struct containerlist *cl)
 }
 
 /* Note a failed read (r < 0) in cl; returns 1 when the value is usable. */
-static int noted(struct containerlist *cl, int r, const struct err *e)
+static int noted(struct containerscan *cl, int r, const struct err *e)
 {
 	if (r == CGROUP_OK)
 		return 1;
@@ -37,7 +37,7 @@ static int noted(struct containerlist *cl, int r, const struct err *e)
 /* Oldest start time of pids in ms since the epoch, or -1.  btime_s is read
  * once per walk (-2 before). */
 static int64_t oldest_start(const struct sysroot *s, const pid_t *pids, size_t n, int64_t *btime_s,
-			    struct containerlist *cl)
+			    struct containerscan *cl)
 {
 	uint64_t oldest = UINT64_MAX;
 	struct err e = { 0 };
@@ -64,7 +64,7 @@ static int64_t oldest_start(const struct sysroot *s, const pid_t *pids, size_t n
 
 /* Read one container; 0 when it vanished (drop it), 1 otherwise. */
 static int read_item(const struct cgroup_layout *l, const struct sysroot *s,
-		     struct containerlist_item *it, int64_t *btime_s, struct containerlist *cl)
+		     struct containerscan_item *it, int64_t *btime_s, struct containerscan *cl)
 {
 	struct cgroup_memory_stat ms;
 	struct members m;
@@ -95,8 +95,8 @@ static int read_item(const struct cgroup_layout *l, const struct sysroot *s,
 	return 1;
 }
 
-int containerlist_collect(const struct cgroup_layout *l, const struct sysroot *s,
-			  struct containerlist *out, struct err *e)
+int containerscan_collect(const struct cgroup_layout *l, const struct sysroot *s,
+			  struct containerscan *out, struct err *e)
 {
 	cleanup_free struct cgroup_container *dirs = NULL;
 	size_t n = 0;
@@ -108,7 +108,7 @@ int containerlist_collect(const struct cgroup_layout *l, const struct sysroot *s
 	out->yarn_found = cgroup_exists_any(l, s, l->hadoop_yarn);
 	out->items = xcalloc(n ? n : 1, sizeof(*out->items));
 	for (size_t i = 0; i < n; i++) {
-		struct containerlist_item *it = &out->items[out->n];
+		struct containerscan_item *it = &out->items[out->n];
 
 		memcpy(it->id, dirs[i].id, sizeof(it->id));
 		it->ctrls = dirs[i].ctrls;
@@ -153,7 +153,7 @@ static int64_t cpu_milli(const json_t *prev, const char *id, int64_t cpu_ns, int
 }
 
 /* The pids as a JSON array, null when cgroup.procs could not be read. */
-static json_t *pids_or_null(const struct containerlist_item *it)
+static json_t *pids_or_null(const struct containerscan_item *it)
 {
 	json_t *a;
 
@@ -165,7 +165,7 @@ static json_t *pids_or_null(const struct containerlist_item *it)
 	return a;
 }
 
-static json_t *item_doc(const struct containerlist_item *it, const struct containerlist_nm *nm,
+static json_t *item_doc(const struct containerscan_item *it, const struct containerscan_nm *nm,
 			const json_t *prev, int64_t now_ms)
 {
 	const struct nm_container *c = nm->reachable ? nm_containers_find(nm->containers, it->id)
@@ -208,8 +208,8 @@ static json_t *item_doc(const struct containerlist_item *it, const struct contai
 	return doc;
 }
 
-json_t *containerlist_doc(const struct containerlist *cl, const struct cgroup_layout *l,
-			  const struct containerlist_nm *nm, const json_t *prev, int64_t now_ms,
+json_t *containerscan_doc(const struct containerscan *cl, const struct cgroup_layout *l,
+			  const struct containerscan_nm *nm, const json_t *prev, int64_t now_ms,
 			  const char *node)
 {
 	json_t *doc = jsonio_new_doc("ContainerList");
@@ -240,7 +240,7 @@ json_t *containerlist_doc(const struct containerlist *cl, const struct cgroup_la
 		}
 		k++;
 		if (nm_state_phase(c->state) != NM_PHASE_FINISHED) {
-			struct containerlist_item none = { .processes = 0,
+			struct containerscan_item none = { .processes = 0,
 							   .start_ms = -1,
 							   .cpu_ns = -1,
 							   .memory_bytes = -1,
@@ -254,7 +254,7 @@ json_t *containerlist_doc(const struct containerlist *cl, const struct cgroup_la
 	return doc;
 }
 
-json_t *containerlist_state(const struct containerlist *cl, int64_t now_ms)
+json_t *containerscan_state(const struct containerscan *cl, int64_t now_ms)
 {
 	json_t *doc = jsonio_new_doc("ContainerListState");
 	json_t *ns = json_object();

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* containerlist - the ContainerList document of yarn-copilot list
+/* containerscan - the ContainerList document of yarn-copilot list
  * (SCHEMAS.md): the container_* dirs of the hadoop-yarn cgroup, their
  * processes and usage, joined with what the NodeManager says about them.
  *
  * The cgroup dirs are the truth about what runs on the node: the NM's list
  * also holds finished containers (for duration-to-track-stopped-containers)
  * and may be unavailable exactly when eviction is needed.  So items come
- * from cgroups (containerlist_collect, I/O through lib/kernel/cgroup and
+ * from cgroups (containerscan_collect, I/O through lib/kernel/cgroup and
  * lib/kernel/procfs) and the NM only adds state, user and requests
- * (containerlist_doc, pure).
+ * (containerscan_doc, pure).
  */
-#ifndef KILO_CONTAINERLIST_H
-#define KILO_CONTAINERLIST_H
+#ifndef KILO_CONTAINERSCAN_H
+#define KILO_CONTAINERSCAN_H
 
 #include <jansson.h>
 #include <stddef.h>
@@ -23,7 +23,7 @@
 #include "remote/nm.h"
 
 /* One container dir; -1 in a number means unknown (null in the document). */
-struct containerlist_item {
+struct containerscan_item {
 	char id[CONTAINERID_MAX + 1];
 	char *cg;          /* cgroup path "<hadoop-yarn>/<id>" */
 	unsigned ctrls;    /* controllers holding the dir (1u << enum cgroup_ctrl) */
@@ -37,8 +37,8 @@ struct containerlist_item {
 	int64_t memory_current; /* the whole charge (usage_in_bytes / memory.current) */
 };
 
-struct containerlist {
-	struct containerlist_item *items; /* sorted by id */
+struct containerscan {
+	struct containerscan_item *items; /* sorted by id */
 	size_t n;
 	size_t failed_reads;  /* reads that failed other than by absence (values left unknown) */
 	int yarn_found;       /* the hadoop-yarn dir exists in some controller */
@@ -51,16 +51,16 @@ struct containerlist {
  * vanishes meanwhile, or is in none of the NodeManager's hierarchies (only
  * in kilo's mirrors), drops the container; another failed read leaves that value unknown and is counted
  * in failed_reads.  Returns 0, or -1 with e set when the walk itself fails.
- * Release with containerlist_release(). */
-int containerlist_collect(const struct cgroup_layout *l, const struct sysroot *s,
-			  struct containerlist *out, struct err *e);
+ * Release with containerscan_release(). */
+int containerscan_collect(const struct cgroup_layout *l, const struct sysroot *s,
+			  struct containerscan *out, struct err *e);
 
 /* Free what cl holds and zero it. */
-void containerlist_release(struct containerlist *cl);
+void containerscan_release(struct containerscan *cl);
 
 /* What the NM said: url, reachable (a usable containers payload came back),
  * error (the reason it did not; NULL otherwise), and the containers. */
-struct containerlist_nm {
+struct containerscan_nm {
 	const char *url;
 	int reachable;
 	const char *error;
@@ -68,20 +68,20 @@ struct containerlist_nm {
 };
 
 /* The ContainerList document (pure).  prev is the state document of the
- * previous call (containerlist_state(); NULL for none): with it,
+ * previous call (containerscan_state(); NULL for none): with it,
  * usage.cpuMilli = delta cpuNanos / delta ms / 1000, rounded, else null.
  * Flags: terminating = NM state KILLING or CONTAINER_CLEANEDUP_AFTER_KILL
  * with processes left; stale = the NM does not list the container or lists
  * it finished (null when the NM is unreachable); starting = no process yet
  * and the NM lists it as not finished (NM unreachable: no process).
  * node may be NULL.  New reference. */
-json_t *containerlist_doc(const struct containerlist *cl, const struct cgroup_layout *l,
-			  const struct containerlist_nm *nm, const json_t *prev, int64_t now_ms,
+json_t *containerscan_doc(const struct containerscan *cl, const struct cgroup_layout *l,
+			  const struct containerscan_nm *nm, const json_t *prev, int64_t now_ms,
 			  const char *node);
 
 /* The state to keep for the next call's rates:
  * {"apiVersion":"kilo/v1","kind":"ContainerListState","timestampMs":now_ms,
  *  "cpuNanos":{"<id>":ns,...}}.  New reference. */
-json_t *containerlist_state(const struct containerlist *cl, int64_t now_ms);
+json_t *containerscan_state(const struct containerscan *cl, int64_t now_ms);
 
 #endif
