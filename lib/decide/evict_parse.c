@@ -121,7 +121,7 @@ int evict_parse_container_list(const json_t *doc, struct evict_input *in, struct
 	const char *node = NULL;
 	char ctx[64];
 
-	in->nm_reachable = 1;
+	in->nm_reachable = 0; /* no nodeManager.reachable: unknown, never known-good */
 	if (jsonio_get_obj(doc, "ContainerList", "metadata", &meta, e) < 0 ||
 	    jsonio_get_str(meta, "ContainerList.metadata", "node", &node, e) < 0 ||
 	    jsonio_get_obj(doc, "ContainerList", "nodeManager", &nm, e) < 0 ||

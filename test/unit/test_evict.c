@@ -445,6 +445,32 @@ START_TEST(test_evict_cpu_nm_unreachable)
 }
 END_TEST
 
+/* A ContainerList without nodeManager (or without its reachable) says
+ * nothing about the NodeManager: its requests are unknown, as qos-cgset
+ * reads it; the evictor took it for reachable and planned CPU eviction by
+ * requests nobody had asked for. */
+START_TEST(test_evict_cpu_nm_missing_is_unreachable)
+{
+	static const char *const lists[] = {
+		"{\"kind\":\"ContainerList\",\"items\":[" C(2, "\"requests\":null") "]}",
+		"{\"kind\":\"ContainerList\",\"nodeManager\":{},\"items\":[" C(
+			2, "\"requests\":null") "]}",
+	};
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		struct run r;
+
+		run_case(&r, CPU_POLICY "}", CPU_NU(3900, "0-3", -1, "0-7", -1), lists[i], NULL,
+			 NULL, NOW);
+		ck_assert_int_eq(r.in.nm_reachable, 0);
+		ck_assert_int_eq(r.plan.resource, EVICT_NONE);
+		ck_assert_ptr_nonnull(
+			strstr(r.notes, "cpu: no sample: YARN requests (NodeManager unreachable)"));
+		run_free(&r);
+	}
+}
+END_TEST
+
 START_TEST(test_evict_cpu_samples_kept_in_state)
 {
 	struct run r;
@@ -647,6 +673,7 @@ static Suite *evict_suite(void)
 	tcase_add_loop_test(tc, test_evict_cpu_rules, 0, sizeof(cpu_cases) / sizeof(cpu_cases[0]));
 	tcase_add_test(tc, test_evict_cpu_victims_and_am);
 	tcase_add_test(tc, test_evict_cpu_nm_unreachable);
+	tcase_add_test(tc, test_evict_cpu_nm_missing_is_unreachable);
 	tcase_add_test(tc, test_evict_cpu_samples_kept_in_state);
 	tcase_add_test(tc, test_evict_memory_before_cpu);
 	suite_add_tcase(s, tc);
