@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/jsonio.h"
+#include "core/num.h"
 #include "core/xalloc.h"
 #include "doc/containerid.h"
 #include "remote/nm.h"
@@ -166,12 +167,16 @@ static int list_inputs(const json_t *list, struct qosapply_inputs *in, struct er
 			continue;
 		in->nlive++;
 		snprintf(rctx, sizeof(rctx), "%s.requests", ctx);
-		r = req ? jsonio_get_int(req, rctx, "cpuMilli", 0, INT64_C(1) << 40, &milli, e) : 0;
+		r = req ? jsonio_get_int(req, rctx, "cpuMilli", 0, INT64_C(1) << 53, &milli, e) : 0;
 		if (r < 0)
 			return -1;
 		if (r == 0)
 			in->requests_known = 0;
-		in->cpu_milli_sum += milli;
+		if (num_add(in->cpu_milli_sum, milli, &in->cpu_milli_sum) < 0)
+			return err_set(e, ERR_INPUT, 0,
+				       "%s.cpuMilli: the sum of the live containers' requests "
+				       "overflows, got %lld",
+				       rctx, (long long)milli);
 	}
 	return 0;
 }

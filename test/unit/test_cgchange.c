@@ -456,7 +456,7 @@ START_TEST(test_qosapply_inputs)
 	ck_assert_int_eq(qosapply_inputs(u, l, &in, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 	ck_assert_str_eq(e.msg, "ContainerList.items[0].requests.cpuMilli: expected an integer "
-				"0..1099511627776, got -5");
+				"0..9007199254740992, got -5");
 	qosapply_inputs_release(&in);
 	json_decref(l);
 	json_decref(u);
@@ -470,6 +470,45 @@ START_TEST(test_qosapply_inputs)
 	ck_assert_int_eq(in.capacity_bytes, -1);
 	qosapply_inputs_release(&in);
 	json_decref(u);
+}
+END_TEST
+
+/* requests.cpuMilli has the bound of every ContainerList figure (2^53,
+ * as the evictor reads it; it was 2^40 here), and the sum of the live
+ * containers' requests is checked: an overflow names the item. */
+START_TEST(test_qosapply_inputs_request_bounds)
+{
+	json_t *l = doc("{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":true},"
+			"\"items\":[{\"id\":\"container_1_0001_01_000001\",\"state\":\"RUNNING\","
+			"\"requests\":{\"cpuMilli\":2199023255552}}]}");
+	struct qosapply_inputs in;
+	struct err e = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_msg(qosapply_inputs(NULL, l, &in, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(in.cpu_milli_sum, INT64_C(2199023255552));
+	qosapply_inputs_release(&in);
+	json_decref(l);
+
+	f = open_memstream(&text, &len);
+	fputs("{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":true},\"items\":[", f);
+	for (int i = 1; i <= 1100; i++)
+		fprintf(f,
+			"%s{\"id\":\"container_1_0001_01_%06d\",\"state\":\"RUNNING\","
+			"\"requests\":{\"cpuMilli\":9007199254740992}}",
+			i > 1 ? "," : "", i);
+	fputs("]}", f);
+	fclose(f);
+	l = doc(text);
+	ck_assert_int_eq(qosapply_inputs(NULL, l, &in, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_str_eq(e.msg, "ContainerList.items[1023].requests.cpuMilli: the sum of the live "
+				"containers' requests overflows, got 9007199254740992");
+	qosapply_inputs_release(&in);
+	json_decref(l);
+	free(text);
 }
 END_TEST
 
@@ -585,6 +624,7 @@ static Suite *cgchange_suite(void)
 	tc = tcase_create("inputs");
 	tcase_add_test(tc, test_cputopo_two_nodes);
 	tcase_add_test(tc, test_qosapply_inputs);
+	tcase_add_test(tc, test_qosapply_inputs_request_bounds);
 	tcase_add_test(tc, test_qosapply_inputs_rejects_bad_and_duplicate_ids);
 	tcase_add_test(tc, test_qosapply_inputs_pids);
 	tcase_add_test(tc, test_qosapply_input_fields_keep_what_is_read);
