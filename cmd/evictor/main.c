@@ -9,6 +9,7 @@
 #include "core/jsonio.h"
 #include "core/statefile.h"
 #include "decide/evict.h"
+#include "doc/containerlist.h"
 #include "doc/policy.h"
 
 static const struct option longopts[] = {
@@ -51,6 +52,7 @@ static int parse_args(int argc, char **argv, struct nodecli_opts *o)
 struct run {
 	json_t *docs[4]; /* NodeUsage, ContainerList, PodList, List: in borrows from them */
 	json_t *state_doc;
+	struct containerlist list; /* in borrows its ids */
 	struct evict_input in;
 	struct evictorstate st;
 	struct evict_plan plan;
@@ -61,6 +63,7 @@ static void run_release(struct run *r)
 	evict_plan_release(&r->plan);
 	evictorstate_release(&r->st);
 	evict_input_release(&r->in);
+	containerlist_release(&r->list);
 	for (size_t i = 0; i < 4; i++)
 		json_decref(r->docs[i]);
 	json_decref(r->state_doc);
@@ -76,8 +79,9 @@ static int read_input(struct run *r, struct err *e)
 	    jsonio_require(r->docs[0], "NodeUsage", "stdin", e) < 0 ||
 	    jsonio_require(r->docs[1], "ContainerList", "stdin", e) < 0 ||
 	    evict_parse_node_usage(r->docs[0], &r->in, e) < 0 ||
-	    evict_parse_container_list(r->docs[1], &r->in, e) < 0)
+	    containerlist_from_json(r->docs[1], &r->list, e) < 0)
 		return -1;
+	evict_input_containers(&r->in, &r->list);
 	pods = r->docs[2] ? r->docs[2] : r->docs[3];
 	return pods ? evict_parse_pods(pods, &r->in, e) : 0;
 }

@@ -151,7 +151,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 /* Policy and stdin, checked before anything is written: 0 or an exit code. */
 static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
-		       struct qosapply_inputs *in)
+		       struct containerlist *list, struct qosapply_inputs *in)
 {
 	static const char *const kinds[] = { "NodeUsage", "ContainerList" };
 	struct err e = { 0 };
@@ -163,7 +163,8 @@ static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
 	if (jsonio_collect(stdin, "stdin", kinds, 2, docs, qosapply_input_fields, &e) < 0 ||
 	    (o->do_suppress && jsonio_require(docs[0], kinds[0], "stdin", &e) < 0) ||
 	    (o->do_static && jsonio_require(docs[1], kinds[1], "stdin", &e) < 0) ||
-	    qosapply_inputs(docs[0], docs[1], in, &e) < 0) {
+	    (docs[1] && containerlist_from_json(docs[1], list, &e) < 0) ||
+	    qosapply_inputs(docs[0], docs[1] ? list : NULL, in, &e) < 0) {
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
@@ -239,6 +240,7 @@ static int run(const struct opts *o)
 	struct cgchange_plan plan = { 0 };
 	struct policy p;
 	struct qosapply_inputs in = { 0 };
+	struct containerlist list = { 0 };
 	json_t *docs[2] = { NULL, NULL };
 	json_auto_t *out = NULL;
 	struct cgcache *cache = NULL;
@@ -249,7 +251,7 @@ static int run(const struct opts *o)
 	size_t failed;
 	int code;
 
-	code = load_inputs(o, &p, docs, &in);
+	code = load_inputs(o, &p, docs, &list, &in);
 	if (code == 0 && nodecli_open_node(&o->common, &s, &l, &e) < 0) {
 		cli_print_err(&e);
 		code = err_exit_code(&e);
@@ -310,6 +312,7 @@ static int run(const struct opts *o)
 	cgchange_release(&plan);
 	cgcache_free(cache);
 	qosapply_inputs_release(&in);
+	containerlist_release(&list);
 	cgroup_layout_release(&l);
 	sysroot_release(&s);
 	json_decref(docs[0]);

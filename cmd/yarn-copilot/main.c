@@ -18,6 +18,7 @@
 #include "kernel/sysroot.h"
 #include "remote/http.h"
 #include "remote/nm.h"
+#include "run/containermetrics.h"
 #include "run/containerscan.h"
 
 #define NM_TIMEOUT_MS 1000
@@ -260,6 +261,7 @@ static int gather(const struct opts *o, const struct cgroup_layout *l, const str
 static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
 	struct containerscan cl = { 0 };
+	struct containerlist list = { 0 };
 	struct nm_containers c = { 0 };
 	struct containerscan_nm nm = { 0 };
 	struct err nm_err = { 0 }, e = { 0 };
@@ -274,7 +276,9 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 
 	if (rc == 0) {
 		prev = path ? read_state(path) : NULL;
-		doc = containerscan_doc(&cl, l, &nm, prev, now, o->node);
+		containerscan_list(&cl, l, &nm, prev, now, o->node, &list);
+		doc = containerlist_to_json(&list);
+		containerlist_release(&list);
 		if (jsonio_write(stdout, doc, o->common.pretty, &e) < 0) {
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
@@ -288,107 +292,6 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 	return rc;
 }
 
-/* Per-container metrics and their sums over the node, from a ContainerList
- * document.  A sum is a gauge: it drops when a container ends.  Every
- * series carries the node label: the document's node (nodecli_node_name()). */
-static void metrics_text(struct promtext *p, const json_t *doc)
-{
-	const char *node =
-		json_string_value(json_object_get(json_object_get(doc, "metadata"), "node"));
-	const char *only_node[] = { "node", NULL, NULL };
-
-	static const struct {
-		const char *name, *type, *help, *total, *path[2];
-		double div; /* value / div is in the metric's unit */
-	} fam[] = {
-		{ "yarn_copilot_container_cpu_seconds_total",
-		  "counter",
-		  "CPU time used by the container's cgroup",
-		  "yarn_copilot_containers_cpu_seconds",
-		  { "usage", "cpuNanos" },
-		  1e9 },
-		{ "yarn_copilot_container_memory_bytes",
-		  "gauge",
-		  "Memory of the container's cgroup without page cache (anon + unevictable)",
-		  "yarn_copilot_containers_memory_bytes",
-		  { "usage", "memoryBytes" },
-		  1 },
-		{ "yarn_copilot_container_memory_charge_bytes",
-		  "gauge",
-		  "Whole memory charge of the container's cgroup, page cache included",
-		  "yarn_copilot_containers_memory_charge_bytes",
-		  { "usage", "memoryCurrentBytes" },
-		  1 },
-		{ "yarn_copilot_container_requested_cpu_cores",
-		  "gauge",
-		  "vcores the NodeManager says the container requested",
-		  "yarn_copilot_containers_requested_cpu_cores",
-		  { "requests", "cpuMilli" },
-		  1e3 },
-		{ "yarn_copilot_container_requested_memory_bytes",
-		  "gauge",
-		  "Memory the NodeManager says the container requested",
-		  "yarn_copilot_containers_requested_memory_bytes",
-		  { "requests", "memoryBytes" },
-		  1 },
-		{ "yarn_copilot_container_processes",
-		  "gauge",
-		  "Processes in the container's cgroup",
-		  "yarn_copilot_containers_processes",
-		  { "processes", NULL },
-		  1 },
-	};
-	json_t *items = json_object_get(doc, "items"), *it;
-	size_t i;
-
-	only_node[1] = node ? node : "";
-	for (size_t f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
-		cleanup_free char *help =
-			xasprintf("Sum over the node's containers: %s", fam[f].help);
-		double total = 0;
-		int known = 0;
-
-		promtext_family(p, fam[f].name, fam[f].type, fam[f].help);
-		json_array_foreach(items, i, it)
-		{
-			json_t *v = json_object_get(it, fam[f].path[0]);
-			const char *labels[] = {
-				"node",
-				only_node[1],
-				"container",
-				json_string_value(json_object_get(it, "id")),
-				"application",
-				json_string_value(json_object_get(it, "applicationId")),
-				NULL
-			};
-
-			if (fam[f].path[1])
-				v = json_object_get(v, fam[f].path[1]);
-			if (!json_is_integer(v))
-				continue;
-			known++;
-			total += (double)json_integer_value(v) / fam[f].div;
-			if (fam[f].div == 1)
-				promtext_sample_i64(p, fam[f].name, labels, json_integer_value(v));
-			else
-				promtext_sample_f64(p, fam[f].name, labels,
-						    (double)json_integer_value(v) / fam[f].div);
-		}
-		promtext_family(p, fam[f].total, "gauge", help);
-		if (known || !json_array_size(items))
-			promtext_sample_f64(p, fam[f].total, only_node, total);
-	}
-	promtext_family(p, "yarn_copilot_containers", "gauge",
-			"YARN container cgroups under the hadoop-yarn cgroup");
-	promtext_sample_i64(p, "yarn_copilot_containers", only_node,
-			    (int64_t)json_array_size(items));
-	promtext_family(p, "yarn_copilot_node_manager_up", "gauge",
-			"1 when the NodeManager answered the containers request");
-	promtext_sample_i64(
-		p, "yarn_copilot_node_manager_up", only_node,
-		json_is_true(json_object_get(json_object_get(doc, "nodeManager"), "reachable")));
-}
-
 static int cmd_metrics(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
 	struct containerscan cl = { 0 };
@@ -396,13 +299,14 @@ static int cmd_metrics(const struct opts *o, const struct cgroup_layout *l, cons
 	struct containerscan_nm nm = { 0 };
 	struct err nm_err = { 0 }, e = { 0 };
 	struct promtext *p = NULL;
-	json_auto_t *doc = NULL;
+	struct containerlist list = { 0 };
 	int rc = gather(o, l, s, &cl, &c, &nm, &nm_err);
 
 	if (rc == 0) {
-		doc = containerscan_doc(&cl, l, &nm, NULL, clock_now_ms(), o->node);
+		containerscan_list(&cl, l, &nm, NULL, clock_now_ms(), o->node, &list);
 		p = promtext_new();
-		metrics_text(p, doc);
+		containermetrics_text(p, &list);
+		containerlist_release(&list);
 		if (o->textfile_dir
 			    ? promtext_write_textfile(p, o->textfile_dir, "yarn-copilot.prom", &e)
 			    : promtext_write(p, stdout, &e)) {

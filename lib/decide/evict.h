@@ -26,6 +26,7 @@
 #include "core/err.h"
 #include "doc/evictorstate.h"
 #include "doc/killplan.h"
+#include "doc/containerlist.h"
 #include "doc/policy.h"
 
 /* A figure that is not known (JSON null).  Every figure below is >= 0 when known. */
@@ -114,10 +115,11 @@ struct evict_plan {
  * got <value>"). */
 int evict_parse_node_usage(const json_t *doc, struct evict_input *in, struct err *e);
 
-/* Parse a ContainerList into in->containers (allocated; borrowed strings
- * from doc).  Ids are checked against the YARN grammar.  Returns 0, or -1
- * with e set (ERR_INPUT "ContainerList.items[3].usage.memoryBytes: ..."). */
-int evict_parse_container_list(const json_t *doc, struct evict_input *in, struct err *e);
+/* The containers of cl (doc/containerlist, read and checked there) into
+ * in->containers (allocated; ids borrowed from cl, which must outlive in),
+ * with nodeManager.reachable and, when in->node is NULL, metadata.node
+ * (borrowed). */
+void evict_input_containers(struct evict_input *in, const struct containerlist *cl);
 
 /* Sum the kubernetes.io/batch-cpu requests (milli-cores: the quantity's
  * value rounded up, as Quantity.Value() does) of the BE pods of a PodList
@@ -134,7 +136,7 @@ int evict_parse_container_list(const json_t *doc, struct evict_input *in, struct
  * Returns 0, or -1 with e set (ERR_INPUT) for a document without items. */
 int evict_parse_pods(const json_t *doc, struct evict_input *in, struct err *e);
 
-/* Free what evict_parse_container_list() allocated. */
+/* Free what evict_input_containers() allocated. */
 void evict_input_release(struct evict_input *in);
 
 /* Read the evictor's state file's document (doc/evictorstate.h) into *st;

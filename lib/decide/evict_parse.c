@@ -78,67 +78,28 @@ int evict_parse_node_usage(const json_t *doc, struct evict_input *in, struct err
 	return 0;
 }
 
-static int parse_container(const json_t *it, const char *ctx, json_t *seen,
-			   struct evict_container *c, struct err *e)
+void evict_input_containers(struct evict_input *in, const struct containerlist *cl)
 {
-	json_t *usage = NULL, *req = NULL;
-	const char *start = NULL;
-	struct containerid cid;
-	char sub[96];
-
-	if (!json_is_object(it))
-		return jsonio_bad_value(e, ctx, NULL, "an object", it);
-	if (containerid_get_unique(it, ctx, seen, &c->id, &cid, e) < 0)
-		return -1;
-	c->am = containerid_is_am(&cid);
-	c->terminating = 0;
-	if (jsonio_get_bool(it, ctx, "am", &c->am, e) < 0 ||
-	    jsonio_get_bool(it, ctx, "terminating", &c->terminating, e) < 0 ||
-	    get_figure(it, ctx, "processes", &c->processes, e) < 0 ||
-	    jsonio_get_str(it, ctx, "startTime", &start, e) < 0 ||
-	    jsonio_get_obj(it, ctx, "usage", &usage, e) < 0 ||
-	    jsonio_get_obj(it, ctx, "requests", &req, e) < 0)
-		return -1;
-	c->started_ms = EVICT_UNKNOWN;
-	if (start && clock_parse_rfc3339(start, &c->started_ms) < 0)
-		return jsonio_bad_value(e, ctx, "startTime", "an RFC 3339 time",
-					json_object_get(it, "startTime"));
-	snprintf(sub, sizeof(sub), "%s.usage", ctx);
-	if (get_figure(usage, sub, "memoryBytes", &c->memory_bytes, e) < 0 ||
-	    get_figure(usage, sub, "cpuMilli", &c->cpu_milli, e) < 0)
-		return -1;
-	snprintf(sub, sizeof(sub), "%s.requests", ctx);
-	if (get_figure(req, sub, "cpuMilli", &c->request_cpu_milli, e) < 0 ||
-	    get_figure(req, sub, "memoryBytes", &c->request_memory_bytes, e) < 0)
-		return -1;
-	return 0;
-}
-
-int evict_parse_container_list(const json_t *doc, struct evict_input *in, struct err *e)
-{
-	json_auto_t *seen = json_object();
-	json_t *meta = NULL, *nm = NULL, *items = NULL;
-	const char *node = NULL;
-	char ctx[64];
-
-	in->nm_reachable = 0; /* no nodeManager.reachable: unknown, never known-good */
-	if (jsonio_get_obj(doc, "ContainerList", "metadata", &meta, e) < 0 ||
-	    jsonio_get_str(meta, "ContainerList.metadata", "node", &node, e) < 0 ||
-	    jsonio_get_obj(doc, "ContainerList", "nodeManager", &nm, e) < 0 ||
-	    jsonio_get_bool(nm, "ContainerList.nodeManager", "reachable", &in->nm_reachable, e) <
-		    0 ||
-	    jsonio_get_arr(doc, "ContainerList", "items", &items, e) < 0)
-		return -1;
+	in->nm_reachable = cl->nm_reachable;
 	if (!in->node)
-		in->node = node;
-	in->ncontainers = json_array_size(items);
-	in->containers = xcalloc(in->ncontainers ? in->ncontainers : 1, sizeof(*in->containers));
-	for (size_t i = 0; i < in->ncontainers; i++) {
-		snprintf(ctx, sizeof(ctx), "ContainerList.items[%zu]", i);
-		if (parse_container(json_array_get(items, i), ctx, seen, &in->containers[i], e) < 0)
-			return -1;
+		in->node = cl->node;
+	in->ncontainers = cl->n;
+	in->containers = xcalloc(cl->n ? cl->n : 1, sizeof(*in->containers));
+	for (size_t i = 0; i < cl->n; i++) {
+		const struct containerlist_item *it = &cl->items[i];
+
+		in->containers[i] = (struct evict_container){
+			.id = it->id,
+			.am = it->am,
+			.terminating = it->terminating,
+			.processes = it->processes,
+			.started_ms = it->start_ms,
+			.memory_bytes = it->memory_bytes,
+			.cpu_milli = it->cpu_milli,
+			.request_cpu_milli = it->request_cpu_milli,
+			.request_memory_bytes = it->request_memory_bytes,
+		};
 	}
-	return 0;
 }
 
 void evict_input_release(struct evict_input *in)

@@ -11,6 +11,7 @@
 #include "core/jsonio.h"
 #include "core/xalloc.h"
 #include "doc/containerid.h"
+#include "doc/containerlist.h"
 #include "kernel/members.h"
 #include "kernel/procfs.h"
 
@@ -124,18 +125,6 @@ int containerscan_collect(const struct cgroup_layout *l, const struct sysroot *s
 	return 0;
 }
 
-static json_t *int_or_null(int64_t v)
-{
-	return jsonio_int_or_null(v >= 0, v);
-}
-
-static json_t *time_or_null(int64_t ms)
-{
-	char buf[32];
-
-	return ms >= 0 ? json_string(clock_format_rfc3339(ms, buf, sizeof(buf))) : json_null();
-}
-
 /* usage.cpuMilli from the previous state, or -1. */
 static int64_t cpu_milli(const json_t *prev, const char *id, int64_t cpu_ns, int64_t now_ms)
 {
@@ -152,106 +141,86 @@ static int64_t cpu_milli(const json_t *prev, const char *id, int64_t cpu_ns, int
 	return llround((double)dns / (double)dms / 1000.0);
 }
 
-/* The pids as a JSON array, null when cgroup.procs could not be read. */
-static json_t *pids_or_null(const struct containerscan_item *it)
+/* One item of the list: the scanned dir it (NULL: a container the
+ * NodeManager lists without a dir) joined with c, the NodeManager's entry
+ * (NULL: not listed or not asked). */
+static void list_item(struct containerlist_item *out, const struct containerscan_item *it,
+		      const char *id, const struct nm_container *c, int reachable,
+		      const json_t *prev, int64_t now_ms)
 {
-	json_t *a;
-
-	if (it->processes < 0)
-		return json_null();
-	a = json_array();
-	for (size_t i = 0; i < it->npids; i++)
-		json_array_append_new(a, json_integer(it->pids[i]));
-	return a;
+	snprintf(out->id, sizeof(out->id), "%s", id);
+	containerid_parse(out->id, &out->cid, NULL);
+	out->am = containerid_is_am(&out->cid);
+	out->listed = c != NULL;
+	out->state = c && c->state ? xstrdup(c->state) : NULL;
+	out->user = c && c->user ? xstrdup(c->user) : NULL;
+	out->request_cpu_milli = out->request_memory_bytes = CONTAINERLIST_UNKNOWN;
+	if (c && c->vcores >= 0 && c->memory_mb >= 0) {
+		out->request_cpu_milli = c->vcores * 1000;
+		out->request_memory_bytes = c->memory_mb * 1048576;
+	}
+	out->processes = 0;
+	out->start_ms = out->cpu_ns = out->cpu_milli = CONTAINERLIST_UNKNOWN;
+	out->memory_bytes = out->memory_charge = CONTAINERLIST_UNKNOWN;
+	out->pids_known = 1;
+	if (it) {
+		out->cgroup = xstrdup(it->cg);
+		out->processes = it->processes;
+		out->pids_known = it->processes >= 0;
+		out->npids = out->pids_known ? it->npids : 0;
+		if (out->npids) {
+			out->pids = xcalloc(out->npids, sizeof(*out->pids));
+			memcpy(out->pids, it->pids, out->npids * sizeof(*out->pids));
+		}
+		out->start_ms = it->start_ms;
+		out->cpu_ns = it->cpu_ns;
+		out->cpu_milli = cpu_milli(prev, it->id, it->cpu_ns, now_ms);
+		out->memory_bytes = it->memory_bytes;
+		out->memory_charge = it->memory_current;
+	}
+	containerlist_item_flags(out, reachable);
 }
 
-static json_t *item_doc(const struct containerscan_item *it, const struct containerscan_nm *nm,
-			const json_t *prev, int64_t now_ms)
+void containerscan_list(const struct containerscan *cs, const struct cgroup_layout *l,
+			const struct containerscan_nm *nm, const json_t *prev, int64_t now_ms,
+			const char *node, struct containerlist *out)
 {
-	const struct nm_container *c = nm->reachable ? nm_containers_find(nm->containers, it->id)
-						     : NULL;
-	enum nm_phase phase = c ? nm_state_phase(c->state) : NM_PHASE_UNKNOWN;
-	struct containerid cid;
-	char app[64];
-	json_t *requests = json_null(), *usage, *stale, *doc;
-	int starting;
-
-	containerid_parse(it->id, &cid, NULL);
-	if (c && c->vcores >= 0 && c->memory_mb >= 0)
-		requests = json_pack("{s:I, s:I}", "cpuMilli", (json_int_t)(c->vcores * 1000),
-				     "memoryBytes", (json_int_t)(c->memory_mb * 1048576));
-	usage = json_pack("{s:o, s:o, s:o, s:o}", "cpuNanos", int_or_null(it->cpu_ns), "cpuMilli",
-			  int_or_null(cpu_milli(prev, it->id, it->cpu_ns, now_ms)), "memoryBytes",
-			  int_or_null(it->memory_bytes), "memoryCurrentBytes",
-			  int_or_null(it->memory_current));
-	stale = nm->reachable ? json_boolean(!c || phase == NM_PHASE_FINISHED) : json_null();
-	starting =
-		it->processes == 0 &&
-		(nm->reachable ? c && phase != NM_PHASE_FINISHED && phase != NM_PHASE_KILLING : 1);
-	doc = json_pack("{s:s, s:s, s:I, s:I, s:I, s:b}", "id", it->id, "applicationId",
-			containerid_application(&cid, app, sizeof(app)), "attempt",
-			(json_int_t)cid.attempt, "number", (json_int_t)cid.number, "epoch",
-			(json_int_t)cid.epoch, "am", containerid_is_am(&cid));
-	json_object_set_new(doc, "state", c && c->state ? json_string(c->state) : json_null());
-	json_object_set_new(doc, "phase", c ? json_string(nm_phase_name(phase)) : json_null());
-	json_object_set_new(doc, "user", c && c->user ? json_string(c->user) : json_null());
-	json_object_set_new(doc, "requests", requests);
-	json_object_set_new(doc, "cgroup", it->cg ? json_string(it->cg) : json_null());
-	json_object_set_new(doc, "processes", int_or_null(it->processes));
-	json_object_set_new(doc, "pids", pids_or_null(it));
-	json_object_set_new(doc, "startTime", time_or_null(it->start_ms));
-	json_object_set_new(doc, "usage", usage);
-	json_object_set_new(doc, "starting", json_boolean(starting));
-	json_object_set_new(doc, "stale", stale);
-	json_object_set_new(doc, "terminating",
-			    json_boolean(phase == NM_PHASE_KILLING && it->processes > 0));
-	return doc;
-}
-
-json_t *containerscan_doc(const struct containerscan *cl, const struct cgroup_layout *l,
-			  const struct containerscan_nm *nm, const json_t *prev, int64_t now_ms,
-			  const char *node)
-{
-	json_t *doc = jsonio_new_doc("ContainerList");
-	json_t *items = json_array();
 	const struct nm_containers *nc = nm->reachable ? nm->containers : NULL;
 	size_t nn = nc ? nc->n : 0;
+	char ts[40];
 
-	json_object_set_new(doc, "metadata", jsonio_metadata(node, now_ms));
-	json_object_set_new(doc, "nodeManager",
-			    json_pack("{s:s, s:b, s:o}", "url", nm->url, "reachable", nm->reachable,
-				      "error", nm->error ? json_string(nm->error) : json_null()));
-	json_object_set_new(doc, "hadoopYarn",
-			    json_pack("{s:i, s:s, s:s, s:b}", "cgroupVersion", l->version, "driver",
-				      cgroup_driver_name(l->driver), "path", l->hadoop_yarn,
-				      "found", cl->yarn_found));
+	memset(out, 0, sizeof(*out));
+	out->node = node ? xstrdup(node) : NULL;
+	out->timestamp = xstrdup(clock_format_rfc3339(now_ms, ts, sizeof(ts)));
+	out->nm_url = xstrdup(nm->url);
+	out->nm_reachable = nm->reachable;
+	out->nm_error = nm->error ? xstrdup(nm->error) : NULL;
+	out->cgroup_version = l->version;
+	out->driver = xstrdup(cgroup_driver_name(l->driver));
+	out->yarn_path = xstrdup(l->hadoop_yarn);
+	out->yarn_found = cs->yarn_found;
+	out->items = xcalloc(cs->n + nn + 1, sizeof(*out->items));
 	/* the container dirs, and in id order among them the containers the
 	 * NodeManager knows that have no dir (yet: NEW, LOCALIZING, SCHEDULED,
 	 * or RUNNING just after launch) and are not finished: their requests
 	 * count (qos-cgset sums them), they have no process */
-	for (size_t i = 0, k = 0; i < cl->n || k < nn;) {
+	for (size_t i = 0, k = 0; i < cs->n || k < nn;) {
 		const struct nm_container *c = k < nn ? &nc->items[k] : NULL;
-		int cmp = i == cl->n ? 1 : !c ? -1 : strcmp(cl->items[i].id, c->id);
+		int cmp = i == cs->n ? 1 : !c ? -1 : strcmp(cs->items[i].id, c->id);
 
 		if (cmp <= 0) {
-			json_array_append_new(items, item_doc(&cl->items[i++], nm, prev, now_ms));
+			const struct containerscan_item *it = &cs->items[i++];
+
+			list_item(&out->items[out->n++], it, it->id,
+				  nm->reachable ? nm_containers_find(nm->containers, it->id) : NULL,
+				  nm->reachable, prev, now_ms);
 			k += cmp == 0;
 			continue;
 		}
 		k++;
-		if (nm_state_phase(c->state) != NM_PHASE_FINISHED) {
-			struct containerscan_item none = { .processes = 0,
-							   .start_ms = -1,
-							   .cpu_ns = -1,
-							   .memory_bytes = -1,
-							   .memory_current = -1 };
-
-			snprintf(none.id, sizeof(none.id), "%s", c->id);
-			json_array_append_new(items, item_doc(&none, nm, prev, now_ms));
-		}
+		if (nm_state_phase(c->state) != NM_PHASE_FINISHED)
+			list_item(&out->items[out->n++], NULL, c->id, c, 1, prev, now_ms);
 	}
-	json_object_set_new(doc, "items", items);
-	return doc;
 }
 
 json_t *containerscan_state(const struct containerscan *cl, int64_t now_ms)

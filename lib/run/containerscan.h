@@ -8,7 +8,7 @@
  * and may be unavailable exactly when eviction is needed.  So items come
  * from cgroups (containerscan_collect, I/O through lib/kernel/cgroup and
  * lib/kernel/procfs) and the NM only adds state, user and requests
- * (containerscan_doc, pure).
+ * (containerscan_list, pure, building the doc/containerlist value).
  */
 #ifndef KILO_CONTAINERSCAN_H
 #define KILO_CONTAINERSCAN_H
@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "doc/containerlist.h"
 #include "kernel/cgroup.h"
 #include "kernel/sysroot.h"
 #include "remote/nm.h"
@@ -67,17 +68,15 @@ struct containerscan_nm {
 	const struct nm_containers *containers; /* NULL when not reachable */
 };
 
-/* The ContainerList document (pure).  prev is the state document of the
- * previous call (containerscan_state(); NULL for none): with it,
- * usage.cpuMilli = delta cpuNanos / delta ms / 1000, rounded, else null.
- * Flags: terminating = NM state KILLING or CONTAINER_CLEANEDUP_AFTER_KILL
- * with processes left; stale = the NM does not list the container or lists
- * it finished (null when the NM is unreachable); starting = no process yet
- * and the NM lists it as not finished (NM unreachable: no process).
- * node may be NULL.  New reference. */
-json_t *containerscan_doc(const struct containerscan *cl, const struct cgroup_layout *l,
-			  const struct containerscan_nm *nm, const json_t *prev, int64_t now_ms,
-			  const char *node);
+/* The ContainerList (doc/containerlist) of the scan cs and the NM's view
+ * (pure); release *out with containerlist_release().  prev is the state
+ * document of the previous call (containerscan_state(); NULL for none):
+ * with it, usage.cpuMilli = delta cpuNanos / delta ms / 1000, rounded,
+ * else unknown.  The flags are containerlist_item_flags()'.  node may be
+ * NULL; metadata.timestamp is now_ms. */
+void containerscan_list(const struct containerscan *cs, const struct cgroup_layout *l,
+			const struct containerscan_nm *nm, const json_t *prev, int64_t now_ms,
+			const char *node, struct containerlist *out);
 
 /* The state to keep for the next call's rates:
  * {"apiVersion":"kilo/v1","kind":"ContainerListState","timestampMs":now_ms,

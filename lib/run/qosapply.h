@@ -27,6 +27,7 @@
 #include "core/err.h"
 #include "core/jsonio.h"
 #include "decide/qos.h"
+#include "doc/containerlist.h"
 #include "doc/policy.h"
 #include "kernel/cgroup.h"
 #include "kernel/sysroot.h"
@@ -57,17 +58,18 @@ struct qosapply_inputs {
 	int nm_reachable; /* ContainerList's nodeManager.reachable */
 };
 
-/* Read usage (NodeUsage, may be NULL) and list (ContainerList, may be NULL)
- * into *in; the documents must outlive *in.  A live container is one whose
- * NM state's phase (nm_state_phase) is starting or running, or a state the
- * table lacks (counted in nunknown); killing and finished ones hold no
- * allocation, nor does an item without a state (a dir the NodeManager does
- * not list).  An item's "pids" (an array of process ids, or
- * null) is kept for the mirror step.  Returns 0, or -1 with e set
- * (ERR_INPUT naming the field and the value).  Release with
- * qosapply_inputs_release() either way. */
-int qosapply_inputs(const json_t *usage, const json_t *list, struct qosapply_inputs *in,
-		    struct err *e);
+/* Read usage (NodeUsage, may be NULL) and list (the ContainerList read by
+ * containerlist_from_json(), may be NULL) into *in; both must outlive *in.
+ * A live container is containerlist_item's live: its NM state's phase
+ * (doc/nmstate) is starting or running, or a state the table lacks
+ * (counted in nunknown); killing and finished ones hold no allocation, nor
+ * does an item without a state (a dir the NodeManager does not list).  An
+ * item's pids (when known) are kept for the mirror step.  Returns 0, or -1
+ * with e set (ERR_INPUT naming the field and the value; the sum of the
+ * live requests overflowing int64).  Release with qosapply_inputs_release()
+ * either way. */
+int qosapply_inputs(const json_t *usage, const struct containerlist *list,
+		    struct qosapply_inputs *in, struct err *e);
 
 void qosapply_inputs_release(struct qosapply_inputs *in);
 
@@ -75,7 +77,8 @@ void qosapply_inputs_release(struct qosapply_inputs *in);
  * sorted by id: a binary search). */
 const struct qosapply_pids *qosapply_inputs_pids(const struct qosapply_inputs *in, const char *id);
 
-/* The fields of NodeUsage and ContainerList qosapply_inputs() reads, for
+/* The fields of NodeUsage and ContainerList qosapply_inputs() and
+ * containerlist_from_json() read, for
  * jsonio_collect(): a reader that builds only these gives the same
  * inputs with a fraction of the allocations (test_cgchange checks both). */
 extern const struct jsonio_filter qosapply_input_fields[];

@@ -29,6 +29,7 @@ static int decide_once(const struct policy *p, const char *buf, size_t len, int6
 	FILE *in = fmemopen((void *)buf, len, "r");
 	json_t *docs[2] = { NULL, NULL }, *plan_doc;
 	struct evict_input ev = { 0 };
+	struct containerlist list = { 0 };
 	struct evictorstate st;
 	struct evict_plan plan;
 	struct err e = { 0 };
@@ -41,9 +42,10 @@ static int decide_once(const struct policy *p, const char *buf, size_t len, int6
 		fclose(in);
 	if (ret == 0 && !decode_only) {
 		if (evict_parse_node_usage(docs[0], &ev, &e) < 0 ||
-		    evict_parse_container_list(docs[1], &ev, &e) < 0) {
+		    containerlist_from_json(docs[1], &list, &e) < 0) {
 			ret = -1;
 		} else {
+			evict_input_containers(&ev, &list);
 			evict_decide(p, &ev, &st, now, &plan);
 			plan_doc = evict_plan_json(&plan, &ev, p, now);
 			jsonio_write(out, plan_doc, 0, &e);
@@ -55,6 +57,7 @@ static int decide_once(const struct policy *p, const char *buf, size_t len, int6
 		fprintf(stderr, "evictor-decide: %s\n", e.msg);
 	evictorstate_release(&st);
 	evict_input_release(&ev);
+	containerlist_release(&list);
 	json_decref(docs[0]);
 	json_decref(docs[1]);
 	return ret;

@@ -18,6 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct err e = { 0 };
 	json_t *docs[5] = { 0 };
 	struct evict_input in = { 0 };
+	struct containerlist list = { 0 };
 	struct evictorstate st;
 	struct evict_plan plan = { 0 };
 	struct policy p;
@@ -31,7 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	policy_defaults(&p);
 	ok = jsonio_collect(f, "stdin", want, 5, docs, NULL, &e) >= 0 && docs[0] && docs[1] &&
 	     evict_parse_node_usage(docs[0], &in, &e) == 0 &&
-	     evict_parse_container_list(docs[1], &in, &e) == 0 &&
+	     containerlist_from_json(docs[1], &list, &e) == 0 &&
+	     (evict_input_containers(&in, &list), 1) &&
 	     (!(docs[2] || docs[3]) ||
 	      evict_parse_pods(docs[2] ? docs[2] : docs[3], &in, &e) == 0) &&
 	     evict_state_parse(docs[4], "state", &st, &e) == 0;
@@ -48,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	evictorstate_release(&st);
 	evict_input_release(&in);
+	containerlist_release(&list);
 	for (int i = 0; i < 5; i++)
 		json_decref(docs[i]);
 	fclose(f);

@@ -4,6 +4,7 @@
  * what was accepted. */
 #include <stdio.h>
 
+#include "doc/containerlist.h"
 #include "fuzz.h"
 #include "run/qosapply.h"
 
@@ -13,6 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct err e = { 0 };
 	struct qosapply_inputs in = { 0 };
 	json_t *docs[2] = { 0 };
+	struct containerlist list = { 0 };
 	FILE *f;
 
 	f = fuzz_file(data, size);
@@ -20,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (jsonio_collect(f, "stdin", kinds, 2, docs, qosapply_input_fields, &e) < 0) {
 		fuzz_check_err(&e);
-	} else if (qosapply_inputs(docs[0], docs[1], &in, &e) < 0) {
+	} else if ((docs[1] && containerlist_from_json(docs[1], &list, &e) < 0) ||
+		   qosapply_inputs(docs[0], docs[1] ? &list : NULL, &in, &e) < 0) {
 		fuzz_check_err(&e);
 	} else {
 		if (in.cpu_milli_sum < 0)
@@ -30,6 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(void)qos_suppress_milli(&in.usage, 65, -1);
 	}
 	qosapply_inputs_release(&in);
+	containerlist_release(&list);
 	json_decref(docs[0]);
 	json_decref(docs[1]);
 	fclose(f);

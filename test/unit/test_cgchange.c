@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/jsonio.h"
+#include "doc/containerlist.h"
 #include "kernel/cputopo.h"
 #include "run/cgchange.h"
 #include "run/qosapply.h"
@@ -355,6 +356,15 @@ END_TEST
 
 /* ---- Input documents ------------------------------------------------------- */
 
+/* The inputs of u and l; the list read last is kept until the next call. */
+static int inputs(const json_t *u, const json_t *l, struct qosapply_inputs *in, struct err *e)
+{
+	static struct containerlist list;
+
+	containerlist_release(&list);
+	return testlib_qos_inputs(u, l, &list, in, e);
+}
+
 static json_t *doc(const char *text)
 {
 	struct err e = { 0 };
@@ -385,7 +395,7 @@ START_TEST(test_qosapply_inputs_rejects_bad_and_duplicate_ids)
 		struct qosapply_inputs in;
 		struct err e = { 0 };
 
-		ck_assert_int_eq(qosapply_inputs(u, l, &in, &e), -1);
+		ck_assert_int_eq(inputs(u, l, &in, &e), -1);
 		ck_assert_int_eq(e.kind, ERR_INPUT);
 		ck_assert_str_eq(e.msg, lists[i][1]);
 		qosapply_inputs_release(&in);
@@ -423,7 +433,7 @@ START_TEST(test_qosapply_inputs)
 	struct qosapply_inputs in;
 	struct err e = { 0 };
 
-	ck_assert_msg(qosapply_inputs(u, l, &in, &e) == 0, "%s", e.msg);
+	ck_assert_msg(inputs(u, l, &in, &e) == 0, "%s", e.msg);
 	ck_assert_str_eq(in.node, "n1");
 	ck_assert_int_eq(in.usage_known, 1);
 	ck_assert_int_eq(in.usage.capacity_milli, 64000);
@@ -444,7 +454,7 @@ START_TEST(test_qosapply_inputs)
 	/* NM unreachable: requests null, shares unknown */
 	l = doc("{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":false},"
 		"\"items\":[{\"id\":\"container_1_0001_01_000001\",\"state\":null,\"requests\":null}]}");
-	ck_assert_int_eq(qosapply_inputs(u, l, &in, &e), 0);
+	ck_assert_int_eq(inputs(u, l, &in, &e), 0);
 	ck_assert_int_eq(in.requests_known, 0);
 	ck_assert_uint_eq(in.nlive, 0);
 	qosapply_inputs_release(&in);
@@ -453,7 +463,7 @@ START_TEST(test_qosapply_inputs)
 	/* a wrong type names the field and the value */
 	l = doc("{\"kind\":\"ContainerList\",\"nodeManager\":{\"reachable\":true},"
 		"\"items\":[{\"id\":\"container_1_0001_01_000001\",\"state\":\"RUNNING\",\"requests\":{\"cpuMilli\":-5}}]}");
-	ck_assert_int_eq(qosapply_inputs(u, l, &in, &e), -1);
+	ck_assert_int_eq(inputs(u, l, &in, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 	ck_assert_str_eq(e.msg, "ContainerList.items[0].requests.cpuMilli: expected an integer "
 				"0..9007199254740992, got -5");
@@ -465,7 +475,7 @@ START_TEST(test_qosapply_inputs)
 	u = doc("{\"kind\":\"NodeUsage\",\"capacity\":{\"cpuMilli\":64000},"
 		"\"system\":{\"cpuMilli\":null},"
 		"\"qos\":{\"guaranteed\":{\"cpuMilli\":0},\"burstable\":{\"cpuMilli\":0}}}");
-	ck_assert_int_eq(qosapply_inputs(u, NULL, &in, &e), 0);
+	ck_assert_int_eq(inputs(u, NULL, &in, &e), 0);
 	ck_assert_int_eq(in.usage_known, 0);
 	ck_assert_int_eq(in.capacity_bytes, -1);
 	qosapply_inputs_release(&in);
@@ -487,7 +497,7 @@ START_TEST(test_qosapply_inputs_request_bounds)
 	size_t len = 0;
 	FILE *f;
 
-	ck_assert_msg(qosapply_inputs(NULL, l, &in, &e) == 0, "%s", e.msg);
+	ck_assert_msg(inputs(NULL, l, &in, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(in.cpu_milli_sum, INT64_C(2199023255552));
 	qosapply_inputs_release(&in);
 	json_decref(l);
@@ -502,7 +512,7 @@ START_TEST(test_qosapply_inputs_request_bounds)
 	fputs("]}", f);
 	fclose(f);
 	l = doc(text);
-	ck_assert_int_eq(qosapply_inputs(NULL, l, &in, &e), -1);
+	ck_assert_int_eq(inputs(NULL, l, &in, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
 	ck_assert_str_eq(e.msg, "ContainerList.items[1023].requests.cpuMilli: the sum of the live "
 				"containers' requests overflows, got 9007199254740992");
@@ -523,7 +533,7 @@ START_TEST(test_qosapply_inputs_pids)
 	struct qosapply_inputs in;
 	struct err e = { 0 };
 
-	ck_assert_msg(qosapply_inputs(NULL, l, &in, &e) == 0, "%s", e.msg);
+	ck_assert_msg(inputs(NULL, l, &in, &e) == 0, "%s", e.msg);
 	ck_assert_uint_eq(in.npids, 2);
 	ck_assert_str_eq(in.pids[0].id, "container_1_0001_01_000002");
 	ck_assert_uint_eq(in.pids[0].n, 0);
@@ -536,7 +546,7 @@ START_TEST(test_qosapply_inputs_pids)
 
 	l = doc("{\"kind\":\"ContainerList\",\"items\":["
 		"{\"id\":\"container_1_0001_01_000003\",\"pids\":[7,0]}]}");
-	ck_assert_int_eq(qosapply_inputs(NULL, l, &in, &e), -1);
+	ck_assert_int_eq(inputs(NULL, l, &in, &e), -1);
 	ck_assert_str_eq(e.msg,
 			 "ContainerList.items[0].pids[1]: expected a process id 1..2147483647, "
 			 "got 0");
@@ -544,7 +554,7 @@ START_TEST(test_qosapply_inputs_pids)
 	json_decref(l);
 	l = doc("{\"kind\":\"ContainerList\",\"items\":["
 		"{\"id\":\"container_1_0001_01_000003\",\"pids\":\"7\"}]}");
-	ck_assert_int_eq(qosapply_inputs(NULL, l, &in, &e), -1);
+	ck_assert_int_eq(inputs(NULL, l, &in, &e), -1);
 	ck_assert_str_eq(e.msg, "ContainerList.items[0].pids: expected an array, got \"7\"");
 	qosapply_inputs_release(&in);
 	json_decref(l);
@@ -581,7 +591,7 @@ START_TEST(test_qosapply_input_fields_keep_what_is_read)
 			struct err e = { 0 };
 
 			if (jsonio_collect(in, "stdin", kinds, 2, docs, filters[f], &e) < 0 ||
-			    qosapply_inputs(docs[0], docs[1], &q, &e) < 0)
+			    inputs(docs[0], docs[1], &q, &e) < 0)
 				snprintf(got[f], sizeof(got[f]), "error %.300s", e.msg);
 			else
 				snprintf(got[f], sizeof(got[f]),

@@ -9,6 +9,20 @@
 
 #define ID "container_e17_1410901177871_0001_01_000002"
 
+/* The document yarn-copilot list writes: the scan's list, written. */
+static json_t *scan_doc(const struct containerscan *cs, const struct cgroup_layout *l,
+			const struct containerscan_nm *nm, const json_t *prev, int64_t now_ms,
+			const char *node)
+{
+	struct containerlist list;
+	json_t *doc;
+
+	containerscan_list(cs, l, nm, prev, now_ms, node, &list);
+	doc = containerlist_to_json(&list);
+	containerlist_release(&list);
+	return doc;
+}
+
 /* One container with `processes` processes against an NM that is
  * unreachable (state NULL, reachable 0), does not list it (state ""), or
  * lists it in state. */
@@ -66,7 +80,7 @@ START_TEST(test_containerscan_flags)
 	const char *keys[] = { "state", "stale", "starting", "terminating" };
 
 	it.processes = flags[_i].processes;
-	doc = containerscan_doc(&cl, &l, &nm, NULL, 0, NULL);
+	doc = scan_doc(&cl, &l, &nm, NULL, 0, NULL);
 	item = json_array_get(json_object_get(doc, "items"), 0);
 	for (int k = 0; k < 4; k++)
 		s[k] = dump(json_object_get(item, keys[k]));
@@ -127,7 +141,7 @@ START_TEST(test_containerscan_nm_only_items)
 	struct cgroup_layout l = { .version = 1,
 				   .driver = CGROUP_DRIVER_CGROUPFS,
 				   .hadoop_yarn = (char *)"/hy" };
-	json_auto_t *doc = containerscan_doc(&cl, &l, &nm, NULL, 0, NULL);
+	json_auto_t *doc = scan_doc(&cl, &l, &nm, NULL, 0, NULL);
 	json_t *item;
 	size_t i;
 	char got[512] = "";
@@ -184,7 +198,7 @@ START_TEST(test_containerscan_fields)
 	/* the previous sample 2 s earlier, 3.6 CPU-seconds less: 1800 milli-cores */
 	json_auto_t *prev = jsonio_parse(
 		"{\"timestampMs\":1795968000000,\"cpuNanos\":{\"" ID "\":119856789000}}", "t", &e);
-	json_auto_t *doc = containerscan_doc(&cl, &l, &nm, prev, 1795968002000LL, "worker-1");
+	json_auto_t *doc = scan_doc(&cl, &l, &nm, prev, 1795968002000LL, "worker-1");
 	json_auto_t *state = containerscan_state(&cl, 1795968002000LL);
 	char *text = json_dumps(doc, JSON_COMPACT);
 

@@ -23,6 +23,7 @@
 
 struct run {
 	json_t *docs[4];
+	struct containerlist list;
 	struct evict_input in;
 	struct evictorstate st;
 	struct evict_plan plan;
@@ -71,7 +72,8 @@ static void run_case(struct run *r, const char *policy, const char *nu, const ch
 	r->docs[2] = parse(pods);
 	r->docs[3] = parse(state);
 	ck_assert_msg(evict_parse_node_usage(r->docs[0], &r->in, &e) == 0, "%s", e.msg);
-	ck_assert_msg(evict_parse_container_list(r->docs[1], &r->in, &e) == 0, "%s", e.msg);
+	ck_assert_msg(containerlist_from_json(r->docs[1], &r->list, &e) == 0, "%s", e.msg);
+	evict_input_containers(&r->in, &r->list);
 	ck_assert_msg(!pods || evict_parse_pods(r->docs[2], &r->in, &e) == 0, "%s", e.msg);
 	ck_assert_msg(evict_state_parse(r->docs[3], "state", &r->st, &e) == 0, "%s", e.msg);
 	evict_decide(&r->p, &r->in, &r->st, now, &r->plan);
@@ -96,6 +98,7 @@ static void run_free(struct run *r)
 	evict_plan_release(&r->plan);
 	evictorstate_release(&r->st);
 	evict_input_release(&r->in);
+	containerlist_release(&r->list);
 	for (size_t i = 0; i < 4; i++)
 		json_decref(r->docs[i]);
 }
@@ -587,6 +590,7 @@ START_TEST(test_evict_parse_errors)
 	const struct bad_case *t = &bad_cases[_i];
 	struct evict_input in = { 0 };
 	struct evictorstate st;
+	struct containerlist list;
 	struct err e = { 0 };
 	json_t *doc = parse(t->text);
 	int ret;
@@ -597,7 +601,7 @@ START_TEST(test_evict_parse_errors)
 		ret = evict_parse_node_usage(doc, &in, &e);
 		break;
 	case 1:
-		ret = evict_parse_container_list(doc, &in, &e);
+		ret = containerlist_from_json(doc, &list, &e);
 		break;
 	case 2:
 		ret = evict_parse_pods(doc, &in, &e);

@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "doc/containerlist.h"
+#include "run/qosapply.h"
+
 char *testlib_tmpdir(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -88,4 +91,14 @@ char *testlib_fixture(const char *rel)
 
 	ck_assert(asprintf(&path, "%s/%s", base && *base ? base : "test/fixtures", rel) > 0);
 	return path;
+}
+
+int testlib_qos_inputs(const json_t *usage, const json_t *list, struct containerlist *cl,
+		       struct qosapply_inputs *in, struct err *e)
+{
+	memset(in, 0, sizeof(*in));
+	memset(cl, 0, sizeof(*cl));
+	if (list && containerlist_from_json(list, cl, e) < 0)
+		return -1;
+	return qosapply_inputs(usage, list ? cl : NULL, in, e);
 }
