@@ -14,6 +14,9 @@
 
 /* ---- Inputs ------------------------------------------------------------ */
 
+/* The evictor's bound of a NodeUsage figure: guaranteed + burstable stays in int64. */
+#define USAGE_FIGURE_MAX (INT64_C(1) << 53)
+
 /* obj.key.cpuMilli (or memoryBytes); returns 1 known, 0 null/absent, -1. */
 static int get_nested(const json_t *doc, const char *ctx, const char *k1, const char *k2,
 		      const char *field, int64_t *out, struct err *e)
@@ -29,9 +32,9 @@ static int get_nested(const json_t *doc, const char *ctx, const char *k1, const 
 		snprintf(c2, sizeof(c2), "%s.%s", c1, k2);
 		if ((r = jsonio_get_obj(a, c1, k2, &b, e)) <= 0)
 			return r;
-		return jsonio_get_int(b, c2, field, 0, INT64_MAX, out, e);
+		return jsonio_get_int(b, c2, field, 0, USAGE_FIGURE_MAX, out, e);
 	}
-	return jsonio_get_int(a, c1, field, 0, INT64_MAX, out, e);
+	return jsonio_get_int(a, c1, field, 0, USAGE_FIGURE_MAX, out, e);
 }
 
 static int node_of(const json_t *doc, const char *ctx, const char **node, struct err *e)

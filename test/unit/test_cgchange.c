@@ -522,6 +522,26 @@ START_TEST(test_qosapply_inputs_request_bounds)
 }
 END_TEST
 
+/* NodeUsage figures have the evictor's bound, 2^53: guaranteed + burstable
+ * of two figures near INT64_MAX overflowed (undefined behaviour) here. */
+START_TEST(test_qosapply_inputs_usage_bounds)
+{
+	json_t *u = doc("{\"kind\":\"NodeUsage\",\"capacity\":{\"cpuMilli\":64000},"
+			"\"system\":{\"cpuMilli\":0},"
+			"\"qos\":{\"guaranteed\":{\"cpuMilli\":4611686018427387904},"
+			"\"burstable\":{\"cpuMilli\":4611686018427387904}}}");
+	struct qosapply_inputs in;
+	struct err e = { 0 };
+
+	ck_assert_int_eq(inputs(u, NULL, &in, &e), -1);
+	ck_assert_int_eq(e.kind, ERR_INPUT);
+	ck_assert_str_eq(e.msg, "NodeUsage.qos.guaranteed.cpuMilli: expected an integer "
+				"0..9007199254740992, got 4611686018427387904");
+	qosapply_inputs_release(&in);
+	json_decref(u);
+}
+END_TEST
+
 /* An item's "pids" (what yarn-copilot list read from the container's
  * cgroup) is kept, sorted by id, for the mirror step; null is unknown. */
 START_TEST(test_qosapply_inputs_pids)
@@ -611,7 +631,7 @@ START_TEST(test_qosapply_input_fields_keep_what_is_read)
 		ck_assert_str_eq(got[1], got[0]);
 	}
 	ck_assert_str_eq(got[0], "error NodeUsage.system.cpuMilli: expected an integer "
-				 "0..9223372036854775807, got -1");
+				 "0..9007199254740992, got -1");
 }
 END_TEST
 
@@ -635,6 +655,7 @@ static Suite *cgchange_suite(void)
 	tcase_add_test(tc, test_cputopo_two_nodes);
 	tcase_add_test(tc, test_qosapply_inputs);
 	tcase_add_test(tc, test_qosapply_inputs_request_bounds);
+	tcase_add_test(tc, test_qosapply_inputs_usage_bounds);
 	tcase_add_test(tc, test_qosapply_inputs_rejects_bad_and_duplicate_ids);
 	tcase_add_test(tc, test_qosapply_inputs_pids);
 	tcase_add_test(tc, test_qosapply_input_fields_keep_what_is_read);
