@@ -12,7 +12,7 @@
 #include "core/jsonio.h"
 #include "core/statefile.h"
 #include "core/xalloc.h"
-#include "decide/nodeusage.h"
+#include "decide/usagerates.h"
 #include "kernel/cgroup.h"
 #include "kernel/sysroot.h"
 #include "run/nodeusage_sample.h"
@@ -176,7 +176,7 @@ static int run(const struct opts *o, struct err *e)
 		have = 0;
 	}
 	ucg = nodeusage_sample_cgroup(&l);
-	doc = nodeusage_document(have ? &prev : NULL, &cur, window, &ucg, node);
+	doc = usagerates_document(have ? &prev : NULL, &cur, window, &ucg, node);
 	if (state && !keep_prev) {
 		json_auto_t *st = nodeusage_state(&cur);
 		struct err se = { 0 };

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* nodeusage_sample - read one NodeUsage sample (decide/nodeusage.h) through
+/* nodeusage_sample - read one NodeUsage sample (decide/usagerates.h) through
  * the sysroot: proc/stat, proc/meminfo, the online CPUs, and each kube QoS
  * and hadoop-yarn cgroup's CPU time, memory and limits.
  */
@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
-#include "decide/nodeusage.h"
+#include "decide/usagerates.h"
 #include "kernel/cgroup.h"
 #include "kernel/sysroot.h"
 

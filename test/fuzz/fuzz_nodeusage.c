@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* fuzz_nodeusage - node-usage's state document (nodeusage_state_parse), then
  * a NodeUsage document against the sample it gives. */
-#include "decide/nodeusage.h"
+#include "decide/usagerates.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

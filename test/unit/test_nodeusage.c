@@ -7,7 +7,7 @@
 
 #include "core/jsonio.h"
 #include "core/statefile.h"
-#include "decide/nodeusage.h"
+#include "decide/usagerates.h"
 #include "run/nodeusage_sample.h"
 #include "testlib.h"
 
@@ -29,7 +29,7 @@ static const struct {
 
 START_TEST(test_nodeusage_rate)
 {
-	ck_assert_int_eq(nodeusage_rate_milli(rates[_i].ns0, rates[_i].ns1, rates[_i].window),
+	ck_assert_int_eq(usagerates_rate_milli(rates[_i].ns0, rates[_i].ns1, rates[_i].window),
 			 rates[_i].milli);
 }
 END_TEST
@@ -83,7 +83,7 @@ static char *dump(const json_t *j)
 	return json_dumps(j, JSON_COMPACT);
 }
 
-START_TEST(test_nodeusage_document)
+START_TEST(test_usagerates_document)
 {
 	struct nodeusage_sample a = { 0 }, b = { 0 };
 	json_t *doc;
@@ -91,7 +91,7 @@ START_TEST(test_nodeusage_document)
 
 	sample_fill(&a, 1000, 0);
 	sample_fill(&b, 2000, 1000000000);
-	doc = nodeusage_document(&a, &b, 1000, &ucg, "n1");
+	doc = usagerates_document(&a, &b, 1000, &ucg, "n1");
 	s = dump(json_object_get(doc, "qos"));
 	/* guaranteed: 4000 - 3000 - 2000 floored at 0; memory 600 - 250 - 300 = 50 */
 	ck_assert_str_eq(s, "{\"guaranteed\":{\"cpuMilli\":0,\"memoryBytes\":50},"
@@ -112,7 +112,7 @@ START_TEST(test_nodeusage_document)
 	/* the hadoop-yarn path changed: its rate is unknown, its memory is not */
 	free(a.path[NODEUSAGE_HADOOP_YARN]);
 	a.path[NODEUSAGE_HADOOP_YARN] = strdup("/yarn");
-	doc = nodeusage_document(&a, &b, 1000, &ucg, NULL);
+	doc = usagerates_document(&a, &b, 1000, &ucg, NULL);
 	s = dump(json_object_get(doc, "hadoopYarn"));
 	ck_assert_str_eq(s, "{\"cpuMilli\":null,\"memoryBytes\":200}");
 	free(s);
@@ -120,7 +120,7 @@ START_TEST(test_nodeusage_document)
 	json_decref(doc);
 
 	/* no previous sample: every rate null, windowMs null, memory known */
-	doc = nodeusage_document(NULL, &b, 0, &ucg, "n1");
+	doc = usagerates_document(NULL, &b, 0, &ucg, "n1");
 	s = dump(json_object_get(doc, "node"));
 	ck_assert_str_eq(s, "{\"cpuMilli\":null,\"memoryBytes\":700}");
 	free(s);
@@ -129,7 +129,7 @@ START_TEST(test_nodeusage_document)
 
 	/* over a window of 100 ms (ticks rounding, reads a moment apart) the
 	 * node read 20 cores of 8 and kubepods 40: given as the capacity */
-	doc = nodeusage_document(&a, &b, 100, &ucg, "n1");
+	doc = usagerates_document(&a, &b, 100, &ucg, "n1");
 	s = dump(json_object_get(doc, "node"));
 	ck_assert_str_eq(s, "{\"cpuMilli\":8000,\"memoryBytes\":700}");
 	free(s);
@@ -140,7 +140,7 @@ START_TEST(test_nodeusage_document)
 
 	/* unknown kubepods memory: guaranteed and system memory unknown too */
 	b.memory_bytes[NODEUSAGE_KUBEPODS] = U;
-	doc = nodeusage_document(&a, &b, 1000, &ucg, "n1");
+	doc = usagerates_document(&a, &b, 1000, &ucg, "n1");
 	s = dump(json_object_get(doc, "system"));
 	ck_assert_str_eq(s, "{\"cpuMilli\":4000,\"memoryBytes\":null}");
 	free(s);
@@ -214,7 +214,7 @@ static Suite *nodeusage_suite(void)
 
 	tcase_add_checked_fixture(tc, layout_setup, layout_teardown);
 	tcase_add_loop_test(tc, test_nodeusage_rate, 0, sizeof(rates) / sizeof(rates[0]));
-	tcase_add_test(tc, test_nodeusage_document);
+	tcase_add_test(tc, test_usagerates_document);
 	tcase_add_test(tc, test_nodeusage_state_roundtrip);
 	tcase_add_test(tc, test_statefile);
 	suite_add_tcase(s, tc);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-/* nodeusage - NodeUsage rates, document and state, from samples (see
- * nodeusage.h).  Pure: no file is opened here. */
-#include "decide/nodeusage.h"
+/* usagerates - NodeUsage rates, document and state, from samples (see
+ * usagerates.h).  Pure: no file is opened here. */
+#include "decide/usagerates.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +34,7 @@ void nodeusage_sample_release(struct nodeusage_sample *s)
 		s->limits[i].quota_us = s->limits[i].period_us = U;
 }
 
-int64_t nodeusage_rate_milli(int64_t ns0, int64_t ns1, int64_t window_ms)
+int64_t usagerates_rate_milli(int64_t ns0, int64_t ns1, int64_t window_ms)
 {
 	if (ns0 == U || ns1 == U || window_ms <= 0 || ns1 < ns0)
 		return U;
@@ -72,8 +72,8 @@ static json_t *limits(const struct nodeusage_limits *lim)
 			 num(lim->quota_us), "cfsPeriodUs", num(lim->period_us));
 }
 
-json_t *nodeusage_document(const struct nodeusage_sample *prev, const struct nodeusage_sample *cur,
-			   int64_t window_ms, const struct nodeusage_cgroup *cg, const char *node)
+json_t *usagerates_document(const struct nodeusage_sample *prev, const struct nodeusage_sample *cur,
+			    int64_t window_ms, const struct nodeusage_cgroup *cg, const char *node)
 {
 	int64_t cpu[NODEUSAGE_NSCOPE], node_cpu = U, node_mem = U;
 	const int64_t *mem = cur->memory_bytes;
@@ -85,13 +85,13 @@ json_t *nodeusage_document(const struct nodeusage_sample *prev, const struct nod
 		cpu[i] = U;
 		if (comparable && prev->path[i] && cur->path[i] &&
 		    strcmp(prev->path[i], cur->path[i]) == 0)
-			cpu[i] = at_most(nodeusage_rate_milli(prev->cpu_ns[i], cur->cpu_ns[i],
-							      window_ms),
+			cpu[i] = at_most(usagerates_rate_milli(prev->cpu_ns[i], cur->cpu_ns[i],
+							       window_ms),
 					 cap);
 	}
 	if (comparable)
 		node_cpu = at_most(
-			nodeusage_rate_milli(prev->node_cpu_ns, cur->node_cpu_ns, window_ms), cap);
+			usagerates_rate_milli(prev->node_cpu_ns, cur->node_cpu_ns, window_ms), cap);
 	if (cur->mem_total != U && cur->mem_available != U)
 		node_mem = minus(cur->mem_total, cur->mem_available, 0);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* nodeusage - the NodeUsage document (SCHEMAS.md): node, kube QoS-class and
+/* usagerates - the figures of the NodeUsage document (SCHEMAS.md): node, kube QoS-class and
  * hadoop-yarn CPU and memory usage.
  *
  * A sample is what one moment's files say (cumulative CPU ns, memory bytes,
@@ -20,8 +20,8 @@
  * Differences are floored at 0 (samples of different files are not taken at
  * one instant).
  */
-#ifndef KILO_NODEUSAGE_H
-#define KILO_NODEUSAGE_H
+#ifndef KILO_USAGERATES_H
+#define KILO_USAGERATES_H
 
 #include <jansson.h>
 #include <stdint.h>
@@ -85,8 +85,8 @@ struct nodeusage_cgroup {
  * counter went back, or a scope's path differs).  A rate over the node's capacity (cur->cpus x 1000: rounding
  * and reads a moment apart) is given as the capacity.  node may be NULL.
  * New reference. */
-json_t *nodeusage_document(const struct nodeusage_sample *prev, const struct nodeusage_sample *cur,
-			   int64_t window_ms, const struct nodeusage_cgroup *cg, const char *node);
+json_t *usagerates_document(const struct nodeusage_sample *prev, const struct nodeusage_sample *cur,
+			    int64_t window_ms, const struct nodeusage_cgroup *cg, const char *node);
 
 /* The --state document of s: {"apiVersion":"kilo/v1","kind":"NodeUsageState",
  * "timestampMs":..,"cgroupVersion":..,"nodeCpuNanos":..,"scopes":{"kubepods":
@@ -101,6 +101,6 @@ int nodeusage_state_parse(const json_t *doc, struct nodeusage_sample *prev, stru
 /* Milli-cores from a CPU-time delta: (ns1 - ns0) / (window_ms x 1000),
  * rounded to nearest; NODEUSAGE_UNKNOWN when a value is unknown, the window
  * is not positive or the counter went back. */
-int64_t nodeusage_rate_milli(int64_t ns0, int64_t ns1, int64_t window_ms);
+int64_t usagerates_rate_milli(int64_t ns0, int64_t ns1, int64_t window_ms);
 
 #endif
