@@ -10,6 +10,7 @@
 #include "core/statefile.h"
 #include "decide/evict.h"
 #include "doc/containerlist.h"
+#include "doc/nodeusage.h"
 #include "doc/policy.h"
 
 static const struct option longopts[] = {
@@ -52,6 +53,7 @@ static int parse_args(int argc, char **argv, struct nodecli_opts *o)
 struct run {
 	json_t *docs[4]; /* NodeUsage, ContainerList, PodList, List: in borrows from them */
 	json_t *state_doc;
+	struct nodeusage usage;    /* in borrows its node */
 	struct containerlist list; /* in borrows its ids */
 	struct evict_input in;
 	struct evictorstate st;
@@ -64,6 +66,7 @@ static void run_release(struct run *r)
 	evictorstate_release(&r->st);
 	evict_input_release(&r->in);
 	containerlist_release(&r->list);
+	nodeusage_release(&r->usage);
 	for (size_t i = 0; i < 4; i++)
 		json_decref(r->docs[i]);
 	json_decref(r->state_doc);
@@ -78,7 +81,8 @@ static int read_input(struct run *r, struct err *e)
 	if (jsonio_collect(stdin, "stdin", want, 4, r->docs, NULL, e) < 0 ||
 	    jsonio_require(r->docs[0], "NodeUsage", "stdin", e) < 0 ||
 	    jsonio_require(r->docs[1], "ContainerList", "stdin", e) < 0 ||
-	    evict_parse_node_usage(r->docs[0], &r->in, e) < 0 ||
+	    nodeusage_from_json(r->docs[0], &r->usage, e) < 0 ||
+	    evict_input_usage(&r->in, &r->usage, e) < 0 ||
 	    containerlist_from_json(r->docs[1], &r->list, e) < 0)
 		return -1;
 	evict_input_containers(&r->in, &r->list);

@@ -136,6 +136,7 @@ static int run(const struct opts *o, struct err *e)
 	struct cgroup_layout l = { 0 };
 	struct nodeusage_sample prev = { 0 }, cur = { 0 };
 	struct nodeusage_cgroup ucg;
+	struct nodeusage usage;
 	cleanup_free char *node = NULL;
 	json_auto_t *doc = NULL;
 	int64_t window = 0, mono = 0;
@@ -176,7 +177,9 @@ static int run(const struct opts *o, struct err *e)
 		have = 0;
 	}
 	ucg = nodeusage_sample_cgroup(&l);
-	doc = usagerates_document(have ? &prev : NULL, &cur, window, &ucg, node);
+	usagerates_nodeusage(have ? &prev : NULL, &cur, window, &ucg, node, &usage);
+	doc = nodeusage_to_json(&usage);
+	nodeusage_release(&usage);
 	if (state && !keep_prev) {
 		json_auto_t *st = nodeusage_state(&cur);
 		struct err se = { 0 };

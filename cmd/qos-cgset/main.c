@@ -151,7 +151,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 /* Policy and stdin, checked before anything is written: 0 or an exit code. */
 static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
-		       struct containerlist *list, struct qosapply_inputs *in)
+		       struct nodeusage *usage, struct containerlist *list,
+		       struct qosapply_inputs *in)
 {
 	static const char *const kinds[] = { "NodeUsage", "ContainerList" };
 	struct err e = { 0 };
@@ -164,7 +165,8 @@ static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
 	    (o->do_suppress && jsonio_require(docs[0], kinds[0], "stdin", &e) < 0) ||
 	    (o->do_static && jsonio_require(docs[1], kinds[1], "stdin", &e) < 0) ||
 	    (docs[1] && containerlist_from_json(docs[1], list, &e) < 0) ||
-	    qosapply_inputs(docs[0], docs[1] ? list : NULL, in, &e) < 0) {
+	    (docs[0] && nodeusage_from_json(docs[0], usage, &e) < 0) ||
+	    qosapply_inputs(docs[0] ? usage : NULL, docs[1] ? list : NULL, in, &e) < 0) {
 		cli_print_err(&e);
 		return err_exit_code(&e);
 	}
@@ -241,6 +243,7 @@ static int run(const struct opts *o)
 	struct policy p;
 	struct qosapply_inputs in = { 0 };
 	struct containerlist list = { 0 };
+	struct nodeusage usage = { 0 };
 	json_t *docs[2] = { NULL, NULL };
 	json_auto_t *out = NULL;
 	struct cgcache *cache = NULL;
@@ -251,7 +254,7 @@ static int run(const struct opts *o)
 	size_t failed;
 	int code;
 
-	code = load_inputs(o, &p, docs, &list, &in);
+	code = load_inputs(o, &p, docs, &usage, &list, &in);
 	if (code == 0 && nodecli_open_node(&o->common, &s, &l, &e) < 0) {
 		cli_print_err(&e);
 		code = err_exit_code(&e);
@@ -313,6 +316,7 @@ static int run(const struct opts *o)
 	cgcache_free(cache);
 	qosapply_inputs_release(&in);
 	containerlist_release(&list);
+	nodeusage_release(&usage);
 	cgroup_layout_release(&l);
 	sysroot_release(&s);
 	json_decref(docs[0]);

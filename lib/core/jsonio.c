@@ -507,6 +507,16 @@ int jsonio_get_str(const json_t *obj, const char *ctx, const char *key, const ch
 	return 1;
 }
 
+int jsonio_get_strdup(const json_t *obj, const char *ctx, const char *key, char **out,
+		      struct err *e)
+{
+	const char *s = NULL;
+	int r = jsonio_get_str(obj, ctx, key, &s, e);
+
+	*out = s ? xstrdup(s) : NULL;
+	return r;
+}
+
 int jsonio_get_obj(const json_t *obj, const char *ctx, const char *key, json_t **out, struct err *e)
 {
 	json_t *v = lookup(obj, key);

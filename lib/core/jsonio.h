@@ -167,6 +167,9 @@ int jsonio_get_bool(const json_t *obj, const char *ctx, const char *key, int *ou
 /* *out is borrowed from obj. */
 int jsonio_get_str(const json_t *obj, const char *ctx, const char *key, const char **out,
 		   struct err *e);
+/* *out is a new string (free() it), NULL when absent or null. */
+int jsonio_get_strdup(const json_t *obj, const char *ctx, const char *key, char **out,
+		      struct err *e);
 /* *out is borrowed from obj; it is an object. */
 int jsonio_get_obj(const json_t *obj, const char *ctx, const char *key, json_t **out,
 		   struct err *e);

@@ -27,6 +27,7 @@
 #include "doc/evictorstate.h"
 #include "doc/killplan.h"
 #include "doc/containerlist.h"
+#include "doc/nodeusage.h"
 #include "doc/policy.h"
 
 /* A figure that is not known (JSON null).  Every figure below is >= 0 when known. */
@@ -110,10 +111,12 @@ struct evict_plan {
 	json_t *notes; /* array of strings explaining what was not evaluated (new ref) */
 };
 
-/* Parse a NodeUsage document into in (node, memory, BE CPU usage, limits).
- * Returns 0, or -1 with e set (ERR_INPUT, "NodeUsage.<path>: expected ...,
- * got <value>"). */
-int evict_parse_node_usage(const json_t *doc, struct evict_input *in, struct err *e);
+/* The figures of u (doc/nodeusage, read and checked there) the evictor
+ * uses into in (node borrowed from u: memory, BE CPU usage, window,
+ * limits).  Returns 0, or -1 with e set (ERR_INPUT
+ * "NodeUsage.capacity.memoryBytes: expected a positive integer, got 0":
+ * usage percentages divide by it). */
+int evict_input_usage(struct evict_input *in, const struct nodeusage *u, struct err *e);
 
 /* The containers of cl (doc/containerlist, read and checked there) into
  * in->containers (allocated; ids borrowed from cl, which must outlive in),
@@ -150,10 +153,6 @@ int evict_state_parse(const json_t *doc, const char *name, struct evictorstate *
  * |cpuset| x 1000 and, where the quota is not -1, quota x 1000 / period.
  * EVICT_UNKNOWN when neither dir gives a figure. */
 int64_t evict_be_limit_milli(const struct evict_input *in);
-
-/* The number of CPUs in a cpuset list ("0-3,8"; "" is 0).  Returns the
- * count, or -1 when s is not a cpuset list. */
-int64_t evict_cpuset_count(const char *s);
 
 /* Decide.  Memory (koordlet BEMemoryEvict): trigger at node usage >=
  * memoryEvictThresholdPercent of capacity; need = usage - capacity x

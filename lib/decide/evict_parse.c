@@ -1,80 +1,42 @@
 // SPDX-License-Identifier: Apache-2.0
-/* evict_parse - the evictor's input documents and state, as values (see evict.h) */
+/* evict_parse - the evictor's inputs (from the NodeUsage and ContainerList values), PodList and state (see evict.h) */
 #include <string.h>
 
-#include "core/clock.h"
 #include "core/jsonio.h"
 #include "core/num.h"
 #include "core/xalloc.h"
 #include "decide/evict.h"
 #include "decide/podreq.h"
 #include "doc/containerid.h"
-#include "doc/cpuset.h"
 #include "doc/docmeta.h"
 
-/* An optional non-negative figure: EVICT_UNKNOWN when absent or null. */
-static int get_figure(const json_t *obj, const char *ctx, const char *key, int64_t *out,
-		      struct err *e)
+/* A NodeUsage figure as the evictor's value. */
+static int64_t figure(int64_t v)
 {
-	return docmeta_get_figure(obj, ctx, key, 0, out, e);
+	return v == NODEUSAGE_UNKNOWN ? EVICT_UNKNOWN : v;
 }
 
-int64_t evict_cpuset_count(const char *s)
+static void scope_limit(struct evict_scope_limit *l, const struct nodeusage_limit *u)
 {
-	struct cpuset set;
-	size_t len = strlen(s);
-
-	/* as kilo writes it: the kernel's list, without its blanks */
-	if (len && (s[0] == ' ' || s[len - 1] == ' ' || s[len - 1] == '\n'))
-		return -1;
-	return cpuset_parse(s, &set, NULL) < 0 ? -1 : cpuset_count(&set);
+	l->cpuset_cpus = figure(u->cpuset_cpus);
+	l->cfs_quota_us = figure(u->quota_us);
+	l->cfs_period_us = figure(u->period_us);
 }
 
-static int parse_limit(const json_t *limits, const char *key, struct evict_scope_limit *l,
-		       struct err *e)
+int evict_input_usage(struct evict_input *in, const struct nodeusage *u, struct err *e)
 {
-	json_t *o = NULL, *v;
-	char ctx[64];
-
-	l->cpuset_cpus = l->cfs_quota_us = l->cfs_period_us = EVICT_UNKNOWN;
-	if (jsonio_get_obj(limits, "NodeUsage.limits", key, &o, e) < 0)
-		return -1;
-	snprintf(ctx, sizeof(ctx), "NodeUsage.limits.%s", key);
-	v = json_object_get(o, "cpuset");
-	if (v && !json_is_null(v)) {
-		if (!json_is_string(v) ||
-		    (l->cpuset_cpus = evict_cpuset_count(json_string_value(v))) < 0)
-			return jsonio_bad_value(e, ctx, "cpuset", "a cpuset list such as \"0-3,8\"",
-						v);
-	}
-	if (jsonio_get_int(o, ctx, "cfsQuotaUs", -1, DOCMETA_FIGURE_MAX, &l->cfs_quota_us, e) < 0 ||
-	    jsonio_get_int(o, ctx, "cfsPeriodUs", 1, DOCMETA_FIGURE_MAX, &l->cfs_period_us, e) < 0)
-		return -1;
-	return 0;
-}
-
-int evict_parse_node_usage(const json_t *doc, struct evict_input *in, struct err *e)
-{
-	json_t *meta = NULL, *cap = NULL, *node = NULL, *qos = NULL, *be = NULL, *limits = NULL;
-
-	if (jsonio_get_obj(doc, "NodeUsage", "metadata", &meta, e) < 0 ||
-	    jsonio_get_str(meta, "NodeUsage.metadata", "node", &in->node, e) < 0 ||
-	    jsonio_get_obj(doc, "NodeUsage", "capacity", &cap, e) < 0 ||
-	    jsonio_get_obj(doc, "NodeUsage", "node", &node, e) < 0 ||
-	    jsonio_get_obj(doc, "NodeUsage", "qos", &qos, e) < 0 ||
-	    jsonio_get_obj(qos, "NodeUsage.qos", "besteffort", &be, e) < 0 ||
-	    jsonio_get_obj(doc, "NodeUsage", "limits", &limits, e) < 0 ||
-	    get_figure(cap, "NodeUsage.capacity", "memoryBytes", &in->capacity_memory_bytes, e) <
-		    0 ||
-	    get_figure(node, "NodeUsage.node", "memoryBytes", &in->node_memory_bytes, e) < 0 ||
-	    get_figure(be, "NodeUsage.qos.besteffort", "cpuMilli", &in->be_cpu_milli, e) < 0 ||
-	    get_figure(doc, "NodeUsage", "windowMs", &in->window_ms, e) < 0 ||
-	    parse_limit(limits, "besteffort", &in->be, e) < 0 ||
-	    parse_limit(limits, "hadoopYarn", &in->hadoop_yarn, e) < 0)
-		return -1;
+	if (u->node)
+		in->node = u->node;
+	in->capacity_memory_bytes = figure(u->capacity.memory_bytes);
+	in->node_memory_bytes = figure(u->node_used.memory_bytes);
+	in->be_cpu_milli = figure(u->qos[NODEUSAGE_QOS_BESTEFFORT].cpu_milli);
+	in->window_ms = figure(u->window_ms);
+	scope_limit(&in->be, &u->limits[0]);
+	scope_limit(&in->hadoop_yarn, &u->limits[1]);
 	if (in->capacity_memory_bytes == 0)
-		return jsonio_bad_value(e, "NodeUsage.capacity", "memoryBytes",
-					"a positive integer", json_object_get(cap, "memoryBytes"));
+		return err_set(
+			e, ERR_INPUT, 0,
+			"NodeUsage.capacity.memoryBytes: expected a positive integer, got 0");
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/jsonio.h"
 #include "core/xalloc.h"
 
@@ -54,32 +55,34 @@ static json_t *num(int64_t v)
 	return jsonio_int_or_null(v != U, v);
 }
 
-static json_t *usage(int64_t cpu_milli, int64_t memory_bytes)
-{
-	return json_pack("{s:o,s:o}", "cpuMilli", num(cpu_milli), "memoryBytes", num(memory_bytes));
-}
-
 /* v, or cap when both are known and v is above it. */
 static int64_t at_most(int64_t v, int64_t cap)
 {
 	return v != U && cap != U && v > cap ? cap : v;
 }
 
-static json_t *limits(const struct nodeusage_limits *lim)
+static struct nodeusage_figures fig(int64_t cpu_milli, int64_t memory_bytes)
 {
-	return json_pack("{s:o,s:o,s:o}", "cpuset",
-			 lim->cpuset ? json_string(lim->cpuset) : json_null(), "cfsQuotaUs",
-			 num(lim->quota_us), "cfsPeriodUs", num(lim->period_us));
+	return (struct nodeusage_figures){ cpu_milli, memory_bytes };
 }
 
-json_t *usagerates_document(const struct nodeusage_sample *prev, const struct nodeusage_sample *cur,
-			    int64_t window_ms, const struct nodeusage_cgroup *cg, const char *node)
+static void limit(struct nodeusage_limit *out, const struct nodeusage_limits *lim)
+{
+	out->cpuset = lim->cpuset ? xstrdup(lim->cpuset) : NULL;
+	out->cpuset_cpus = lim->cpuset ? nodeusage_cpuset_count(lim->cpuset) : U;
+	out->quota_us = lim->quota_us;
+	out->period_us = lim->period_us;
+}
+
+void usagerates_nodeusage(const struct nodeusage_sample *prev, const struct nodeusage_sample *cur,
+			  int64_t window_ms, const struct nodeusage_cgroup *cg, const char *node,
+			  struct nodeusage *out)
 {
 	int64_t cpu[NODEUSAGE_NSCOPE], node_cpu = U, node_mem = U;
 	const int64_t *mem = cur->memory_bytes;
-	json_t *doc = jsonio_new_doc("NodeUsage");
 	int comparable = prev && window_ms > 0 && prev->version == cur->version;
 	int64_t cap = cur->cpus > 0 ? (int64_t)cur->cpus * 1000 : U;
+	char ts[40];
 
 	for (int i = 0; i < NODEUSAGE_NSCOPE; i++) {
 		cpu[i] = U;
@@ -95,40 +98,29 @@ json_t *usagerates_document(const struct nodeusage_sample *prev, const struct no
 	if (cur->mem_total != U && cur->mem_available != U)
 		node_mem = minus(cur->mem_total, cur->mem_available, 0);
 
-	json_object_set_new(doc, "metadata", jsonio_metadata(node, cur->time_ms));
-	json_object_set_new(doc, "windowMs", num(comparable ? window_ms : U));
-	json_object_set_new(doc, "cgroup",
-			    json_pack("{s:i,s:s,s:s,s:s}", "version", cg->version, "driver",
-				      cg->driver, "besteffort", cg->besteffort, "hadoopYarn",
-				      cg->hadoop_yarn));
-	json_object_set_new(doc, "capacity",
-			    json_pack("{s:o,s:o}", "cpuMilli",
-				      num(cur->cpus > 0 ? (int64_t)cur->cpus * 1000 : U),
-				      "memoryBytes", num(cur->mem_total)));
-	json_object_set_new(doc, "node", usage(node_cpu, node_mem));
-	json_object_set_new(doc, "system",
-			    usage(minus(node_cpu, cpu[NODEUSAGE_KUBEPODS], 0),
-				  minus(node_mem, mem[NODEUSAGE_KUBEPODS], 0)));
-	json_object_set_new(doc, "qos",
-			    json_pack("{s:o,s:o,s:o}", "guaranteed",
-				      usage(minus(cpu[NODEUSAGE_KUBEPODS], cpu[NODEUSAGE_BURSTABLE],
-						  cpu[NODEUSAGE_BESTEFFORT]),
-					    minus(mem[NODEUSAGE_KUBEPODS], mem[NODEUSAGE_BURSTABLE],
-						  mem[NODEUSAGE_BESTEFFORT])),
-				      "burstable",
-				      usage(cpu[NODEUSAGE_BURSTABLE], mem[NODEUSAGE_BURSTABLE]),
-				      "besteffort",
-				      usage(cpu[NODEUSAGE_BESTEFFORT], mem[NODEUSAGE_BESTEFFORT])));
-	json_object_set_new(doc, "hadoopYarn",
-			    usage(cpu[NODEUSAGE_HADOOP_YARN], mem[NODEUSAGE_HADOOP_YARN]));
-	json_object_set_new(doc, "cpus",
-			    json_pack("{s:o}", "online",
-				      cur->cpus_online ? json_string(cur->cpus_online)
-						       : json_null()));
-	json_object_set_new(doc, "limits",
-			    json_pack("{s:o,s:o}", "besteffort", limits(&cur->limits[0]),
-				      "hadoopYarn", limits(&cur->limits[1])));
-	return doc;
+	nodeusage_init(out);
+	out->node = node ? xstrdup(node) : NULL;
+	out->timestamp = xstrdup(clock_format_rfc3339(cur->time_ms, ts, sizeof(ts)));
+	out->window_ms = comparable ? window_ms : U;
+	out->cgroup_version = cg->version;
+	out->driver = xstrdup(cg->driver);
+	out->besteffort_path = xstrdup(cg->besteffort);
+	out->hadoop_yarn_path = xstrdup(cg->hadoop_yarn);
+	out->capacity = fig(cap, cur->mem_total);
+	out->node_used = fig(node_cpu, node_mem);
+	out->system = fig(minus(node_cpu, cpu[NODEUSAGE_KUBEPODS], 0),
+			  minus(node_mem, mem[NODEUSAGE_KUBEPODS], 0));
+	out->qos[NODEUSAGE_QOS_GUARANTEED] = fig(
+		minus(cpu[NODEUSAGE_KUBEPODS], cpu[NODEUSAGE_BURSTABLE], cpu[NODEUSAGE_BESTEFFORT]),
+		minus(mem[NODEUSAGE_KUBEPODS], mem[NODEUSAGE_BURSTABLE],
+		      mem[NODEUSAGE_BESTEFFORT]));
+	out->qos[NODEUSAGE_QOS_BURSTABLE] = fig(cpu[NODEUSAGE_BURSTABLE], mem[NODEUSAGE_BURSTABLE]);
+	out->qos[NODEUSAGE_QOS_BESTEFFORT] =
+		fig(cpu[NODEUSAGE_BESTEFFORT], mem[NODEUSAGE_BESTEFFORT]);
+	out->hadoop_yarn = fig(cpu[NODEUSAGE_HADOOP_YARN], mem[NODEUSAGE_HADOOP_YARN]);
+	out->cpus_online = cur->cpus_online ? xstrdup(cur->cpus_online) : NULL;
+	limit(&out->limits[0], &cur->limits[0]);
+	limit(&out->limits[1], &cur->limits[1]);
 }
 
 json_t *nodeusage_state(const struct nodeusage_sample *s)

@@ -27,9 +27,9 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "doc/nodeusage.h"
 
-/* A value not known in a sample. */
-#define NODEUSAGE_UNKNOWN INT64_MIN
+/* A value not known in a sample: NODEUSAGE_UNKNOWN (doc/nodeusage.h). */
 
 enum nodeusage_scope {
 	NODEUSAGE_KUBEPODS,
@@ -80,13 +80,15 @@ struct nodeusage_cgroup {
  * a core. */
 #define NODEUSAGE_MIN_WINDOW_MS 500
 
-/* The NodeUsage document (SCHEMAS.md) for cur, with CPU rates over
- * window_ms against prev (rates null when prev is NULL, window_ms <= 0, a
- * counter went back, or a scope's path differs).  A rate over the node's capacity (cur->cpus x 1000: rounding
- * and reads a moment apart) is given as the capacity.  node may be NULL.
- * New reference. */
-json_t *usagerates_document(const struct nodeusage_sample *prev, const struct nodeusage_sample *cur,
-			    int64_t window_ms, const struct nodeusage_cgroup *cg, const char *node);
+/* The NodeUsage (doc/nodeusage; release *out with nodeusage_release()) for
+ * cur, with CPU rates over window_ms against prev (rates unknown when prev
+ * is NULL, window_ms <= 0, a counter went back, or a scope's path
+ * differs).  A rate over the node's capacity (cur->cpus x 1000: rounding
+ * and reads a moment apart) is given as the capacity.  node may be NULL;
+ * metadata.timestamp is cur->time_ms. */
+void usagerates_nodeusage(const struct nodeusage_sample *prev, const struct nodeusage_sample *cur,
+			  int64_t window_ms, const struct nodeusage_cgroup *cg, const char *node,
+			  struct nodeusage *out);
 
 /* The --state document of s: {"apiVersion":"kilo/v1","kind":"NodeUsageState",
  * "timestampMs":..,"cgroupVersion":..,"nodeCpuNanos":..,"scopes":{"kubepods":

@@ -54,17 +54,6 @@ void containerlist_release(struct containerlist *cl)
 
 /* ---- Reading ----------------------------------------------------------- */
 
-/* obj.key as a new string into *out (NULL when absent or null). */
-static int get_dup(const json_t *obj, const char *ctx, const char *key, char **out, struct err *e)
-{
-	const char *s = NULL;
-
-	if (jsonio_get_str(obj, ctx, key, &s, e) < 0)
-		return -1;
-	*out = s ? xstrdup(s) : NULL;
-	return 0;
-}
-
 /* An optional figure 0..CONTAINERLIST_FIGURE_MAX: UNKNOWN when absent or null. */
 static int get_figure(const json_t *obj, const char *ctx, const char *key, int64_t *out,
 		      struct err *e)
@@ -144,11 +133,11 @@ static int read_item(const json_t *it, const char *ctx, json_t *seen, struct con
 	snprintf(c->id, sizeof(c->id), "%s", id);
 	c->start_ms = CONTAINERLIST_UNKNOWN;
 	if (get_flag(it, ctx, "am", containerid_is_am(&c->cid), &c->am, e) < 0 ||
-	    get_dup(it, ctx, "state", &c->state, e) < 0 ||
+	    jsonio_get_strdup(it, ctx, "state", &c->state, e) < 0 ||
 	    jsonio_get_str(it, ctx, "phase", &phase, e) < 0 ||
-	    get_dup(it, ctx, "user", &c->user, e) < 0 ||
+	    jsonio_get_strdup(it, ctx, "user", &c->user, e) < 0 ||
 	    get_figures(it, ctx, "requests", req_keys, req, 2, e) < 0 ||
-	    get_dup(it, ctx, "cgroup", &c->cgroup, e) < 0 ||
+	    jsonio_get_strdup(it, ctx, "cgroup", &c->cgroup, e) < 0 ||
 	    get_figure(it, ctx, "processes", &c->processes, e) < 0 ||
 	    read_pids(it, ctx, c, e) < 0 || jsonio_get_str(it, ctx, "startTime", &start, e) < 0 ||
 	    get_figures(it, ctx, "usage", usage_keys, usage, 4, e) < 0 ||
@@ -175,17 +164,18 @@ static int read_head(const json_t *doc, struct containerlist *out, struct err *e
 	out->cgroup_version = CONTAINERLIST_UNKNOWN;
 	out->yarn_found = CONTAINERLIST_UNKNOWN;
 	if (jsonio_get_obj(doc, "ContainerList", "metadata", &meta, e) < 0 ||
-	    get_dup(meta, "ContainerList.metadata", "node", &out->node, e) < 0 ||
-	    get_dup(meta, "ContainerList.metadata", "timestamp", &out->timestamp, e) < 0 ||
+	    jsonio_get_strdup(meta, "ContainerList.metadata", "node", &out->node, e) < 0 ||
+	    jsonio_get_strdup(meta, "ContainerList.metadata", "timestamp", &out->timestamp, e) <
+		    0 ||
 	    jsonio_get_obj(doc, "ContainerList", "nodeManager", &nm, e) < 0 ||
-	    get_dup(nm, "ContainerList.nodeManager", "url", &out->nm_url, e) < 0 ||
+	    jsonio_get_strdup(nm, "ContainerList.nodeManager", "url", &out->nm_url, e) < 0 ||
 	    get_flag(nm, "ContainerList.nodeManager", "reachable", 0, &out->nm_reachable, e) < 0 ||
-	    get_dup(nm, "ContainerList.nodeManager", "error", &out->nm_error, e) < 0 ||
+	    jsonio_get_strdup(nm, "ContainerList.nodeManager", "error", &out->nm_error, e) < 0 ||
 	    jsonio_get_obj(doc, "ContainerList", "hadoopYarn", &y, e) < 0 ||
 	    jsonio_get_int(y, "ContainerList.hadoopYarn", "cgroupVersion", 1, 2,
 			   &out->cgroup_version, e) < 0 ||
-	    get_dup(y, "ContainerList.hadoopYarn", "driver", &out->driver, e) < 0 ||
-	    get_dup(y, "ContainerList.hadoopYarn", "path", &out->yarn_path, e) < 0 ||
+	    jsonio_get_strdup(y, "ContainerList.hadoopYarn", "driver", &out->driver, e) < 0 ||
+	    jsonio_get_strdup(y, "ContainerList.hadoopYarn", "path", &out->yarn_path, e) < 0 ||
 	    get_flag(y, "ContainerList.hadoopYarn", "found", CONTAINERLIST_UNKNOWN,
 		     &out->yarn_found, e) < 0)
 		return -1;

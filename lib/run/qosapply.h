@@ -28,6 +28,7 @@
 #include "core/jsonio.h"
 #include "decide/qos.h"
 #include "doc/containerlist.h"
+#include "doc/nodeusage.h"
 #include "doc/policy.h"
 #include "kernel/cgroup.h"
 #include "kernel/sysroot.h"
@@ -58,8 +59,8 @@ struct qosapply_inputs {
 	int nm_reachable; /* ContainerList's nodeManager.reachable */
 };
 
-/* Read usage (NodeUsage, may be NULL) and list (the ContainerList read by
- * containerlist_from_json(), may be NULL) into *in; both must outlive *in.
+/* Read usage (the NodeUsage read by nodeusage_from_json(), may be NULL) and
+ * list (the ContainerList read by containerlist_from_json(), may be NULL) into *in; both must outlive *in.
  * A live container is containerlist_item's live: its NM state's phase
  * (doc/nmstate) is starting or running, or a state the table lacks
  * (counted in nunknown); killing and finished ones hold no allocation, nor
@@ -68,7 +69,7 @@ struct qosapply_inputs {
  * with e set (ERR_INPUT naming the field and the value; the sum of the
  * live requests overflowing int64).  Release with qosapply_inputs_release()
  * either way. */
-int qosapply_inputs(const json_t *usage, const struct containerlist *list,
+int qosapply_inputs(const struct nodeusage *usage, const struct containerlist *list,
 		    struct qosapply_inputs *in, struct err *e);
 
 void qosapply_inputs_release(struct qosapply_inputs *in);

@@ -10,72 +10,42 @@
 #include "core/xalloc.h"
 #include "doc/containerid.h"
 #include "doc/containerlist.h"
+#include "doc/nodeusage.h"
 #include "run/qosapply.h"
 
 /* ---- Inputs ------------------------------------------------------------ */
 
-/* The evictor's bound of a NodeUsage figure: guaranteed + burstable stays in int64. */
-#define USAGE_FIGURE_MAX (INT64_C(1) << 53)
-
-/* obj.key.cpuMilli (or memoryBytes); returns 1 known, 0 null/absent, -1. */
-static int get_nested(const json_t *doc, const char *ctx, const char *k1, const char *k2,
-		      const char *field, int64_t *out, struct err *e)
+/* v when known, else dflt. */
+static int64_t known_or(int64_t v, int64_t dflt)
 {
-	json_t *a = NULL, *b = NULL;
-	char c1[96], c2[128];
-	int r;
-
-	snprintf(c1, sizeof(c1), "%s.%s", ctx, k1);
-	if ((r = jsonio_get_obj(doc, ctx, k1, &a, e)) <= 0)
-		return r;
-	if (k2) {
-		snprintf(c2, sizeof(c2), "%s.%s", c1, k2);
-		if ((r = jsonio_get_obj(a, c1, k2, &b, e)) <= 0)
-			return r;
-		return jsonio_get_int(b, c2, field, 0, USAGE_FIGURE_MAX, out, e);
-	}
-	return jsonio_get_int(a, c1, field, 0, USAGE_FIGURE_MAX, out, e);
+	return v == NODEUSAGE_UNKNOWN ? dflt : v;
 }
 
-static int node_of(const json_t *doc, const char *ctx, const char **node, struct err *e)
+static void usage_inputs(const struct nodeusage *u, struct qosapply_inputs *in)
 {
-	json_t *m = NULL;
-	int r = jsonio_get_obj(doc, ctx, "metadata", &m, e);
+	int64_t g = u->qos[NODEUSAGE_QOS_GUARANTEED].cpu_milli,
+		b = u->qos[NODEUSAGE_QOS_BURSTABLE].cpu_milli;
 
-	if (r <= 0)
-		return r;
-	return jsonio_get_str(m, "metadata", "node", node, e);
-}
-
-static int usage_inputs(const json_t *u, struct qosapply_inputs *in, struct err *e)
-{
-	const char *ctx = "NodeUsage";
-	int64_t g = 0, b = 0;
-	int known[4];
-
-	if ((known[0] = get_nested(u, ctx, "capacity", NULL, "cpuMilli", &in->usage.capacity_milli,
-				   e)) < 0 ||
-	    (known[1] = get_nested(u, ctx, "system", NULL, "cpuMilli", &in->usage.system_milli,
-				   e)) < 0 ||
-	    (known[2] = get_nested(u, ctx, "qos", "guaranteed", "cpuMilli", &g, e)) < 0 ||
-	    (known[3] = get_nested(u, ctx, "qos", "burstable", "cpuMilli", &b, e)) < 0 ||
-	    get_nested(u, ctx, "capacity", NULL, "memoryBytes", &in->capacity_bytes, e) < 0 ||
-	    (!in->node && node_of(u, ctx, &in->node, e) < 0))
-		return -1;
-	in->usage.nonbe_milli = g + b;
-	in->usage_known = known[0] && known[1] && known[2] && known[3];
-	if (json_is_null(json_object_get(u, "windowMs")) || !json_object_get(u, "windowMs"))
+	in->usage.capacity_milli = known_or(u->capacity.cpu_milli, 0);
+	in->usage.system_milli = known_or(u->system.cpu_milli, 0);
+	in->usage.nonbe_milli = known_or(g, 0) + known_or(b, 0); /* each <= 2^53 */
+	in->capacity_bytes = known_or(u->capacity.memory_bytes, -1);
+	if (!in->node)
+		in->node = u->node;
+	in->usage_known = u->capacity.cpu_milli != NODEUSAGE_UNKNOWN &&
+			  u->system.cpu_milli != NODEUSAGE_UNKNOWN && g != NODEUSAGE_UNKNOWN &&
+			  b != NODEUSAGE_UNKNOWN;
+	if (u->window_ms == NODEUSAGE_UNKNOWN)
 		in->usage_why = "NodeUsage has no CPU rates yet: windowMs null (the first --state "
 				"call, or one too soon after the last)";
-	else if (!known[0])
+	else if (u->capacity.cpu_milli == NODEUSAGE_UNKNOWN)
 		in->usage_why = "NodeUsage capacity.cpuMilli null";
-	else if (!known[1])
+	else if (u->system.cpu_milli == NODEUSAGE_UNKNOWN)
 		in->usage_why =
 			"NodeUsage system.cpuMilli null (the kubepods cgroup's usage unknown)";
 	else
 		in->usage_why = "NodeUsage qos guaranteed/burstable cpuMilli null (no kubepods or "
 				"burstable cgroup in the cpu hierarchy)";
-	return 0;
 }
 
 static int pids_cmp(const void *a, const void *b)
@@ -124,26 +94,30 @@ static int list_inputs(const struct containerlist *list, struct qosapply_inputs 
 	return 0;
 }
 
-static const struct jsonio_filter node_field[] = { { "node" }, { "timestamp" }, { NULL } };
+static const struct jsonio_filter metadata_fields[] = { { "node" }, { "timestamp" }, { NULL } };
 
-/* What usage_inputs and node_of read, and containerlist_from_json()
- * (doc/containerlist: containerlist_fields); a field read there must be
- * added here. */
+/* What nodeusage_from_json() and containerlist_from_json() read (their
+ * nodeusage_fields and containerlist_fields, one filter for both kinds): a
+ * field read there must be added here. */
 const struct jsonio_filter qosapply_input_fields[] = {
 	{ "kind" },
 	{ "apiVersion" },
-	{ "metadata", node_field },
+	{ "metadata", metadata_fields },
 	{ "windowMs" },
+	{ "cgroup" },
 	{ "capacity" },
+	{ "node" },
 	{ "system" },
 	{ "qos" },
-	{ "nodeManager" },
 	{ "hadoopYarn" },
+	{ "cpus" },
+	{ "limits" },
+	{ "nodeManager" },
 	{ "items", containerlist_item_fields },
 	{ NULL },
 };
 
-int qosapply_inputs(const json_t *usage, const struct containerlist *list,
+int qosapply_inputs(const struct nodeusage *usage, const struct containerlist *list,
 		    struct qosapply_inputs *in, struct err *e)
 {
 	*in = (struct qosapply_inputs){ .capacity_bytes = -1,
@@ -153,8 +127,8 @@ int qosapply_inputs(const json_t *usage, const struct containerlist *list,
 		return -1;
 	if (in->npids)
 		qsort(in->pids, in->npids, sizeof(*in->pids), pids_cmp);
-	if (usage && usage_inputs(usage, in, e) < 0)
-		return -1;
+	if (usage)
+		usage_inputs(usage, in);
 	return 0;
 }
 

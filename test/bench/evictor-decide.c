@@ -30,6 +30,7 @@ static int decide_once(const struct policy *p, const char *buf, size_t len, int6
 	json_t *docs[2] = { NULL, NULL }, *plan_doc;
 	struct evict_input ev = { 0 };
 	struct containerlist list = { 0 };
+	struct nodeusage usage = { 0 };
 	struct evictorstate st;
 	struct evict_plan plan;
 	struct err e = { 0 };
@@ -41,7 +42,8 @@ static int decide_once(const struct policy *p, const char *buf, size_t len, int6
 	if (in)
 		fclose(in);
 	if (ret == 0 && !decode_only) {
-		if (evict_parse_node_usage(docs[0], &ev, &e) < 0 ||
+		if (nodeusage_from_json(docs[0], &usage, &e) < 0 ||
+		    evict_input_usage(&ev, &usage, &e) < 0 ||
 		    containerlist_from_json(docs[1], &list, &e) < 0) {
 			ret = -1;
 		} else {
@@ -58,6 +60,7 @@ static int decide_once(const struct policy *p, const char *buf, size_t len, int6
 	evictorstate_release(&st);
 	evict_input_release(&ev);
 	containerlist_release(&list);
+	nodeusage_release(&usage);
 	json_decref(docs[0]);
 	json_decref(docs[1]);
 	return ret;

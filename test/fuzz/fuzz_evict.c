@@ -19,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *docs[5] = { 0 };
 	struct evict_input in = { 0 };
 	struct containerlist list = { 0 };
+	struct nodeusage usage = { 0 };
 	struct evictorstate st;
 	struct evict_plan plan = { 0 };
 	struct policy p;
@@ -31,7 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	evictorstate_init(&st);
 	policy_defaults(&p);
 	ok = jsonio_collect(f, "stdin", want, 5, docs, NULL, &e) >= 0 && docs[0] && docs[1] &&
-	     evict_parse_node_usage(docs[0], &in, &e) == 0 &&
+	     nodeusage_from_json(docs[0], &usage, &e) == 0 &&
+	     evict_input_usage(&in, &usage, &e) == 0 &&
 	     containerlist_from_json(docs[1], &list, &e) == 0 &&
 	     (evict_input_containers(&in, &list), 1) &&
 	     (!(docs[2] || docs[3]) ||
@@ -51,6 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	evictorstate_release(&st);
 	evict_input_release(&in);
 	containerlist_release(&list);
+	nodeusage_release(&usage);
 	for (int i = 0; i < 5; i++)
 		json_decref(docs[i]);
 	fclose(f);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "doc/containerlist.h"
+#include "doc/nodeusage.h"
 #include "fuzz.h"
 #include "run/qosapply.h"
 
@@ -15,6 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct qosapply_inputs in = { 0 };
 	json_t *docs[2] = { 0 };
 	struct containerlist list = { 0 };
+	struct nodeusage usage = { 0 };
 	FILE *f;
 
 	f = fuzz_file(data, size);
@@ -23,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (jsonio_collect(f, "stdin", kinds, 2, docs, qosapply_input_fields, &e) < 0) {
 		fuzz_check_err(&e);
 	} else if ((docs[1] && containerlist_from_json(docs[1], &list, &e) < 0) ||
-		   qosapply_inputs(docs[0], docs[1] ? &list : NULL, &in, &e) < 0) {
+		   (docs[0] && nodeusage_from_json(docs[0], &usage, &e) < 0) ||
+		   qosapply_inputs(docs[0] ? &usage : NULL, docs[1] ? &list : NULL, &in, &e) < 0) {
 		fuzz_check_err(&e);
 	} else {
 		if (in.cpu_milli_sum < 0)
@@ -34,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	qosapply_inputs_release(&in);
 	containerlist_release(&list);
+	nodeusage_release(&usage);
 	json_decref(docs[0]);
 	json_decref(docs[1]);
 	fclose(f);

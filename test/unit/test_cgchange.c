@@ -8,6 +8,7 @@
 
 #include "core/jsonio.h"
 #include "doc/containerlist.h"
+#include "doc/nodeusage.h"
 #include "kernel/cputopo.h"
 #include "run/cgchange.h"
 #include "run/qosapply.h"
@@ -360,9 +361,11 @@ END_TEST
 static int inputs(const json_t *u, const json_t *l, struct qosapply_inputs *in, struct err *e)
 {
 	static struct containerlist list;
+	static struct nodeusage usage;
 
 	containerlist_release(&list);
-	return testlib_qos_inputs(u, l, &list, in, e);
+	nodeusage_release(&usage);
+	return testlib_qos_inputs(u, l, &usage, &list, in, e);
 }
 
 static json_t *doc(const char *text)

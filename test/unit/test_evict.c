@@ -23,6 +23,7 @@
 
 struct run {
 	json_t *docs[4];
+	struct nodeusage usage;
 	struct containerlist list;
 	struct evict_input in;
 	struct evictorstate st;
@@ -71,7 +72,8 @@ static void run_case(struct run *r, const char *policy, const char *nu, const ch
 	r->docs[1] = parse(cl);
 	r->docs[2] = parse(pods);
 	r->docs[3] = parse(state);
-	ck_assert_msg(evict_parse_node_usage(r->docs[0], &r->in, &e) == 0, "%s", e.msg);
+	ck_assert_msg(nodeusage_from_json(r->docs[0], &r->usage, &e) == 0, "%s", e.msg);
+	ck_assert_msg(evict_input_usage(&r->in, &r->usage, &e) == 0, "%s", e.msg);
 	ck_assert_msg(containerlist_from_json(r->docs[1], &r->list, &e) == 0, "%s", e.msg);
 	evict_input_containers(&r->in, &r->list);
 	ck_assert_msg(!pods || evict_parse_pods(r->docs[2], &r->in, &e) == 0, "%s", e.msg);
@@ -99,6 +101,7 @@ static void run_free(struct run *r)
 	evictorstate_release(&r->st);
 	evict_input_release(&r->in);
 	containerlist_release(&r->list);
+	nodeusage_release(&r->usage);
 	for (size_t i = 0; i < 4; i++)
 		json_decref(r->docs[i]);
 }
@@ -591,6 +594,7 @@ START_TEST(test_evict_parse_errors)
 	struct evict_input in = { 0 };
 	struct evictorstate st;
 	struct containerlist list;
+	struct nodeusage usage;
 	struct err e = { 0 };
 	json_t *doc = parse(t->text);
 	int ret;
@@ -598,7 +602,9 @@ START_TEST(test_evict_parse_errors)
 	in.node = "n1";
 	switch (t->doc) {
 	case 0:
-		ret = evict_parse_node_usage(doc, &in, &e);
+		ret = nodeusage_from_json(doc, &usage, &e) < 0 ? -1
+							       : evict_input_usage(&in, &usage, &e);
+		nodeusage_release(&usage);
 		break;
 	case 1:
 		ret = containerlist_from_json(doc, &list, &e);
@@ -620,17 +626,17 @@ END_TEST
 
 START_TEST(test_evict_cpuset_count)
 {
-	ck_assert_int_eq(evict_cpuset_count("0-63"), 64);
-	ck_assert_int_eq(evict_cpuset_count("0-1,3,8-9"), 5);
-	ck_assert_int_eq(evict_cpuset_count(""), 0);
-	ck_assert_int_eq(evict_cpuset_count("3-1"), -1);
-	ck_assert_int_eq(evict_cpuset_count("1,"), -1);
-	ck_assert_int_eq(evict_cpuset_count("1-"), -1);
-	ck_assert_int_eq(evict_cpuset_count(" 1"), -1);
+	ck_assert_int_eq(nodeusage_cpuset_count("0-63"), 64);
+	ck_assert_int_eq(nodeusage_cpuset_count("0-1,3,8-9"), 5);
+	ck_assert_int_eq(nodeusage_cpuset_count(""), 0);
+	ck_assert_int_eq(nodeusage_cpuset_count("3-1"), -1);
+	ck_assert_int_eq(nodeusage_cpuset_count("1,"), -1);
+	ck_assert_int_eq(nodeusage_cpuset_count("1-"), -1);
+	ck_assert_int_eq(nodeusage_cpuset_count(" 1"), -1);
 	/* the kernel's grammar (doc/cpuset): a CPU listed twice counts once */
-	ck_assert_int_eq(evict_cpuset_count("0-3,2-3"), 4);
-	ck_assert_int_eq(evict_cpuset_count("1-+3"), -1);
-	ck_assert_int_eq(evict_cpuset_count("99999999999999999999"), -1);
+	ck_assert_int_eq(nodeusage_cpuset_count("0-3,2-3"), 4);
+	ck_assert_int_eq(nodeusage_cpuset_count("1-+3"), -1);
+	ck_assert_int_eq(nodeusage_cpuset_count("99999999999999999999"), -1);
 }
 END_TEST
 

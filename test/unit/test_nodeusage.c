@@ -1,222 +1,119 @@
 // SPDX-License-Identifier: Apache-2.0
-/* test_nodeusage - NodeUsage rates, document and state from samples; the
- * --state file */
-#include <stdio.h>
-#include <stdlib.h>
+/* test_nodeusage - the NodeUsage module: round trip, the refusals (each
+ * names its path), the derived cpuset count */
 #include <string.h>
 
 #include "core/jsonio.h"
-#include "core/statefile.h"
-#include "decide/usagerates.h"
-#include "run/nodeusage_sample.h"
+#include "doc/nodeusage.h"
 #include "testlib.h"
 
-#define U NODEUSAGE_UNKNOWN
+/* As node-usage writes it (SCHEMAS.md). */
+static const char usage_text[] =
+	"{\"apiVersion\":\"kilo/v1\",\"kind\":\"NodeUsage\","
+	"\"metadata\":{\"node\":\"worker-1\",\"timestamp\":\"2026-11-29T16:00:00Z\"},"
+	"\"windowMs\":1000,\"cgroup\":{\"version\":1,\"driver\":\"cgroupfs\","
+	"\"besteffort\":\"/kubepods/besteffort\",\"hadoopYarn\":\"/kubepods/besteffort/hadoop-yarn\"},"
+	"\"capacity\":{\"cpuMilli\":64000,\"memoryBytes\":274877906944},"
+	"\"node\":{\"cpuMilli\":21000,\"memoryBytes\":150000000000},"
+	"\"system\":{\"cpuMilli\":null,\"memoryBytes\":9000000000},"
+	"\"qos\":{\"guaranteed\":{\"cpuMilli\":9000,\"memoryBytes\":60000000000},"
+	"\"burstable\":{\"cpuMilli\":6000,\"memoryBytes\":50000000000},"
+	"\"besteffort\":{\"cpuMilli\":4000,\"memoryBytes\":31000000000}},"
+	"\"hadoopYarn\":{\"cpuMilli\":3500,\"memoryBytes\":28000000000},"
+	"\"cpus\":{\"online\":\"0-63\"},"
+	"\"limits\":{\"besteffort\":{\"cpuset\":\"0-63\",\"cfsQuotaUs\":-1,\"cfsPeriodUs\":100000},"
+	"\"hadoopYarn\":{\"cpuset\":\"0-31\",\"cfsQuotaUs\":400000,\"cfsPeriodUs\":100000}}}";
+
+static json_t *parse(const char *text)
+{
+	struct err e = { 0 };
+	json_t *d = jsonio_parse(text, "test", &e);
+
+	ck_assert_msg(d != NULL, "%s", e.msg);
+	return d;
+}
+
+START_TEST(test_nodeusage_round_trip)
+{
+	json_auto_t *doc = parse(usage_text);
+	json_auto_t *back = NULL;
+	struct nodeusage u;
+	struct err e = { 0 };
+	char *text;
+
+	ck_assert_msg(nodeusage_from_json(doc, &u, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(u.node, "worker-1");
+	ck_assert_int_eq(u.window_ms, 1000);
+	ck_assert_int_eq(u.system.cpu_milli, NODEUSAGE_UNKNOWN);
+	ck_assert_int_eq(u.qos[NODEUSAGE_QOS_BURSTABLE].cpu_milli, 6000);
+	ck_assert_int_eq(u.limits[0].quota_us, -1);
+	ck_assert_int_eq(u.limits[0].cpuset_cpus, 64);
+	ck_assert_int_eq(u.limits[1].cpuset_cpus, 32);
+	back = nodeusage_to_json(&u);
+	text = json_dumps(back, JSON_COMPACT);
+	ck_assert_str_eq(text, usage_text);
+	free(text);
+	nodeusage_release(&u);
+}
+END_TEST
 
 static const struct {
-	int64_t ns0, ns1, window, milli;
-} rates[] = {
-	{ 0, 1000000000, 1000, 1000 }, /* one CPU for a second */
-	{ 5, 5, 1000, 0 },             /* idle is 0, not unknown */
-	{ 0, 1500000, 1000, 2 },       /* 1.5 rounds to 2 */
-	{ 0, 1499999, 1000, 1 },
-	{ 0, 64000000000LL, 2000, 32000 },
-	{ 10, 9, 1000, U }, /* counter went back (cgroup recreated) */
-	{ U, 9, 1000, U },
-	{ 0, 9, 0, U },
-	{ 0, 9, -5, U },
+	const char *text, *msg;
+} bad[] = {
+	{ "{\"windowMs\":-1}",
+	  "NodeUsage.windowMs: expected an integer 0..9007199254740992, got -1" },
+	{ "{\"cgroup\":{\"version\":0}}",
+	  "NodeUsage.cgroup.version: expected an integer 1..2, got 0" },
+	{ "{\"capacity\":{\"cpuMilli\":\"8\"}}",
+	  "NodeUsage.capacity.cpuMilli: expected an integer 0..9007199254740992, got \"8\"" },
+	{ "{\"qos\":{\"guaranteed\":{\"memoryBytes\":9007199254740993}}}",
+	  "NodeUsage.qos.guaranteed.memoryBytes: expected an integer 0..9007199254740992, got "
+	  "9007199254740993" },
+	{ "{\"cpus\":{\"online\":5}}", "NodeUsage.cpus.online: expected a string, got 5" },
+	{ "{\"limits\":{\"besteffort\":{\"cpuset\":\" 1\"}}}",
+	  "NodeUsage.limits.besteffort.cpuset: expected a cpuset list such as \"0-3,8\", got \" 1\"" },
+	{ "{\"limits\":{\"hadoopYarn\":{\"cfsQuotaUs\":-2}}}",
+	  "NodeUsage.limits.hadoopYarn.cfsQuotaUs: expected an integer -1..9007199254740992, got -2" },
 };
 
-START_TEST(test_nodeusage_rate)
+START_TEST(test_nodeusage_refusals)
 {
-	ck_assert_int_eq(usagerates_rate_milli(rates[_i].ns0, rates[_i].ns1, rates[_i].window),
-			 rates[_i].milli);
-}
-END_TEST
-
-static struct cgroup_layout layout;
-static struct nodeusage_cgroup ucg; /* the document's view of layout */
-
-static void sample_fill(struct nodeusage_sample *s, int64_t t, int64_t k)
-{
-	static const char *const paths[] = { "/kubepods", "/kubepods/burstable",
-					     "/kubepods/besteffort",
-					     "/kubepods/besteffort/hadoop-yarn" };
-
-	nodeusage_sample_release(s);
-	s->time_ms = t;
-	s->version = 1;
-	s->node_cpu_ns = 100000000000LL + k * 8;
-	s->mem_total = 1000;
-	s->mem_available = 300;
-	s->cpus = 8;
-	s->cpus_online = strdup("0-7");
-	for (int i = 0; i < NODEUSAGE_NSCOPE; i++) {
-		s->path[i] = strdup(paths[i]);
-		s->cpu_ns[i] = k * (4 - i); /* kubepods 4k, burstable 3k, besteffort 2k, yarn k */
-	}
-	s->memory_bytes[NODEUSAGE_KUBEPODS] = 600;
-	s->memory_bytes[NODEUSAGE_BURSTABLE] = 250;
-	s->memory_bytes[NODEUSAGE_BESTEFFORT] = 300;
-	s->memory_bytes[NODEUSAGE_HADOOP_YARN] = 200;
-	s->limits[0].cpuset = strdup("0-7");
-	s->limits[0].quota_us = -1;
-	s->limits[0].period_us = 100000;
-}
-
-static void layout_setup(void)
-{
+	json_auto_t *doc = parse(bad[_i].text);
+	struct nodeusage u;
 	struct err e = { 0 };
 
-	ck_assert_int_eq(cgroup_layout_set_kube(&layout, CGROUP_DRIVER_CGROUPFS, NULL, &e), 0);
-	layout.version = 1;
-	ucg = nodeusage_sample_cgroup(&layout);
-}
-
-static void layout_teardown(void)
-{
-	cgroup_layout_release(&layout);
-}
-
-static char *dump(const json_t *j)
-{
-	return json_dumps(j, JSON_COMPACT);
-}
-
-START_TEST(test_usagerates_document)
-{
-	struct nodeusage_sample a = { 0 }, b = { 0 };
-	json_t *doc;
-	char *s;
-
-	sample_fill(&a, 1000, 0);
-	sample_fill(&b, 2000, 1000000000);
-	doc = usagerates_document(&a, &b, 1000, &ucg, "n1");
-	s = dump(json_object_get(doc, "qos"));
-	/* guaranteed: 4000 - 3000 - 2000 floored at 0; memory 600 - 250 - 300 = 50 */
-	ck_assert_str_eq(s, "{\"guaranteed\":{\"cpuMilli\":0,\"memoryBytes\":50},"
-			    "\"burstable\":{\"cpuMilli\":3000,\"memoryBytes\":250},"
-			    "\"besteffort\":{\"cpuMilli\":2000,\"memoryBytes\":300}}");
-	free(s);
-	s = dump(json_object_get(doc, "system"));
-	ck_assert_str_eq(s, "{\"cpuMilli\":4000,\"memoryBytes\":100}"); /* node 8000 - 4000 */
-	free(s);
-	s = dump(json_object_get(doc, "limits"));
-	ck_assert_str_eq(s, "{\"besteffort\":{\"cpuset\":\"0-7\",\"cfsQuotaUs\":-1,"
-			    "\"cfsPeriodUs\":100000},\"hadoopYarn\":{\"cpuset\":null,"
-			    "\"cfsQuotaUs\":null,\"cfsPeriodUs\":null}}");
-	free(s);
-	ck_assert_int_eq(json_integer_value(json_object_get(doc, "windowMs")), 1000);
-	json_decref(doc);
-
-	/* the hadoop-yarn path changed: its rate is unknown, its memory is not */
-	free(a.path[NODEUSAGE_HADOOP_YARN]);
-	a.path[NODEUSAGE_HADOOP_YARN] = strdup("/yarn");
-	doc = usagerates_document(&a, &b, 1000, &ucg, NULL);
-	s = dump(json_object_get(doc, "hadoopYarn"));
-	ck_assert_str_eq(s, "{\"cpuMilli\":null,\"memoryBytes\":200}");
-	free(s);
-	ck_assert_ptr_null(json_object_get(json_object_get(doc, "metadata"), "node"));
-	json_decref(doc);
-
-	/* no previous sample: every rate null, windowMs null, memory known */
-	doc = usagerates_document(NULL, &b, 0, &ucg, "n1");
-	s = dump(json_object_get(doc, "node"));
-	ck_assert_str_eq(s, "{\"cpuMilli\":null,\"memoryBytes\":700}");
-	free(s);
-	ck_assert(json_is_null(json_object_get(doc, "windowMs")));
-	json_decref(doc);
-
-	/* over a window of 100 ms (ticks rounding, reads a moment apart) the
-	 * node read 20 cores of 8 and kubepods 40: given as the capacity */
-	doc = usagerates_document(&a, &b, 100, &ucg, "n1");
-	s = dump(json_object_get(doc, "node"));
-	ck_assert_str_eq(s, "{\"cpuMilli\":8000,\"memoryBytes\":700}");
-	free(s);
-	s = dump(json_object_get(json_object_get(doc, "qos"), "besteffort"));
-	ck_assert_str_eq(s, "{\"cpuMilli\":8000,\"memoryBytes\":300}");
-	free(s);
-	json_decref(doc);
-
-	/* unknown kubepods memory: guaranteed and system memory unknown too */
-	b.memory_bytes[NODEUSAGE_KUBEPODS] = U;
-	doc = usagerates_document(&a, &b, 1000, &ucg, "n1");
-	s = dump(json_object_get(doc, "system"));
-	ck_assert_str_eq(s, "{\"cpuMilli\":4000,\"memoryBytes\":null}");
-	free(s);
-	json_decref(doc);
-	nodeusage_sample_release(&a);
-	nodeusage_sample_release(&b);
-}
-END_TEST
-
-START_TEST(test_nodeusage_state_roundtrip)
-{
-	struct nodeusage_sample a = { 0 }, p = { 0 };
-	struct err e = { 0 };
-	json_t *st;
-
-	sample_fill(&a, 5000, 7);
-	a.cpu_ns[NODEUSAGE_BURSTABLE] = U;
-	st = nodeusage_state(&a);
-	ck_assert_int_eq(nodeusage_state_parse(st, &p, &e), 0);
-	ck_assert_int_eq(p.time_ms, 5000);
-	ck_assert_int_eq(p.version, 1);
-	ck_assert_int_eq(p.node_cpu_ns, a.node_cpu_ns);
-	ck_assert_int_eq(p.cpu_ns[NODEUSAGE_KUBEPODS], 28);
-	ck_assert_int_eq(p.cpu_ns[NODEUSAGE_BURSTABLE], U);
-	ck_assert_str_eq(p.path[NODEUSAGE_HADOOP_YARN], "/kubepods/besteffort/hadoop-yarn");
-	json_object_set_new(json_object_get(json_object_get(st, "scopes"), "besteffort"),
-			    "cpuNanos", json_string("12"));
-	ck_assert_int_eq(nodeusage_state_parse(st, &p, &e), -1);
-	ck_assert_str_eq(e.msg, "NodeUsageState.scopes.besteffort.cpuNanos: expected an integer "
-				"0..9223372036854775807, got \"12\"");
-	json_decref(st);
-	nodeusage_sample_release(&a);
-	nodeusage_sample_release(&p);
-}
-END_TEST
-
-START_TEST(test_statefile)
-{
-	char *dir = testlib_tmpdir(), *path = NULL;
-	json_t *doc = jsonio_new_doc("NodeUsageState"), *got = NULL;
-	struct err e = { 0 };
-
-	ck_assert(asprintf(&path, "%s/state.json", dir) > 0);
-	ck_assert_int_eq(statefile_load(path, "NodeUsageState", &got, &e), 0);
-	ck_assert_ptr_null(got);
-	json_object_set_new(doc, "timestampMs", json_integer(42));
-	ck_assert_int_eq(statefile_save(path, doc, &e), 0);
-	ck_assert_int_eq(statefile_load(path, "NodeUsageState", &got, &e), 1);
-	ck_assert(json_equal(doc, got));
-	json_decref(got);
-	ck_assert_int_eq(statefile_load(path, "Other", &got, &e), -1);
+	ck_assert_int_eq(nodeusage_from_json(doc, &u, &e), -1);
 	ck_assert_int_eq(e.kind, ERR_INPUT);
-	testlib_write(dir, "state.json", "{\"kind\":");
-	ck_assert_int_eq(statefile_load(path, "NodeUsageState", &got, &e), -1);
-	ck_assert_int_eq(e.kind, ERR_INPUT);
-	free(path);
-	ck_assert(asprintf(&path, "%s/no-such-dir/state.json", dir) > 0);
-	ck_assert_int_eq(statefile_save(path, doc, &e), -1);
-	ck_assert_int_eq(e.kind, ERR_SYSTEM);
-	json_decref(doc);
-	free(path);
-	testlib_rmtree(dir);
-	free(dir);
+	ck_assert_str_eq(e.msg, bad[_i].msg);
+	ck_assert_ptr_null(u.node); /* released */
+}
+END_TEST
+
+/* Absent is unknown, never 0. */
+START_TEST(test_nodeusage_absent)
+{
+	json_auto_t *doc = parse("{\"kind\":\"NodeUsage\"}");
+	struct nodeusage u;
+	struct err e = { 0 };
+
+	ck_assert_msg(nodeusage_from_json(doc, &u, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(u.window_ms, NODEUSAGE_UNKNOWN);
+	ck_assert_int_eq(u.capacity.memory_bytes, NODEUSAGE_UNKNOWN);
+	ck_assert_int_eq(u.limits[1].quota_us, NODEUSAGE_UNKNOWN);
+	ck_assert_int_eq(u.limits[1].cpuset_cpus, NODEUSAGE_UNKNOWN);
+	ck_assert_ptr_null(u.node);
+	nodeusage_release(&u);
 }
 END_TEST
 
 static Suite *nodeusage_suite(void)
 {
 	Suite *s = suite_create("nodeusage");
-	TCase *tc = tcase_create("nodeusage");
+	TCase *tc = tcase_create("core");
 
-	tcase_add_checked_fixture(tc, layout_setup, layout_teardown);
-	tcase_add_loop_test(tc, test_nodeusage_rate, 0, sizeof(rates) / sizeof(rates[0]));
-	tcase_add_test(tc, test_usagerates_document);
-	tcase_add_test(tc, test_nodeusage_state_roundtrip);
-	tcase_add_test(tc, test_statefile);
+	tcase_add_test(tc, test_nodeusage_round_trip);
+	tcase_add_loop_test(tc, test_nodeusage_refusals, 0, sizeof(bad) / sizeof(bad[0]));
+	tcase_add_test(tc, test_nodeusage_absent);
 	suite_add_tcase(s, tc);
 	return s;
 }

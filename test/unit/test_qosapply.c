@@ -7,6 +7,7 @@
 
 #include "core/jsonio.h"
 #include "doc/containerlist.h"
+#include "doc/nodeusage.h"
 #include "run/qosapply.h"
 #include "testlib.h"
 
@@ -28,13 +29,14 @@ static void same_inputs(const char *text, const char *what)
 	json_t *whole[2], *kept[2];
 	struct qosapply_inputs a, b;
 	struct containerlist la, lb;
+	struct nodeusage ua, ub;
 	struct err e = { 0 };
 
 	collect(text, NULL, whole);
 	collect(text, qosapply_input_fields, kept);
-	ck_assert_msg(testlib_qos_inputs(whole[0], whole[1], &la, &a, &e) == 0, "%s: %s", what,
+	ck_assert_msg(testlib_qos_inputs(whole[0], whole[1], &ua, &la, &a, &e) == 0, "%s: %s", what,
 		      e.msg);
-	ck_assert_msg(testlib_qos_inputs(kept[0], kept[1], &lb, &b, &e) == 0, "%s: %s", what,
+	ck_assert_msg(testlib_qos_inputs(kept[0], kept[1], &ub, &lb, &b, &e) == 0, "%s: %s", what,
 		      e.msg);
 	ck_assert_msg(a.usage_known == b.usage_known, "%s: usage_known", what);
 	ck_assert_msg(strcmp(a.usage_why ? a.usage_why : "", b.usage_why ? b.usage_why : "") == 0,
@@ -51,6 +53,8 @@ static void same_inputs(const char *text, const char *what)
 	qosapply_inputs_release(&b);
 	containerlist_release(&la);
 	containerlist_release(&lb);
+	nodeusage_release(&ua);
+	nodeusage_release(&ub);
 	for (int i = 0; i < 2; i++) {
 		json_decref(whole[i]);
 		json_decref(kept[i]);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "doc/containerlist.h"
+#include "doc/nodeusage.h"
 #include "run/qosapply.h"
 
 char *testlib_tmpdir(void)
@@ -93,12 +94,14 @@ char *testlib_fixture(const char *rel)
 	return path;
 }
 
-int testlib_qos_inputs(const json_t *usage, const json_t *list, struct containerlist *cl,
-		       struct qosapply_inputs *in, struct err *e)
+int testlib_qos_inputs(const json_t *usage, const json_t *list, struct nodeusage *nu,
+		       struct containerlist *cl, struct qosapply_inputs *in, struct err *e)
 {
 	memset(in, 0, sizeof(*in));
 	memset(cl, 0, sizeof(*cl));
-	if (list && containerlist_from_json(list, cl, e) < 0)
+	memset(nu, 0, sizeof(*nu));
+	if ((list && containerlist_from_json(list, cl, e) < 0) ||
+	    (usage && nodeusage_from_json(usage, nu, e) < 0))
 		return -1;
-	return qosapply_inputs(usage, list ? cl : NULL, in, e);
+	return qosapply_inputs(usage ? nu : NULL, list ? cl : NULL, in, e);
 }

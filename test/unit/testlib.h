@@ -35,14 +35,15 @@ char *testlib_read(const char *dir, const char *rel);
  * tree); caller frees. */
 char *testlib_fixture(const char *rel);
 
-/* qosapply_inputs() of the documents usage and list (either NULL), list
- * read into *cl first (containerlist_from_json; the caller releases *cl,
- * which *in borrows from); *in is zeroed first. */
+/* qosapply_inputs() of the documents usage and list (either NULL), read
+ * into *nu and *cl first (containerlist_from_json, then nodeusage_from_json;
+ * the caller releases both, which *in borrows from); *in is zeroed first. */
+struct nodeusage;
 struct containerlist;
 struct qosapply_inputs;
 struct err;
 typedef struct json_t json_t;
-int testlib_qos_inputs(const json_t *usage, const json_t *list, struct containerlist *cl,
-		       struct qosapply_inputs *in, struct err *e);
+int testlib_qos_inputs(const json_t *usage, const json_t *list, struct nodeusage *nu,
+		       struct containerlist *cl, struct qosapply_inputs *in, struct err *e);
 
 #endif
