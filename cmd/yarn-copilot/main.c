@@ -217,16 +217,20 @@ static void ask_nm(const struct opts *o, struct nm_containers *c, struct contain
 	}
 }
 
-/* The previous --state, or NULL (a missing file is the first call; an
- * unreadable one is warned about and rates start over). */
-static json_t *read_state(const char *path)
+/* The previous --state into *st: 1, or 0 for none (a missing file is the
+ * first call; an unreadable or malformed one is warned about and rates
+ * start over). */
+static int read_state(const char *path, struct containerlist_state *st)
 {
 	struct err e = { 0 };
-	json_t *doc = NULL;
+	json_auto_t *doc = NULL;
 
-	if (statefile_load(path, "ContainerListState", &doc, &e) < 0)
+	if (statefile_load(path, "ContainerListState", &doc, &e) < 0 ||
+	    (doc && containerlist_state_from_json(doc, st, &e) < 0 && err_wrap(&e, "%s", path))) {
 		cli_warn("%s; rates start over", e.msg);
-	return doc;
+		return 0;
+	}
+	return doc != NULL;
 }
 
 /* A hadoop-yarn dir that is not there while the NodeManager runs
@@ -265,7 +269,7 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 	struct nm_containers c = { 0 };
 	struct containerscan_nm nm = { 0 };
 	struct err nm_err = { 0 }, e = { 0 };
-	json_auto_t *prev = NULL;
+	struct containerlist_state prev = { 0 }, next = { 0 };
 	json_auto_t *doc = NULL;
 	json_auto_t *state = NULL;
 	cleanup_close int lock = -1;
@@ -275,18 +279,24 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 	const char *path = rc == 0 ? nodecli_lock_state_soft(&o->common, &lock) : NULL;
 
 	if (rc == 0) {
-		prev = path ? read_state(path) : NULL;
-		containerscan_list(&cl, l, &nm, prev, now, o->node, &list);
+		int have = path && read_state(path, &prev);
+
+		containerscan_list(&cl, l, &nm, have ? &prev : NULL, now, o->node, &list);
 		doc = containerlist_to_json(&list);
 		containerlist_release(&list);
 		if (jsonio_write(stdout, doc, o->common.pretty, &e) < 0) {
 			cli_print_err(&e);
 			rc = KILO_EXIT_FAIL;
 		}
-		state = path ? containerscan_state(&cl, now) : NULL;
+		if (path) {
+			containerscan_state(&cl, now, &next);
+			state = containerlist_state_to_json(&next);
+		}
 		if (rc == 0 && state && statefile_save(path, state, &e) < 0) /* the list went out */
 			cli_warn("%s; the next call's rates start over", e.msg);
 	}
+	containerlist_state_release(&prev);
+	containerlist_state_release(&next);
 	nm_containers_release(&c);
 	containerscan_release(&cl);
 	return rc;

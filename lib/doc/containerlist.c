@@ -305,3 +305,77 @@ json_t *containerlist_to_json(const struct containerlist *cl)
 	json_object_set_new(doc, "items", items);
 	return doc;
 }
+
+/* ---- ContainerListState ------------------------------------------------ */
+
+static int sample_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct containerlist_sample *)a)->id,
+		      ((const struct containerlist_sample *)b)->id);
+}
+
+void containerlist_state_release(struct containerlist_state *st)
+{
+	free(st->samples);
+	memset(st, 0, sizeof(*st));
+	st->timestamp_ms = CONTAINERLIST_UNKNOWN;
+}
+
+int containerlist_state_from_json(const json_t *doc, struct containerlist_state *out, struct err *e)
+{
+	static const char ctx[] = "ContainerListState";
+	json_t *ns = NULL, *v;
+	const char *id;
+
+	containerlist_state_release(out);
+	if (jsonio_get_int(doc, ctx, "timestampMs", 0, INT64_MAX, &out->timestamp_ms, e) < 0 ||
+	    jsonio_get_obj(doc, ctx, "cpuNanos", &ns, e) < 0)
+		goto fail;
+	out->samples = xcalloc(json_object_size(ns) + 1, sizeof(*out->samples));
+	json_object_foreach(ns, id, v)
+	{
+		struct containerlist_sample *s = &out->samples[out->n];
+
+		if (!containerid_valid(id)) {
+			json_auto_t *key = json_string(id);
+
+			jsonio_bad_value(e, "ContainerListState.cpuNanos", NULL,
+					 "YARN container ids", key);
+			goto fail;
+		}
+		snprintf(s->id, sizeof(s->id), "%s", id);
+		if (jsonio_get_int(ns, "ContainerListState.cpuNanos", id, 0, INT64_MAX, &s->cpu_ns,
+				   e) < 0)
+			goto fail;
+		if (json_is_integer(v))
+			out->n++;
+	}
+	qsort(out->samples, out->n, sizeof(*out->samples), sample_cmp);
+	return 0;
+fail:
+	containerlist_state_release(out);
+	return -1;
+}
+
+json_t *containerlist_state_to_json(const struct containerlist_state *st)
+{
+	json_t *doc = jsonio_new_doc("ContainerListState");
+	json_t *ns = json_object();
+
+	json_object_set_new(doc, "timestampMs", int_or_null(st->timestamp_ms));
+	for (size_t i = 0; i < st->n; i++)
+		json_object_set_new(ns, st->samples[i].id, json_integer(st->samples[i].cpu_ns));
+	json_object_set_new(doc, "cpuNanos", ns);
+	return doc;
+}
+
+const struct containerlist_sample *containerlist_state_find(const struct containerlist_state *st,
+							    const char *id)
+{
+	struct containerlist_sample key;
+
+	if (!st || !st->n)
+		return NULL;
+	snprintf(key.id, sizeof(key.id), "%s", id);
+	return bsearch(&key, st->samples, st->n, sizeof(key), sample_cmp);
+}

@@ -107,6 +107,40 @@ json_t *containerlist_to_json(const struct containerlist *cl);
 /* Free what cl holds and zero it (a zeroed struct is fine). */
 void containerlist_release(struct containerlist *cl);
 
+/* ---- ContainerListState: yarn-copilot list --state ------------------------
+ * {"apiVersion":"kilo/v1","kind":"ContainerListState","timestampMs":ms,
+ *  "cpuNanos":{"<id>":ns,...}}: each container's cumulative CPU time at the
+ * previous call, for usage.cpuMilli.  A section of this module, not one of
+ * its own: it is the ContainerList's companion, read and written by
+ * yarn-copilot list alone, and two functions of it are the whole format. */
+struct containerlist_sample {
+	char id[CONTAINERID_MAX + 1];
+	int64_t cpu_ns;
+};
+
+struct containerlist_state {
+	int64_t timestamp_ms;                 /* CONTAINERLIST_UNKNOWN when absent */
+	struct containerlist_sample *samples; /* sorted by id, each id once */
+	size_t n;
+};
+
+/* Read a state (borrowed doc; its kind is checked by core/statefile) into
+ * *out: timestampMs an integer >= 0, cpuNanos an object of YARN container
+ * ids to integers >= 0.  Returns 0, or -1 with e set (ERR_INPUT
+ * "ContainerListState.cpuNanos.<id>: expected ..., got ...") and *out
+ * released. */
+int containerlist_state_from_json(const json_t *doc, struct containerlist_state *out,
+				  struct err *e);
+
+/* The document, byte for byte what yarn-copilot list writes.  New reference. */
+json_t *containerlist_state_to_json(const struct containerlist_state *st);
+
+/* The sample of container id, or NULL (a binary search). */
+const struct containerlist_sample *containerlist_state_find(const struct containerlist_state *st,
+							    const char *id);
+
+void containerlist_state_release(struct containerlist_state *st);
+
 /* What containerlist_from_json() reads, for the filtered reader
  * (jsonio_collect): a ContainerList's members, and one item's. */
 extern const struct jsonio_filter containerlist_fields[];

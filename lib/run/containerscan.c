@@ -126,16 +126,16 @@ int containerscan_collect(const struct cgroup_layout *l, const struct sysroot *s
 }
 
 /* usage.cpuMilli from the previous state, or -1. */
-static int64_t cpu_milli(const json_t *prev, const char *id, int64_t cpu_ns, int64_t now_ms)
+static int64_t cpu_milli(const struct containerlist_state *prev, const char *id, int64_t cpu_ns,
+			 int64_t now_ms)
 {
-	json_t *then = json_object_get(prev, "timestampMs");
-	json_t *ns = json_object_get(json_object_get(prev, "cpuNanos"), id);
+	const struct containerlist_sample *then = containerlist_state_find(prev, id);
 	int64_t dms, dns;
 
-	if (!prev || cpu_ns < 0 || !json_is_integer(then) || !json_is_integer(ns))
+	if (!then || cpu_ns < 0 || prev->timestamp_ms < 0)
 		return -1;
-	dms = now_ms - json_integer_value(then);
-	dns = cpu_ns - json_integer_value(ns);
+	dms = now_ms - prev->timestamp_ms;
+	dns = cpu_ns - then->cpu_ns;
 	if (dms <= 0 || dns < 0)
 		return -1;
 	return llround((double)dns / (double)dms / 1000.0);
@@ -146,7 +146,7 @@ static int64_t cpu_milli(const json_t *prev, const char *id, int64_t cpu_ns, int
  * (NULL: not listed or not asked). */
 static void list_item(struct containerlist_item *out, const struct containerscan_item *it,
 		      const char *id, const struct nm_container *c, int reachable,
-		      const json_t *prev, int64_t now_ms)
+		      const struct containerlist_state *prev, int64_t now_ms)
 {
 	snprintf(out->id, sizeof(out->id), "%s", id);
 	containerid_parse(out->id, &out->cid, NULL);
@@ -182,8 +182,8 @@ static void list_item(struct containerlist_item *out, const struct containerscan
 }
 
 void containerscan_list(const struct containerscan *cs, const struct cgroup_layout *l,
-			const struct containerscan_nm *nm, const json_t *prev, int64_t now_ms,
-			const char *node, struct containerlist *out)
+			const struct containerscan_nm *nm, const struct containerlist_state *prev,
+			int64_t now_ms, const char *node, struct containerlist *out)
 {
 	const struct nm_containers *nc = nm->reachable ? nm->containers : NULL;
 	size_t nn = nc ? nc->n : 0;
@@ -223,15 +223,16 @@ void containerscan_list(const struct containerscan *cs, const struct cgroup_layo
 	}
 }
 
-json_t *containerscan_state(const struct containerscan *cl, int64_t now_ms)
+void containerscan_state(const struct containerscan *cs, int64_t now_ms,
+			 struct containerlist_state *out)
 {
-	json_t *doc = jsonio_new_doc("ContainerListState");
-	json_t *ns = json_object();
-
-	json_object_set_new(doc, "timestampMs", json_integer(now_ms));
-	for (size_t i = 0; i < cl->n; i++)
-		if (cl->items[i].cpu_ns >= 0)
-			json_object_set_new(ns, cl->items[i].id, json_integer(cl->items[i].cpu_ns));
-	json_object_set_new(doc, "cpuNanos", ns);
-	return doc;
+	memset(out, 0, sizeof(*out));
+	out->timestamp_ms = now_ms;
+	out->samples = xcalloc(cs->n + 1, sizeof(*out->samples));
+	for (size_t i = 0; i < cs->n; i++) {
+		if (cs->items[i].cpu_ns < 0)
+			continue;
+		memcpy(out->samples[out->n].id, cs->items[i].id, sizeof(out->samples[0].id));
+		out->samples[out->n++].cpu_ns = cs->items[i].cpu_ns;
+	}
 }

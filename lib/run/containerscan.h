@@ -70,17 +70,18 @@ struct containerscan_nm {
 
 /* The ContainerList (doc/containerlist) of the scan cs and the NM's view
  * (pure); release *out with containerlist_release().  prev is the state
- * document of the previous call (containerscan_state(); NULL for none):
+ * of the previous call (containerscan_state(); NULL for none):
  * with it, usage.cpuMilli = delta cpuNanos / delta ms / 1000, rounded,
  * else unknown.  The flags are containerlist_item_flags()'.  node may be
  * NULL; metadata.timestamp is now_ms. */
 void containerscan_list(const struct containerscan *cs, const struct cgroup_layout *l,
-			const struct containerscan_nm *nm, const json_t *prev, int64_t now_ms,
-			const char *node, struct containerlist *out);
+			const struct containerscan_nm *nm, const struct containerlist_state *prev,
+			int64_t now_ms, const char *node, struct containerlist *out);
 
-/* The state to keep for the next call's rates:
- * {"apiVersion":"kilo/v1","kind":"ContainerListState","timestampMs":now_ms,
- *  "cpuNanos":{"<id>":ns,...}}.  New reference. */
-json_t *containerscan_state(const struct containerscan *cl, int64_t now_ms);
+/* The state to keep for the next call's rates (doc/containerlist's
+ * ContainerListState): now_ms and the cpu_ns of every container whose CPU
+ * time was read.  Release with containerlist_state_release(). */
+void containerscan_state(const struct containerscan *cs, int64_t now_ms,
+			 struct containerlist_state *out);
 
 #endif

@@ -183,6 +183,35 @@ START_TEST(test_containerlist_absent)
 }
 END_TEST
 
+/* ContainerListState: round trip, a refusal names its path. */
+START_TEST(test_containerlist_state)
+{
+	static const char text[] = "{\"apiVersion\":\"kilo/v1\",\"kind\":\"ContainerListState\","
+				   "\"timestampMs\":1795968000000,\"cpuNanos\":{\"" ID1
+				   "\":5,\"" ID2 "\":7}}";
+	json_auto_t *doc = parse(text);
+	json_auto_t *back = NULL, *bad = NULL;
+	struct containerlist_state st = { 0 };
+	struct err e = { 0 };
+	char *out;
+
+	ck_assert_msg(containerlist_state_from_json(doc, &st, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(st.n, 2);
+	ck_assert_int_eq(containerlist_state_find(&st, ID2)->cpu_ns, 7);
+	ck_assert_ptr_null(containerlist_state_find(&st, "container_1_0001_01_000009"));
+	back = containerlist_state_to_json(&st);
+	out = json_dumps(back, JSON_COMPACT);
+	ck_assert_str_eq(out, text);
+	free(out);
+	bad = parse("{\"cpuNanos\":{\"" ID1 "\":-1}}");
+	ck_assert_int_eq(containerlist_state_from_json(bad, &st, &e), -1);
+	ck_assert_str_eq(e.msg, "ContainerListState.cpuNanos." ID1
+				": expected an integer 0..9223372036854775807, got -1");
+	ck_assert_uint_eq(st.n, 0);
+	containerlist_state_release(&st);
+}
+END_TEST
+
 static Suite *containerlist_suite(void)
 {
 	Suite *s = suite_create("containerlist");
@@ -193,6 +222,7 @@ static Suite *containerlist_suite(void)
 	tcase_add_test(tc, test_containerlist_flags);
 	tcase_add_loop_test(tc, test_containerlist_refusals, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_containerlist_absent);
+	tcase_add_test(tc, test_containerlist_state);
 	suite_add_tcase(s, tc);
 	return s;
 }
