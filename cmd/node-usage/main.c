@@ -117,14 +117,18 @@ static void warn_err(const struct err *e)
 static void load_state(const char *path, struct nodeusage_sample *prev, int *have)
 {
 	json_auto_t *doc = NULL;
+	struct nodeusage_state st = { 0 };
 	struct err e = { 0 };
 	int r = statefile_load(path, "NodeUsageState", &doc, &e);
 
 	*have = 0;
-	if (r > 0 && nodeusage_state_parse(doc, prev, &e) == 0)
+	if (r > 0 && nodeusage_state_from_json(doc, &st, &e) == 0) {
+		usagerates_prev(&st, prev);
 		*have = 1;
-	else if (r != 0)
+	} else if (r != 0) {
 		cli_warn("%s; starting afresh", e.msg);
+	}
+	nodeusage_state_release(&st);
 }
 
 /* One sample (two without --state).  Returns 0, 1 when some figures are
@@ -181,8 +185,13 @@ static int run(const struct opts *o, struct err *e)
 	doc = nodeusage_to_json(&usage);
 	nodeusage_release(&usage);
 	if (state && !keep_prev) {
-		json_auto_t *st = nodeusage_state(&cur);
+		struct nodeusage_state next = { 0 };
+		json_auto_t *st = NULL;
 		struct err se = { 0 };
+
+		usagerates_state(&cur, &next);
+		st = nodeusage_state_to_json(&next);
+		nodeusage_state_release(&next);
 
 		if (statefile_save(state, st, &se) < 0) /* the figures still go out */
 			cli_warn("%s; the next call starts over", se.msg);

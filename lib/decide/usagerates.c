@@ -13,13 +13,6 @@
 
 #define U NODEUSAGE_UNKNOWN
 
-static const char *const scope_names[NODEUSAGE_NSCOPE] = {
-	[NODEUSAGE_KUBEPODS] = "kubepods",
-	[NODEUSAGE_BURSTABLE] = "burstable",
-	[NODEUSAGE_BESTEFFORT] = "besteffort",
-	[NODEUSAGE_HADOOP_YARN] = "hadoopYarn",
-};
-
 void nodeusage_sample_release(struct nodeusage_sample *s)
 {
 	for (int i = 0; i < NODEUSAGE_NSCOPE; i++)
@@ -48,11 +41,6 @@ static int64_t minus(int64_t a, int64_t b, int64_t c)
 	if (a == U || b == U || c == U)
 		return U;
 	return a - b - c > 0 ? a - b - c : 0;
-}
-
-static json_t *num(int64_t v)
-{
-	return jsonio_int_or_null(v != U, v);
 }
 
 /* v, or cap when both are known and v is above it. */
@@ -123,51 +111,26 @@ void usagerates_nodeusage(const struct nodeusage_sample *prev, const struct node
 	limit(&out->limits[1], &cur->limits[1]);
 }
 
-json_t *nodeusage_state(const struct nodeusage_sample *s)
+void usagerates_state(const struct nodeusage_sample *s, struct nodeusage_state *out)
 {
-	json_t *doc = jsonio_new_doc("NodeUsageState");
-	json_t *scopes = json_object();
-
-	for (int i = 0; i < NODEUSAGE_NSCOPE; i++)
-		json_object_set_new(scopes, scope_names[i],
-				    json_pack("{s:o,s:o}", "path",
-					      s->path[i] ? json_string(s->path[i]) : json_null(),
-					      "cpuNanos", num(s->cpu_ns[i])));
-	json_object_set_new(doc, "timestampMs", num(s->time_ms));
-	json_object_set_new(doc, "cgroupVersion", json_integer(s->version));
-	json_object_set_new(doc, "nodeCpuNanos", num(s->node_cpu_ns));
-	json_object_set_new(doc, "scopes", scopes);
-	return doc;
+	nodeusage_state_release(out);
+	out->timestamp_ms = s->time_ms;
+	out->cgroup_version = s->version;
+	out->node_cpu_ns = s->node_cpu_ns;
+	for (int i = 0; i < NODEUSAGE_NSCOPE; i++) {
+		out->path[i] = s->path[i] ? xstrdup(s->path[i]) : NULL;
+		out->cpu_ns[i] = s->cpu_ns[i];
+	}
 }
 
-int nodeusage_state_parse(const json_t *doc, struct nodeusage_sample *prev, struct err *e)
+void usagerates_prev(const struct nodeusage_state *st, struct nodeusage_sample *prev)
 {
-	static const char ctx[] = "NodeUsageState";
-	json_t *scopes = NULL;
-	int64_t version = 0;
-
 	nodeusage_sample_release(prev);
-	if (jsonio_get_int(doc, ctx, "timestampMs", 0, INT64_MAX, &prev->time_ms, e) < 0 ||
-	    jsonio_get_int(doc, ctx, "cgroupVersion", 1, 2, &version, e) < 0 ||
-	    jsonio_get_int(doc, ctx, "nodeCpuNanos", 0, INT64_MAX, &prev->node_cpu_ns, e) < 0 ||
-	    jsonio_get_obj(doc, ctx, "scopes", &scopes, e) < 0)
-		return -1;
-	prev->version = (int)version;
-	for (int i = 0; scopes && i < NODEUSAGE_NSCOPE; i++) {
-		char sctx[64];
-		json_t *sc = NULL;
-		const char *path = NULL;
-
-		snprintf(sctx, sizeof(sctx), "%s.scopes", ctx);
-		if (jsonio_get_obj(scopes, sctx, scope_names[i], &sc, e) < 0)
-			return -1;
-		if (!sc)
-			continue;
-		snprintf(sctx, sizeof(sctx), "%s.scopes.%s", ctx, scope_names[i]);
-		if (jsonio_get_str(sc, sctx, "path", &path, e) < 0 ||
-		    jsonio_get_int(sc, sctx, "cpuNanos", 0, INT64_MAX, &prev->cpu_ns[i], e) < 0)
-			return -1;
-		prev->path[i] = path ? xstrdup(path) : NULL;
+	prev->time_ms = st->timestamp_ms;
+	prev->version = st->cgroup_version == U ? 0 : (int)st->cgroup_version;
+	prev->node_cpu_ns = st->node_cpu_ns;
+	for (int i = 0; i < NODEUSAGE_NSCOPE; i++) {
+		prev->path[i] = st->path[i] ? xstrdup(st->path[i]) : NULL;
+		prev->cpu_ns[i] = st->cpu_ns[i];
 	}
-	return 0;
 }

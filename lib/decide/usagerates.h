@@ -31,14 +31,6 @@
 
 /* A value not known in a sample: NODEUSAGE_UNKNOWN (doc/nodeusage.h). */
 
-enum nodeusage_scope {
-	NODEUSAGE_KUBEPODS,
-	NODEUSAGE_BURSTABLE,
-	NODEUSAGE_BESTEFFORT,
-	NODEUSAGE_HADOOP_YARN,
-	NODEUSAGE_NSCOPE
-};
-
 /* The current CFS and cpuset limits of a cgroup. */
 struct nodeusage_limits {
 	char *cpuset;      /* canonical CPU list, NULL when unknown */
@@ -90,15 +82,13 @@ void usagerates_nodeusage(const struct nodeusage_sample *prev, const struct node
 			  int64_t window_ms, const struct nodeusage_cgroup *cg, const char *node,
 			  struct nodeusage *out);
 
-/* The --state document of s: {"apiVersion":"kilo/v1","kind":"NodeUsageState",
- * "timestampMs":..,"cgroupVersion":..,"nodeCpuNanos":..,"scopes":{"kubepods":
- * {"path":..,"cpuNanos":..},...}}.  New reference. */
-json_t *nodeusage_state(const struct nodeusage_sample *s);
+/* The NodeUsageState (doc/nodeusage) of s, for the next call's rates.
+ * Release *out with nodeusage_state_release(). */
+void usagerates_state(const struct nodeusage_sample *s, struct nodeusage_state *out);
 
-/* Load a state document into *prev (only the fields rates need).  A field
- * of the wrong type is an error: -1 with e set (ERR_INPUT naming it).
- * Returns 0. */
-int nodeusage_state_parse(const json_t *doc, struct nodeusage_sample *prev, struct err *e);
+/* The previous sample st holds (only the fields rates need) into *prev,
+ * released first. */
+void usagerates_prev(const struct nodeusage_state *st, struct nodeusage_sample *prev);
 
 /* Milli-cores from a CPU-time delta: (ns1 - ns0) / (window_ms x 1000),
  * rounded to nearest; NODEUSAGE_UNKNOWN when a value is unknown, the window

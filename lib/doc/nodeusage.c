@@ -13,6 +13,12 @@
 
 static const char *const qos_names[NODEUSAGE_NQOS] = { "guaranteed", "burstable", "besteffort" };
 static const char *const limit_names[2] = { "besteffort", "hadoopYarn" };
+static const char *const scope_names[NODEUSAGE_NSCOPE] = {
+	[NODEUSAGE_KUBEPODS] = "kubepods",
+	[NODEUSAGE_BURSTABLE] = "burstable",
+	[NODEUSAGE_BESTEFFORT] = "besteffort",
+	[NODEUSAGE_HADOOP_YARN] = "hadoopYarn",
+};
 
 int64_t nodeusage_cpuset_count(const char *s)
 {
@@ -197,5 +203,69 @@ json_t *nodeusage_to_json(const struct nodeusage *u)
 	json_object_set_new(doc, "limits",
 			    json_pack("{s:o,s:o}", limit_names[0], limit(&u->limits[0]),
 				      limit_names[1], limit(&u->limits[1])));
+	return doc;
+}
+
+/* ---- NodeUsageState ---------------------------------------------------- */
+
+void nodeusage_state_release(struct nodeusage_state *st)
+{
+	for (int i = 0; i < NODEUSAGE_NSCOPE; i++)
+		free(st->path[i]);
+	memset(st, 0, sizeof(*st));
+	st->timestamp_ms = st->cgroup_version = st->node_cpu_ns = U;
+	for (int i = 0; i < NODEUSAGE_NSCOPE; i++)
+		st->cpu_ns[i] = U;
+}
+
+static int read_state(const json_t *doc, struct nodeusage_state *st, struct err *e)
+{
+	static const char ctx[] = "NodeUsageState";
+	json_t *scopes = NULL;
+
+	if (jsonio_get_int(doc, ctx, "timestampMs", 0, INT64_MAX, &st->timestamp_ms, e) < 0 ||
+	    jsonio_get_int(doc, ctx, "cgroupVersion", 1, 2, &st->cgroup_version, e) < 0 ||
+	    jsonio_get_int(doc, ctx, "nodeCpuNanos", 0, INT64_MAX, &st->node_cpu_ns, e) < 0 ||
+	    jsonio_get_obj(doc, ctx, "scopes", &scopes, e) < 0)
+		return -1;
+	for (int i = 0; scopes && i < NODEUSAGE_NSCOPE; i++) {
+		char sctx[64];
+		json_t *sc = NULL;
+
+		if (jsonio_get_obj(scopes, "NodeUsageState.scopes", scope_names[i], &sc, e) < 0)
+			return -1;
+		if (!sc)
+			continue;
+		snprintf(sctx, sizeof(sctx), "%s.scopes.%s", ctx, scope_names[i]);
+		if (jsonio_get_strdup(sc, sctx, "path", &st->path[i], e) < 0 ||
+		    jsonio_get_int(sc, sctx, "cpuNanos", 0, INT64_MAX, &st->cpu_ns[i], e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int nodeusage_state_from_json(const json_t *doc, struct nodeusage_state *out, struct err *e)
+{
+	nodeusage_state_release(out);
+	if (read_state(doc, out, e) < 0) {
+		nodeusage_state_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+json_t *nodeusage_state_to_json(const struct nodeusage_state *st)
+{
+	json_t *doc = jsonio_new_doc("NodeUsageState");
+	json_t *scopes = json_object();
+
+	for (int i = 0; i < NODEUSAGE_NSCOPE; i++)
+		json_object_set_new(scopes, scope_names[i],
+				    json_pack("{s:o,s:o}", "path", str_or_null(st->path[i]),
+					      "cpuNanos", num(st->cpu_ns[i])));
+	json_object_set_new(doc, "timestampMs", num(st->timestamp_ms));
+	json_object_set_new(doc, "cgroupVersion", num(st->cgroup_version));
+	json_object_set_new(doc, "nodeCpuNanos", num(st->node_cpu_ns));
+	json_object_set_new(doc, "scopes", scopes);
 	return doc;
 }

@@ -80,6 +80,42 @@ json_t *nodeusage_to_json(const struct nodeusage *u);
 /* Free what u holds and zero it (a zeroed struct is fine). */
 void nodeusage_release(struct nodeusage *u);
 
+/* ---- NodeUsageState: node-usage --state --------------------------------
+ * {"apiVersion":"kilo/v1","kind":"NodeUsageState","timestampMs":..,
+ *  "cgroupVersion":..,"nodeCpuNanos":..,"scopes":{"kubepods":{"path":..,
+ *  "cpuNanos":..},"burstable":..,"besteffort":..,"hadoopYarn":..}}: the
+ * previous sample's cumulative CPU times, for the next call's rates.  A
+ * section of this module (the NodeUsage's companion, read and written by
+ * node-usage alone), as ContainerListState is of doc/containerlist. */
+enum nodeusage_scope {
+	NODEUSAGE_KUBEPODS,
+	NODEUSAGE_BURSTABLE,
+	NODEUSAGE_BESTEFFORT,
+	NODEUSAGE_HADOOP_YARN,
+	NODEUSAGE_NSCOPE
+};
+
+struct nodeusage_state {
+	int64_t timestamp_ms;             /* NODEUSAGE_UNKNOWN when absent */
+	int64_t cgroup_version;           /* 1 or 2; NODEUSAGE_UNKNOWN */
+	int64_t node_cpu_ns;              /* cumulative busy CPU time of the node */
+	char *path[NODEUSAGE_NSCOPE];     /* each scope's cgroup path, NULL: null */
+	int64_t cpu_ns[NODEUSAGE_NSCOPE]; /* each scope's cumulative CPU time */
+};
+
+/* Read a state (borrowed doc; its kind is checked by core/statefile):
+ * integers >= 0 (cgroupVersion 1..2), paths strings, every member optional.
+ * Returns 0, or -1 with e set (ERR_INPUT "NodeUsageState.scopes.besteffort.
+ * cpuNanos: expected an integer 0..9223372036854775807, got \"12\"") and
+ * *out released. */
+int nodeusage_state_from_json(const json_t *doc, struct nodeusage_state *out, struct err *e);
+
+/* The document, byte for byte what node-usage writes.  New reference. */
+json_t *nodeusage_state_to_json(const struct nodeusage_state *st);
+
+/* Free what st holds; every figure unknown (a zeroed struct is fine). */
+void nodeusage_state_release(struct nodeusage_state *st);
+
 /* What nodeusage_from_json() reads, for the filtered reader. */
 extern const struct jsonio_filter nodeusage_fields[];
 
