@@ -13,7 +13,7 @@
 #include "core/jsonio.h"
 #include "core/promtext.h"
 #include "core/xalloc.h"
-#include "decide/syncplan.h"
+#include "decide/syncplanner.h"
 #include "doc/syncconfig.h"
 #include "remote/k8s.h"
 #include "run/syncrun.h"

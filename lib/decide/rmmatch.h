@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* rmmatch - which RM nodes belong to which Node (internal to the syncplan
+/* rmmatch - which RM nodes belong to which Node (internal to the syncplanner
  * modules): a NodeManager pod's node id against the Node's names and
  * addresses, a NodeManager that re-registered under another port, and
  * whether the RM's evidence allows YARN's share on a Node to be zeroed.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* syncinput - the planner's readers of Nodes, Pods and RM node lists (see syncinput.h, syncplan.h) */
+/* syncinput - the planner's readers of Nodes, Pods and RM node lists (see syncinput.h, syncplanner.h) */
 #include "decide/syncinput.h"
 
 #include <stdio.h>

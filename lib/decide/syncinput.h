@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* syncinput - the planner's view of its inputs (internal to the syncplan
- * modules; callers use decide/syncplan.h): per Node what the plan needs of
+/* syncinput - the planner's view of its inputs (internal to the syncplanner
+ * modules; callers use decide/syncplanner.h): per Node what the plan needs of
  * it and of its pods, per YARN cluster what its RM listed.  Filled by the
  * sync_input_add_*() readers (syncinput.c), matched against the RM's nodes
- * by decide/rmmatch.h, planned by sync_plan() (syncplan.c).
+ * by decide/rmmatch.h, planned by sync_plan() (syncplanner.c).
  */
 #ifndef KILO_SYNCINPUT_H
 #define KILO_SYNCINPUT_H
@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "decide/lifecycle.h"
-#include "decide/syncplan.h"
+#include "decide/syncplanner.h"
 
 struct sync_node {
 	char *name;

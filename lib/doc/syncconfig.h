@@ -67,7 +67,7 @@
 #include "core/config.h"
 #include "core/err.h"
 
-/* damping: increases of a node's total ramp (decide/syncplan.h); off
+/* damping: increases of a node's total ramp (decide/syncplanner.h); off
  * unless enabled.  Decreases always apply at once, in full. */
 struct sync_damping {
 	int enabled;
@@ -96,7 +96,7 @@ struct sync_lifecycle {
 	int64_t decommission_timeout_s; /* decommissionTimeoutSeconds: rmadmin -refreshNodes -g */
 };
 
-/* The planner's options (decide/syncplan.h reads them). */
+/* The planner's options (decide/syncplanner.h reads them). */
 struct sync_options {
 	const char *batch_cpu;    /* resource name, default kubernetes.io/batch-cpu (milli-cores) */
 	const char *batch_memory; /* default kubernetes.io/batch-memory (bytes) */

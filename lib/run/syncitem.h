@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
-#include "decide/syncplan.h"
+#include "decide/syncplanner.h"
 #include "doc/syncconfig.h"
 #include "run/syncrun.h"
 

@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "core/err.h"
-#include "decide/syncplan.h"
+#include "decide/syncplanner.h"
 #include "doc/syncconfig.h"
 #include "remote/k8s.h"
 #include "remote/yarn.h"

@@ -11,7 +11,7 @@
 
 #include "core/err.h"
 #include "core/promtext.h"
-#include "decide/syncplan.h"
+#include "decide/syncplanner.h"
 #include "doc/syncconfig.h"
 #include "remote/k8s.h"
 #include "remote/yarn.h"
@@ -67,7 +67,7 @@ int sync_gather(struct sync_input *in, const struct sync_config *sc, struct sync
 void sync_redact(json_t *doc);
 
 /* 1 when a SyncPlan item is a skip for bad or conflicting data
- * ("severity":"error", decide/syncplan.h): the pass exits 3. */
+ * ("severity":"error", decide/syncplanner.h): the pass exits 3. */
 int sync_item_bad(const json_t *item);
 
 /* Check a whole SyncPlan before anything is applied: kind SyncPlan with an

@@ -6,7 +6,7 @@
  * API's (sync_input_set_remote: bad pods and nameless Nodes cost a node). */
 #include <stdio.h>
 
-#include "decide/syncplan.h"
+#include "decide/syncplanner.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

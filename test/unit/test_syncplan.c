@@ -8,7 +8,7 @@
 #include "decide/lifecycle.h"
 #include "decide/rmmatch.h"
 #include "decide/syncinput.h"
-#include "decide/syncplan.h"
+#include "decide/syncplanner.h"
 #include "run/syncrun.h"
 #include "testlib.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* syncplan - kilo-sync's planner: a pure function from Kubernetes Nodes and
+/* syncplanner - kilo-sync's planner: a pure function from Kubernetes Nodes and
  * Pods and the YARN RMs' node lists to a SyncPlan (SCHEMAS.md).
  *
  * Inputs arrive as a stream in any order and are reduced as they come: a Pod
@@ -60,8 +60,8 @@
  * Quantities from the origin pool are rounded down, requests up, so YARN is
  * never offered more than the pool holds.
  */
-#ifndef KILO_SYNCPLAN_H
-#define KILO_SYNCPLAN_H
+#ifndef KILO_SYNCPLANNER_H
+#define KILO_SYNCPLANNER_H
 
 #include <jansson.h>
 #include <stdint.h>

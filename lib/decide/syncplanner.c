@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-/* syncplan - kilo-sync's pure planner (see syncplan.h) */
-#include "decide/syncplan.h"
+/* syncplanner - kilo-sync's pure planner (see syncplanner.h) */
+#include "decide/syncplanner.h"
 
 #include <stdarg.h>
 #include <stdio.h>
