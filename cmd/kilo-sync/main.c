@@ -268,21 +268,15 @@ static int exit_code(const struct sync_stats *st)
 
 /* What a plan would do, for the summary line: updates in st->updated,
  * annotations in st->annotated, skipped nodes in st->skipped. */
-static void count_plan(const json_t *plan, struct sync_stats *st)
+static void count_plan(const struct syncplan *plan, struct sync_stats *st)
 {
-	const json_t *it;
-	size_t i;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct syncplan_item *it = &plan->items[i];
 
-	json_array_foreach(json_object_get(plan, "items"), i, it)
-	{
-		const char *action = json_string_value(json_object_get(it, "action"));
-		const char *ann = json_string_value(
-			json_object_get(json_object_get(it, "annotation"), "action"));
-
-		st->updated += action && strcmp(action, "update") == 0;
-		st->skipped += action && strcmp(action, "skip") == 0;
-		st->skipped_bad += action && strcmp(action, "skip") == 0 && sync_item_bad(it);
-		st->annotated += ann && strcmp(ann, "annotate") == 0;
+		st->updated += it->action == SYNCPLAN_UPDATE;
+		st->skipped += it->action == SYNCPLAN_SKIP;
+		st->skipped_bad += it->action == SYNCPLAN_SKIP && it->bad;
+		st->annotated += it->ann == SYNCPLAN_ANN_ANNOTATE;
 	}
 }
 
@@ -550,7 +544,9 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	};
 	struct sync_stats st = { 0 }, shown = { 0 }; /* shown: a plan's actions */
 	int64_t t0 = clock_mono_ms();
-	json_t *plan = NULL, *report = NULL, *out;
+	struct syncplan plan = { 0 };
+	json_t *doc = NULL, *report = NULL, *out;
+	int planned = 0;
 	struct sync_input *in = NULL;
 	int need_k8s = (o->mode == MODE_SYNC || (o->mode == MODE_PLAN && !o->from) ||
 			(o->mode == MODE_APPLY && !o->dry_run));
@@ -566,13 +562,16 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 			       "manifests/kilo/kilo-sync-config.yaml's data), or plan --from -",
 			       o->config ? o->config : "the default configuration");
 	/* a SyncPlan is checked whole before any connection or write */
-	if (o->mode == MODE_APPLY &&
-	    (!(plan = read_plan(o->from, e)) || sync_plan_check(plan, sc, e) < 0)) {
-		json_decref(plan);
-		return -1;
+	if (o->mode == MODE_APPLY) {
+		int ret = (doc = read_plan(o->from, e)) ? sync_plan_read(doc, sc, 0, &plan, e) : -1;
+
+		json_decref(doc);
+		if (ret < 0)
+			return -1;
+		planned = 1;
 	}
 	if (need_k8s && k8s_client_init(kc, &ko, o->verbose ? trace : NULL, NULL, e) < 0) {
-		json_decref(plan);
+		syncplan_release(&plan);
 		return -1; /* main prints e */
 	}
 	kc->http.timeout_ms = sc->kube_timeout_ms;
@@ -582,18 +581,20 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 		for (size_t i = 0; o->from && i < sc->nclusters; i++)
 			sync_input_cluster_expect(in, sc->clusters[i].id);
 		if ((o->from ? read_inputs(in, o->from, o->allow_no_pods, &st, e)
-			     : sync_gather(in, sc, rms, kc, only, &st, e)) == 0)
-			plan = sync_plan(in, clock_now_ms(), only);
+			     : sync_gather(in, sc, rms, kc, only, &st, e)) == 0) {
+			sync_plan_build(in, clock_now_ms(), only, &plan);
+			planned = 1;
+		}
 		sync_input_free(in);
 	}
-	if (!plan) {
+	if (!planned) {
 		st.errors[e->kind <= ERR_TEMP ? e->kind : ERR_SYSTEM]++;
 		write_metrics(o, NULL, rms, &st, (double)(clock_mono_ms() - t0) / 1000);
 		return -1;
 	}
 	if (o->mode == MODE_PLAN) {
-		out = plan;
-		count_plan(plan, &shown);
+		out = syncplan_to_json(&plan);
+		count_plan(&plan, &shown);
 		code = exit_code(&(struct sync_stats){ .clusters = st.clusters,
 						       .clusters_down = st.clusters_down,
 						       .skipped_bad = shown.skipped_bad });
@@ -601,18 +602,11 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 		if (o->dry_run) { /* the summary says what would be done */
 			struct sync_stats would = { 0 };
 
-			count_plan(plan, &would);
+			count_plan(&plan, &would);
 			shown.updated = would.updated;
 			shown.annotated = would.annotated;
 		}
-		report = sync_apply(plan, sc, rms, kc, o->dry_run, o->mode == MODE_SYNC, &st, e);
-		json_decref(plan);
-		if (!report) {
-			st.errors[e->kind <= ERR_TEMP ? e->kind : ERR_SYSTEM]++;
-			write_metrics(o, NULL, rms, &st, (double)(clock_mono_ms() - t0) / 1000);
-			return -1;
-		}
-		out = report;
+		out = report = sync_apply(&plan, sc, rms, kc, o->dry_run, &st);
 		code = exit_code(&st);
 	}
 	/* what a server echoed is never printed */
@@ -642,6 +636,7 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	    code == KILO_EXIT_OK)
 		code = KILO_EXIT_PARTIAL;
 	json_decref(out);
+	syncplan_release(&plan);
 	return code;
 }
 

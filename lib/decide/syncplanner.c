@@ -16,46 +16,6 @@
 #include "decide/rmmatch.h"
 #include "decide/syncinput.h"
 
-static const char *const reason_codes[SYNC_R_COUNT] = {
-#define SYNC_R_NAME(name, code) [SYNC_R_##name] = code,
-	SYNC_PLAN_REASONS(SYNC_R_NAME) SYNC_APPLY_REASONS(SYNC_R_NAME)
-#undef SYNC_R_NAME
-};
-
-const char *sync_reason_code(enum sync_reason r)
-{
-	return r > SYNC_R_NONE && r < SYNC_R_COUNT ? reason_codes[r] : NULL;
-}
-
-enum sync_reason sync_reason_parse(const char *s)
-{
-	for (int r = SYNC_R_NONE + 1; s && r < SYNC_R_COUNT; r++)
-		if (strcmp(reason_codes[r], s) == 0)
-			return (enum sync_reason)r;
-	return SYNC_R_NONE;
-}
-
-int sync_reason_fits(const char *action, enum sync_reason r, int annotation)
-{
-	if (annotation)
-		return r == SYNC_R_INVALID_ALLOCATION;
-	if (!action)
-		return 0;
-	if (strcmp(action, "update") == 0)
-		return r == SYNC_R_TOTAL_DIFFERS || r == SYNC_R_TOTAL_DAMPED ||
-		       r == SYNC_R_LIFECYCLE_HOLD;
-	if (strcmp(action, "none") == 0)
-		return r == SYNC_R_TOTAL_MATCHES || r == SYNC_R_TOTAL_WITHIN_DEADBAND ||
-		       r == SYNC_R_LIFECYCLE_HOLD;
-	return strcmp(action, "skip") == 0 && r > SYNC_R_NONE && r < SYNC_R_TOTAL_DIFFERS;
-}
-
-/* Set item's reasonCode. */
-static void set_code(json_t *item, enum sync_reason r)
-{
-	json_object_set_new(item, "reasonCode", json_string(sync_reason_code(r)));
-}
-
 /* ---- the plan ---- */
 
 static json_t *cpu_mem(int64_t cpu_milli, int64_t mem_bytes)
@@ -64,37 +24,26 @@ static json_t *cpu_mem(int64_t cpu_milli, int64_t mem_bytes)
 			 (json_int_t)mem_bytes);
 }
 
-static json_t *yarn_res(struct yarn_resource r)
+/* Write the hadoop-yarn entry (cpu milli, mem bytes) on n, or leave it. */
+static enum syncplan_ann annotation_action(const struct sync_node *n, int64_t cpu, int64_t mem)
 {
-	return json_pack("{s:I,s:I}", "vCores", (json_int_t)r.vcores, "memoryMB",
-			 (json_int_t)r.memory_mb);
-}
+	int same = n->has_alloc && n->alloc_cpu == cpu && n->alloc_mem == mem;
 
-static json_t *allocation_quantities(const struct sync_options *o, int64_t cpu, int64_t mem)
-{
-	char qc[QUANTITY_STR_MAX], qm[QUANTITY_STR_MAX];
-	struct quantity c = quantity_from_int(cpu, QUANTITY_DECIMAL_SI);
-	struct quantity m = quantity_from_int(mem, QUANTITY_BINARY_SI);
-
-	return json_pack("{s:s,s:s}", o->batch_cpu, quantity_format(&c, qc), o->batch_memory,
-			 quantity_format(&m, qm));
+	return same || (!n->has_alloc && !cpu && !mem) ? SYNCPLAN_ANN_NONE : SYNCPLAN_ANN_ANNOTATE;
 }
 
 /* The annotation part of an item, from the YARN used figures. */
-static json_t *annotation_part(const struct sync_options *o, const struct sync_node *n, int64_t cpu,
-			       int64_t mem)
+static void annotation_part(struct syncplan_item *it, const struct sync_options *o,
+			    const struct sync_node *n, int64_t cpu, int64_t mem)
 {
-	int same = n->has_alloc && n->alloc_cpu == cpu && n->alloc_mem == mem;
-	json_t *a;
+	cleanup_free char *why = NULL;
 
-	if (n->alloc_error)
-		return json_pack("{s:s,s:s+,s:s}", "action", "skip", "reason",
-				 "cannot rewrite the annotation: ", n->alloc_error, "reasonCode",
-				 sync_reason_code(SYNC_R_INVALID_ALLOCATION));
-	a = json_pack("{s:s,s:o}", "action",
-		      same || (!n->has_alloc && !cpu && !mem) ? "none" : "annotate", "hadoopYarn",
-		      allocation_quantities(o, cpu, mem));
-	return a;
+	if (n->alloc_error) {
+		why = xasprintf("cannot rewrite the annotation: %s", n->alloc_error);
+		syncplan_item_set_annotation(it, SYNCPLAN_ANN_SKIP, o, -1, -1, why);
+		return;
+	}
+	syncplan_item_set_annotation(it, annotation_action(n, cpu, mem), o, cpu, mem, NULL);
 }
 
 static int listed(const char *name, const char *const *only)
@@ -178,9 +127,10 @@ static enum batch_result node_batch(const struct sync_options *o, const struct s
 	return total->vcores > INT32_MAX ? BATCH_TOO_MANY_VCORES : BATCH_OK;
 }
 
-static json_t *skipf(json_t *item, enum sync_reason code, int error, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static json_t *skipf(json_t *item, enum sync_reason code, int error, const char *fmt, ...)
+static struct syncplan_item *skipf(struct syncplan_item *item, enum sync_reason code, int error,
+				   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static struct syncplan_item *skipf(struct syncplan_item *item, enum sync_reason code, int error,
+				   const char *fmt, ...)
 {
 	cleanup_free char *reason = NULL;
 	va_list ap;
@@ -189,12 +139,11 @@ static json_t *skipf(json_t *item, enum sync_reason code, int error, const char 
 	if (vasprintf(&reason, fmt, ap) < 0)
 		reason = NULL;
 	va_end(ap);
-	json_object_set_new(item, "action", json_string("skip"));
-	json_object_set_new(item, "reason", json_string(reason ? reason : "(no memory)"));
-	set_code(item, code);
+	syncplan_item_set_action(item, SYNCPLAN_SKIP);
+	syncplan_item_set_reason(item, reason, code);
 	if (error)
-		json_object_set_new(item, "severity", json_string("error"));
-	json_object_set_new(item, "annotation", json_pack("{s:s}", "action", "none"));
+		syncplan_item_set_bad(item);
+	syncplan_item_set_annotation(item, SYNCPLAN_ANN_NONE, NULL, -1, -1, NULL);
 	return item;
 }
 
@@ -240,19 +189,19 @@ static void lifecycle_step(const struct sync_input *in, const struct sync_node *
 	}
 }
 
-static json_t *no_nm_lifecycle(const struct sync_input *in, const struct sync_node *n, json_t *item,
-			       int64_t now_ms);
+static struct syncplan_item *no_nm_lifecycle(const struct sync_input *in, const struct sync_node *n,
+					     struct syncplan_item *item, int64_t now_ms);
 
 /* The item of a node without a NodeManager pod: its hadoop-yarn entry is
  * zeroed only on this pass's RM evidence that YARN uses nothing there. */
-static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n, json_t *item,
-			  int64_t now_ms)
+static struct syncplan_item *no_nm_item(const struct sync_input *in, const struct sync_node *n,
+					struct syncplan_item *item, int64_t now_ms)
 {
 	cleanup_free char *note = NULL, *why = NULL, *reason = NULL;
 	int has_share = n->has_alloc && (n->alloc_cpu || n->alloc_mem);
 
 	if (n->nm_foreign) /* main warns: NodeManagers may run in a namespace not configured */
-		json_object_set_new(item, "ignoredPod", json_string(n->nm_foreign));
+		syncplan_item_set(item, "ignoredPod", json_string(n->nm_foreign));
 	note = n->nm_terminating
 		       ? xasprintf(" (NodeManager pod %s is terminating)", n->nm_terminating)
 	       : n->nm_foreign ? xasprintf(" (pod %s has the NodeManager label outside "
@@ -271,16 +220,16 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
 					    "cannot be zeroed: %s",
 					    note, n->alloc_error)
 				: xasprintf("no NodeManager pod on the node%s", note);
-	json_object_set_new(item, "action", json_string("skip"));
-	json_object_set_new(item, "reason", json_string(reason));
+	syncplan_item_set_action(item, SYNCPLAN_SKIP);
 	/* the error, when there is one, is what the operator must see */
-	set_code(item, n->alloc_error      ? SYNC_R_INVALID_ALLOCATION
-		       : n->nm_terminating ? SYNC_R_NODEMANAGER_TERMINATING
-		       : n->nm_foreign     ? SYNC_R_NODEMANAGER_OUTSIDE_NAMESPACES
-					   : SYNC_R_NO_NODEMANAGER);
-	json_object_set_new(item, "annotation", annotation_part(&in->o, n, 0, 0));
+	syncplan_item_set_reason(item, reason,
+				 n->alloc_error      ? SYNC_R_INVALID_ALLOCATION
+				 : n->nm_terminating ? SYNC_R_NODEMANAGER_TERMINATING
+				 : n->nm_foreign     ? SYNC_R_NODEMANAGER_OUTSIDE_NAMESPACES
+						     : SYNC_R_NO_NODEMANAGER);
+	annotation_part(item, &in->o, n, 0, 0);
 	if (n->alloc_error)
-		json_object_set_new(item, "severity", json_string("error"));
+		syncplan_item_set_bad(item);
 	return no_nm_lifecycle(in, n, item, now_ms);
 }
 
@@ -291,8 +240,8 @@ static json_t *no_nm_item(const struct sync_input *in, const struct sync_node *n
  * NodeManager-labelled pod outside the namespaces may be a NodeManager of a
  * namespace not configured: it holds a drain; it never keeps an offline
  * node from returning (a tenant could freeze it). */
-static json_t *no_nm_lifecycle(const struct sync_input *in, const struct sync_node *n, json_t *item,
-			       int64_t now_ms)
+static struct syncplan_item *no_nm_lifecycle(const struct sync_input *in, const struct sync_node *n,
+					     struct syncplan_item *item, int64_t now_ms)
 {
 	if (in->o.lifecycle.enabled && !n->nm_terminating &&
 	    (!n->nm_foreign ||
@@ -311,7 +260,7 @@ static json_t *no_nm_lifecycle(const struct sync_input *in, const struct sync_no
 			return item; /* held: the record's figures cannot be used */
 		if (node_batch(&in->o, &with, &rc, &rm, &f.batch) == BATCH_OK) {
 			lifecycle_step(in, n, &f, now_ms, &st);
-			json_object_set_new(item, "lifecycle", lifecycle_part(n, &st, &f));
+			syncplan_item_set_lifecycle(item, lifecycle_part(n, &st, &f));
 		}
 	}
 	return item;
@@ -334,18 +283,20 @@ static char *join_names(const json_t *names)
 	return out;
 }
 
-static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
-			 const json_t *claims, int64_t now_ms)
+static struct syncplan_item *plan_item(struct syncplan *plan, const struct sync_input *in,
+				       const struct sync_node *n, const json_t *claims,
+				       int64_t now_ms)
 {
 	const struct sync_options *o = &in->o;
-	json_t *item = json_object();
+	struct syncplan_item *item =
+		syncplan_add(plan, n->name, n->nm_pods ? n->nm_cluster : NULL, n->nm_node_id);
 	const struct in_cluster *c;
 	const struct yarn_node *y;
 	int64_t res_cpu, res_mem, used_cpu, used_mem;
 	struct yarn_resource total, send;
 	const json_t *claimants;
 	cleanup_free char *reason = NULL, *why = NULL;
-	json_t *ann;
+	int blocked;
 	enum sync_reason code;
 	json_t *moved = NULL;
 	int draining, lc_on = 0, twice = 0;
@@ -353,10 +304,6 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	struct lc_facts lcf = { 0 };
 	struct lc_step lc = { 0 };
 
-	json_object_set_new(item, "node", json_string(n->name));
-	json_object_set_new(item, "cluster", n->nm_pods ? json_string(n->nm_cluster) : json_null());
-	json_object_set_new(item, "yarnNodeId",
-			    n->nm_node_id ? json_string(n->nm_node_id) : json_null());
 	if (o->lifecycle.enabled && n->lc_error)
 		return skipf(item, SYNC_R_INVALID_LIFECYCLE_RECORD, 1,
 			     "invalid lifecycle record: %s (delete it to start over: kubectl "
@@ -368,10 +315,13 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 #define SKIP(code, error, ...) return skipf(item, SYNC_R_##code, error, __VA_ARGS__)
 	if (!n->seen)
 		SKIP(NODE_NOT_FOUND, 0, "Node object not found (NodeManager pod %s)", n->nm_pod);
-	json_object_set_new(item, "origin", cpu_mem(n->origin_cpu, n->origin_mem));
-	json_object_set_new(json_object_get(item, "origin"), "source",
-			    json_string(n->origin_source));
-	json_object_set_new(item, "requested", cpu_mem(n->req_cpu, n->req_mem));
+	{
+		json_t *origin = cpu_mem(n->origin_cpu, n->origin_mem);
+
+		json_object_set_new(origin, "source", json_string(n->origin_source));
+		syncplan_item_set(item, "origin", origin);
+	}
+	syncplan_item_set(item, "requested", cpu_mem(n->req_cpu, n->req_mem));
 	if (n->origin_error)
 		SKIP(INVALID_ANNOTATION, 1, "invalid annotation: %s", n->origin_error);
 	if (n->pod_error)
@@ -407,17 +357,17 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	case BATCH_RESERVE_OVERFLOW:
 		SKIP(OVERFLOW, 1, "the reservation overflows on this node's origin pool");
 	case BATCH_OVERFLOW:
-		json_object_set_new(item, "reserved", cpu_mem(res_cpu, res_mem));
+		syncplan_item_set(item, "reserved", cpu_mem(res_cpu, res_mem));
 		SKIP(OVERFLOW, 1, "origin - requested - reserved overflows");
 	case BATCH_TOO_MANY_VCORES:
-		json_object_set_new(item, "reserved", cpu_mem(res_cpu, res_mem));
+		syncplan_item_set(item, "reserved", cpu_mem(res_cpu, res_mem));
 		SKIP(OVERFLOW, 1, "%lld vCores exceed what the RM takes (2^31-1)",
 		     (long long)total.vcores);
 	case BATCH_OK:
 		break;
 	}
-	json_object_set_new(item, "reserved", cpu_mem(res_cpu, res_mem));
-	json_object_set_new(item, "yarnTotal", yarn_res(total));
+	syncplan_item_set(item, "reserved", cpu_mem(res_cpu, res_mem));
+	syncplan_item_set_total(item, total);
 	c = syncinput_cluster((struct sync_input *)in, n->nm_cluster, 0);
 	if (!c) /* the same words live and offline: the plans must be equal */
 		SKIP(CLUSTER_NOT_CONFIGURED, 0,
@@ -430,7 +380,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		SKIP(RM_NODES_NOT_GIVEN, 0, "no RM node list for cluster '%s'", n->nm_cluster);
 	y = syncinput_rm_node(c, n->nm_node_id, &twice);
 	if (!y) {
-		json_object_set_new(item, "candidates", rmmatch_candidates(c, n->nm_node_id));
+		syncplan_item_set(item, "candidates", rmmatch_candidates(c, n->nm_node_id));
 		skipf(item, SYNC_R_UNKNOWN_NODE_ID, 0,
 		      "node id %s unknown to the RM of cluster '%s'", n->nm_node_id, n->nm_cluster);
 		if (o->lifecycle.enabled) { /* a decommission another RM took over? */
@@ -439,8 +389,8 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 			lcf = cluster_facts(n, c, LC_SEEN_RM_ABSENT, total);
 			lifecycle_step(in, n, &lcf, now_ms, &lc);
 			/* held (no evidence): the part of a node nothing is known of */
-			json_object_set_new(item, "lifecycle",
-					    lifecycle_part(n, &lc, lc.changed ? &lcf : &none));
+			syncplan_item_set_lifecycle(
+				item, lifecycle_part(n, &lc, lc.changed ? &lcf : &none));
 		}
 		return item;
 	}
@@ -450,9 +400,9 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 	if (twice)
 		SKIP(RM_NODE_INVALID, 1, "RM of cluster '%s' lists node id %s twice", n->nm_cluster,
 		     y->id);
-	json_object_set_new(item, "rmState", json_string(y->state));
-	json_object_set_new(item, "rmTotal", yarn_res(y->total));
-	json_object_set_new(item, "rmUsed", yarn_res(y->used));
+	syncplan_item_set(item, "rmState", json_string(y->state));
+	syncplan_item_set(item, "rmTotal", syncplan_yarn_resource(y->total));
+	syncplan_item_set(item, "rmUsed", syncplan_yarn_resource(y->used));
 	if (!yarn_node_state_known(y->state))
 		SKIP(RM_NODE_STATE_UNKNOWN, 1,
 		     "RM node %s reports state '%s', not one of YARN's NodeStates: not resized",
@@ -490,11 +440,11 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 		}
 		lcf.host = lcf.cluster = NULL; /* host is this block's */
 	}
-	json_object_set_new(item, "overCommitTimeoutMs", json_integer(oct));
+	syncplan_item_set_over_commit(item, oct);
 	if (!y->inactive && !draining &&
 	    (send.vcores != total.vcores || send.memory_mb != total.memory_mb)) {
-		json_object_set_new(item, "yarnTotal", yarn_res(send));
-		json_object_set_new(item, "yarnTarget", yarn_res(total));
+		syncplan_item_set_total(item, send);
+		syncplan_item_set(item, "yarnTarget", syncplan_yarn_resource(total));
 	}
 	if (y->inactive && (moved = rmmatch_moved_to(c, y, n, claims, &used_cpu, &used_mem))) {
 		/* the NodeManager came back under another id (a new port): that
@@ -505,17 +455,17 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 				   y->state, json_string_value(json_array_get(moved, 0)),
 				   SYNC_ANN_NODE_ID);
 		code = SYNC_R_NODE_ID_MOVED;
-		json_object_set_new(item, "candidates", moved);
-		json_object_set_new(item, "action", json_string("skip"));
+		syncplan_item_set(item, "candidates", moved);
+		syncplan_item_set_action(item, SYNCPLAN_SKIP);
 	} else if (y->inactive) {
 		reason = xasprintf("RM node state %s", y->state);
 		code = SYNC_R_RM_NODE_INACTIVE;
-		json_object_set_new(item, "action", json_string("skip"));
+		syncplan_item_set_action(item, SYNCPLAN_SKIP);
 	} else if (draining) {
 		reason = xstrdup("RM node state DECOMMISSIONING: the RM holds its total at its use "
 				 "while it drains; not resized");
 		code = SYNC_R_RM_NODE_DECOMMISSIONING;
-		json_object_set_new(item, "action", json_string("skip"));
+		syncplan_item_set_action(item, SYNCPLAN_SKIP);
 	} else if (lc_on && lc.zero) {
 		reason = xasprintf("lifecycle %s: held at 0/0 with overCommitTimeoutMs -1 (Batch "
 				   "%lld vCores/%lld MB; %lld containers running)%s%s",
@@ -523,9 +473,9 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 				   (long long)total.memory_mb, (long long)y->containers,
 				   lc.next.reason[0] ? ": " : "", lc.next.reason);
 		code = SYNC_R_LIFECYCLE_HOLD;
-		json_object_set_new(item, "action",
-				    json_string(y->total.vcores || y->total.memory_mb ? "update"
-										      : "none"));
+		syncplan_item_set_action(item, y->total.vcores || y->total.memory_mb
+						       ? SYNCPLAN_UPDATE
+						       : SYNCPLAN_NONE);
 	} else if (y->total.vcores != send.vcores || y->total.memory_mb != send.memory_mb) {
 		int damped = send.vcores != total.vcores || send.memory_mb != total.memory_mb;
 
@@ -540,7 +490,7 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 					    (long long)y->total.vcores,
 					    (long long)y->total.memory_mb);
 		code = damped ? SYNC_R_TOTAL_DAMPED : SYNC_R_TOTAL_DIFFERS;
-		json_object_set_new(item, "action", json_string("update"));
+		syncplan_item_set_action(item, SYNCPLAN_UPDATE);
 	} else if (send.vcores != total.vcores || send.memory_mb != total.memory_mb) {
 		reason =
 			xasprintf("RM total %lld vCores/%lld MB kept: the rise to %lld vCores/%lld "
@@ -548,11 +498,11 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 				  (long long)y->total.vcores, (long long)y->total.memory_mb,
 				  (long long)total.vcores, (long long)total.memory_mb);
 		code = SYNC_R_TOTAL_WITHIN_DEADBAND;
-		json_object_set_new(item, "action", json_string("none"));
+		syncplan_item_set_action(item, SYNCPLAN_NONE);
 	} else {
 		reason = xstrdup("RM total matches");
 		code = SYNC_R_TOTAL_MATCHES;
-		json_object_set_new(item, "action", json_string("none"));
+		syncplan_item_set_action(item, SYNCPLAN_NONE);
 	}
 	if (strcmp(y->state, "UNHEALTHY") == 0) {
 		char *more = xasprintf("%s; RM node state UNHEALTHY: resized all the same (the RM "
@@ -577,35 +527,36 @@ static json_t *plan_item(const struct sync_input *in, const struct sync_node *n,
 				  "containers are not preempted",
 			reason, (long long)oct);
 
-		json_object_set_new(item, "reclaim", yarn_res(back));
+		syncplan_item_set(item, "reclaim", syncplan_yarn_resource(back));
 		free(reason);
 		reason = more;
 	}
-	ann = annotation_part(o, n, used_cpu, used_mem);
 	/* a share lowered on this id's figures only on the same evidence as a
 	 * share zeroed: while another RM node of the node or its pod may be busy
 	 * (the NodeManager back under another port, the old id not yet expired),
 	 * one no pod claims, or a cluster is not read, they are not all of YARN.
 	 * An inactive id's zeros are no evidence at all that YARN left the node,
 	 * so there every cluster must have answered too (no skip). */
-	if (!n->alloc_error && strcmp(syncinput_str_at(ann, "action", NULL), "annotate") == 0 &&
-	    (used_cpu < n->alloc_cpu || used_mem < n->alloc_mem) &&
-	    (why = rmmatch_zero_blocked(in, n, y->inactive ? NULL : y))) {
+	blocked = !n->alloc_error &&
+		  annotation_action(n, used_cpu, used_mem) == SYNCPLAN_ANN_ANNOTATE &&
+		  (used_cpu < n->alloc_cpu || used_mem < n->alloc_mem) &&
+		  (why = rmmatch_zero_blocked(in, n, y->inactive ? NULL : y));
+	if (blocked) {
 		char *more = xasprintf("%s; %s: its share is not %s", reason, why,
 				       y->inactive ? "zeroed" : "lowered");
 
-		json_decref(ann);
-		ann = json_pack("{s:s}", "action", "none");
 		free(reason);
 		reason = more;
 	}
-	json_object_set_new(item, "reason", json_string(reason));
-	set_code(item, code);
-	json_object_set_new(item, "annotation", ann);
+	syncplan_item_set_reason(item, reason, code);
+	if (blocked)
+		syncplan_item_set_annotation(item, SYNCPLAN_ANN_NONE, o, -1, -1, NULL);
+	else
+		annotation_part(item, o, n, used_cpu, used_mem);
 	if (n->alloc_error)
-		json_object_set_new(item, "severity", json_string("error"));
+		syncplan_item_set_bad(item);
 	if (lc_on)
-		json_object_set_new(item, "lifecycle", lifecycle_part(n, &lc, &lcf));
+		syncplan_item_set_lifecycle(item, lifecycle_part(n, &lc, &lcf));
 	return item;
 }
 
@@ -645,10 +596,10 @@ static json_t *claims_index(const struct sync_node *const *order, size_t m)
 	return claims;
 }
 
-json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const *only_nodes)
+void sync_plan_build(const struct sync_input *in, int64_t now_ms, const char *const *only_nodes,
+		     struct syncplan *plan)
 {
-	json_t *plan = jsonio_new_doc("SyncPlan");
-	json_t *items = json_array(), *clusters = json_array();
+	json_t *clusters = json_array();
 	json_auto_t *claims = NULL;
 	cleanup_free const struct sync_node **order = xcalloc(in->n + 1, sizeof(*order));
 
@@ -656,6 +607,7 @@ json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const
 		order[i] = &in->nodes[i];
 	qsort(order, in->n, sizeof(*order), by_name);
 	claims = claims_index(order, in->n);
+	syncplan_init(plan, jsonio_metadata(NULL, now_ms), clusters);
 	for (size_t i = 0; i < in->nclusters; i++) { /* the plan's own, not the input's */
 		struct in_cluster *c = (struct in_cluster *)&in->clusters[i];
 		const char *first = NULL;
@@ -684,7 +636,7 @@ json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const
 	}
 	for (size_t i = 0; i < in->n; i++) {
 		const struct sync_node *n = order[i];
-		json_t *item;
+		struct syncplan_item *item;
 
 		if (!listed(n->name, only_nodes))
 			continue;
@@ -692,21 +644,26 @@ json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const
 		    !n->alloc_error && !n->nm_terminating && !n->nm_foreign &&
 		    !(in->o.lifecycle.enabled && (n->lc_has || n->lc_error)))
 			continue; /* never had YARN: not touched */
-		item = plan_item(in, n, claims, now_ms);
-		if (in->o.lifecycle.enabled && !n->lc_error &&
-		    !json_object_get(item, "lifecycle")) {
+		item = plan_item(plan, in, n, claims, now_ms);
+		if (in->o.lifecycle.enabled && !n->lc_error && !item->lifecycle) {
 			struct lc_facts f = { .seen = LC_SEEN_NOTHING };
 			struct lc_step st;
 
 			lifecycle_step(in, n, &f, now_ms, &st); /* held: the record as it is */
-			json_object_set_new(item, "lifecycle", lifecycle_part(n, &st, &f));
+			syncplan_item_set_lifecycle(item, lifecycle_part(n, &st, &f));
 		}
-		json_array_append_new(items, item);
 	}
-	json_object_set_new(plan, "metadata", jsonio_metadata(NULL, now_ms));
-	json_object_set_new(plan, "clusters", clusters);
-	json_object_set_new(plan, "items", items);
-	return plan;
+}
+
+json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const *only_nodes)
+{
+	struct syncplan plan;
+	json_t *doc;
+
+	sync_plan_build(in, now_ms, only_nodes, &plan);
+	doc = syncplan_to_json(&plan);
+	syncplan_release(&plan);
+	return doc;
 }
 
 char *sync_third_party_value(const char *current, const struct sync_options *o, int64_t cpu_milli,
@@ -731,7 +688,7 @@ char *sync_third_party_value(const char *current, const struct sync_options *o, 
 	}
 	entry = json_pack("{s:s,s:s,s:o}", "name", SYNC_ALLOCATION_NAME, "priority",
 			  SYNC_ALLOCATION_PRIORITY, "resources",
-			  allocation_quantities(o, cpu_milli, memory_bytes));
+			  syncplan_quantities(o, cpu_milli, memory_bytes));
 	json_array_foreach(allocs, i, a)
 	{
 		if (json_is_object(a) &&

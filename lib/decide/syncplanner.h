@@ -70,6 +70,7 @@
 #include "core/jsonio.h"
 #include "doc/rmnode.h"
 #include "doc/syncconfig.h"
+#include "doc/syncplan.h"
 
 #define SYNC_ANN_ORIGIN "node.koordinator.sh/originExtendedAllocatable"
 #define SYNC_ANN_THIRD_PARTY "node.koordinator.sh/thirdPartyAllocations"
@@ -83,81 +84,6 @@
  * the node is skipped. */
 #define SYNC_RM_MAX_MB ((int64_t)1 << 33)
 #define SYNC_RM_MAX_VCORES INT32_MAX
-
-/* The reasonCode of a SyncPlan or SyncReport item (and of a skipped
- * annotation part, and the errorCode of a failed one): a closed list, one
- * per cause the code can produce, documented in doc/SCHEMAS.md "Reason
- * codes" (test_syncplan holds the two equal).  The log line and the
- * metric label (kilo_sync_node_state) come from it; the human `reason`
- * beside it says the particulars.
- *
- * Plan (why the action is what it is): */
-#define SYNC_PLAN_REASONS(X)                                                                       \
-	X(NO_NODEMANAGER, "no-nodemanager")                   /* no NodeManager pod on the node */ \
-	X(NODEMANAGER_TERMINATING, "nodemanager-terminating") /* only a terminating one */         \
-	X(NODEMANAGER_OUTSIDE_NAMESPACES, "nodemanager-outside-namespaces") /* label, not ns */    \
-	X(SHARE_NOT_ZEROED, "share-not-zeroed")     /* no NodeManager pod, YARN may still run */   \
-	X(NODE_NOT_FOUND, "node-not-found")         /* the NodeManager pod's Node is not listed */ \
-	X(INVALID_ANNOTATION, "invalid-annotation") /* originExtendedAllocatable unreadable */     \
-	X(INVALID_ALLOCATION, "invalid-allocation") /* thirdPartyAllocations unreadable */         \
-	X(INVALID_POD, "invalid-pod")               /* a pod's quantities cannot be read */        \
-	X(INVALID_LIFECYCLE_RECORD, "invalid-lifecycle-record") /* kilo.sh/yarn-lifecycle bad */   \
-	X(MULTIPLE_NODEMANAGERS, "multiple-nodemanagers")       /* two NodeManager pods */         \
-	X(INVALID_NODE_ID, "invalid-node-id")                   /* no valid node-id annotation */  \
-	X(NODE_ID_MISMATCH, "node-id-mismatch")             /* the id's host is not this node */   \
-	X(NODE_ID_CONFLICT, "node-id-conflict")             /* one id claimed on several nodes */  \
-	X(OVERFLOW, "overflow")                             /* the figures overflow */             \
-	X(CLUSTER_NOT_CONFIGURED, "cluster-not-configured") /* not in clusters / not given */      \
-	X(RM_NODES_NOT_GIVEN, "rm-nodes-not-given") /* plan --from: its RM list is missing */      \
-	X(RM_UNREACHABLE, "rm-unreachable")         /* no RM of the cluster answered */            \
-	X(RM_REFUSED, "rm-refused")                 /* the RM refused the list (401, 403) */       \
-	X(RM_ERROR, "rm-error")                     /* an RM answered 5xx or 429 */                \
-	X(RM_ANSWER_INVALID, "rm-answer-invalid")   /* the RM's list cannot be read */             \
-	X(UNKNOWN_NODE_ID, "unknown-node-id")       /* the RM does not know the node id */         \
-	X(RM_NODE_INVALID, "rm-node-invalid")   /* its RM entry unreadable, twice, impossible */   \
-	X(RM_NODE_INACTIVE, "rm-node-inactive") /* LOST, DECOMMISSIONED, SHUTDOWN... */            \
-	X(NODE_ID_MOVED, "node-id-moved")       /* its id gone, a live id on its host */           \
-	X(RM_NODE_DECOMMISSIONING, "rm-node-decommissioning") /* draining: not resized */          \
-	X(RM_NODE_STATE_UNKNOWN, "rm-node-state-unknown")     /* not one of YARN's NodeStates */   \
-	X(TOTAL_DIFFERS, "total-differs")                     /* update: the RM's total differs */ \
-	X(TOTAL_MATCHES, "total-matches") /* none: the RM's total is the plan's */                 \
-	X(TOTAL_DAMPED, "total-damped")   /* update: a rise ramped by damping.maxIncrease */       \
-	X(TOTAL_WITHIN_DEADBAND, "total-within-deadband") /* none: a rise within deadband */       \
-	X(LIFECYCLE_HOLD, "lifecycle-hold") /* update/none: draining or offline, held at 0/0 */
-/* Report (why an action failed; errorCode): */
-#define SYNC_APPLY_REASONS(X)                                                                      \
-	X(INVALID_PLAN_ITEM, "invalid-plan-item")   /* the item breaks SyncPlan's rules */         \
-	X(RESIZE_UNSUPPORTED, "resize-unsupported") /* no resize endpoint, no rmadmin */           \
-	X(RESIZE_REFUSED, "resize-refused")         /* the RM answered the resize with an error */ \
-	X(RMADMIN_FAILED, "rmadmin-failed")         /* the rmadmin fallback failed */              \
-	X(RESIZE_NOT_CONFIRMED, "resize-not-confirmed")     /* accepted, never listed */           \
-	X(ANNOTATION_CONFLICT, "annotation-conflict")       /* 409 again after a re-read */        \
-	X(ANNOTATION_REFUSED, "annotation-refused")         /* the API server refused the patch */ \
-	X(KUBERNETES_UNREACHABLE, "kubernetes-unreachable") /* 5xx, 429, timeout, connection */    \
-	X(EXCLUDE_LIST_FAILED, "exclude-list-failed")       /* the exclude list not written */     \
-	X(DECOMMISSION_FAILED, "decommission-failed")       /* rmadmin -refreshNodes failed */     \
-	X(DECOMMISSION_NOT_CONFIRMED, "decommission-not-confirmed") /* not DECOMMISSIONING */
-
-enum sync_reason {
-	SYNC_R_NONE = 0,
-#define SYNC_R_ENUM(name, code) SYNC_R_##name,
-	SYNC_PLAN_REASONS(SYNC_R_ENUM) SYNC_APPLY_REASONS(SYNC_R_ENUM)
-#undef SYNC_R_ENUM
-		SYNC_R_COUNT
-};
-
-/* The code of r ("unknown-node-id"), NULL for SYNC_R_NONE or out of range. */
-const char *sync_reason_code(enum sync_reason r);
-
-/* The reason whose code is s, SYNC_R_NONE when s is NULL or not a code. */
-enum sync_reason sync_reason_parse(const char *s);
-
-/* 1 when r is a reasonCode a plan gives with action (update: total-differs
- * or total-damped; none: total-matches or total-within-deadband; skip: one
- * of the skip codes, rm-node-state-unknown included; lifecycle-hold with
- * update or none), or for an annotation
- * part (annotation != 0: invalid-allocation only), else 0. */
-int sync_reason_fits(const char *action, enum sync_reason r, int annotation);
 
 struct sync_input;
 
@@ -220,10 +146,15 @@ void sync_input_discard_pods(struct sync_input *in);
 size_t sync_input_nodes(const struct sync_input *in);
 size_t sync_input_pods(const struct sync_input *in);
 
-/* The SyncPlan document (new reference): one item per node that has a
- * NodeManager pod or a non-zero hadoop-yarn allocation, sorted by node
- * name; only_nodes (NULL-terminated, may be NULL) restricts it to those
- * names.  Never fails: per-node problems are `skip` items with a reason. */
+/* The SyncPlan (doc/syncplan.h) into *out (release it with
+ * syncplan_release()): one item per node that has a NodeManager pod or a
+ * non-zero hadoop-yarn allocation, sorted by node name; only_nodes
+ * (NULL-terminated, may be NULL) restricts it to those names.  Never
+ * fails: per-node problems are `skip` items with a reason. */
+void sync_plan_build(const struct sync_input *in, int64_t now_ms, const char *const *only_nodes,
+		     struct syncplan *out);
+
+/* The same plan as its document (syncplan_to_json; new reference). */
 json_t *sync_plan(const struct sync_input *in, int64_t now_ms, const char *const *only_nodes);
 
 /* The total to send when the RM lists current and the plan asks for

@@ -70,23 +70,21 @@ struct accepted_list {
 
 /* The RM resize of one (checked) item.  Sets "result" and "error" on out;
  * an accepted resize is added to acc, to be confirmed. */
-static void apply_rm(const json_t *item, json_t *out, struct sync_rms *rms, int dry_run,
-		     struct accepted_list *acc, struct sync_stats *st)
+static void apply_rm(const struct syncplan_item *item, json_t *out, struct sync_rms *rms,
+		     int dry_run, struct accepted_list *acc, struct sync_stats *st)
 {
 	struct yarn_cluster *y;
-	const char *action = sync_item_str(item, "action");
-	const json_t *total = json_object_get(item, "yarnTotal");
 	struct yarn_resize_result res = { 0 };
-	struct yarn_resource want;
+	struct yarn_resource want = item->yarn_total;
 	struct err e = { 0 };
 
-	if (strcmp(action, "update") != 0) {
+	if (item->action != SYNCPLAN_UPDATE) {
 		json_object_set_new(out, "result",
-				    json_string(strcmp(action, "skip") == 0 ? "skipped"
-									    : "unchanged"));
-		if (strcmp(action, "skip") == 0) {
+				    json_string(item->action == SYNCPLAN_SKIP ? "skipped"
+									      : "unchanged"));
+		if (item->action == SYNCPLAN_SKIP) {
 			st->skipped++;
-			st->skipped_bad += sync_item_bad(item);
+			st->skipped_bad += item->bad;
 		} else
 			st->unchanged++;
 		return;
@@ -95,17 +93,13 @@ static void apply_rm(const json_t *item, json_t *out, struct sync_rms *rms, int 
 		json_object_set_new(out, "result", json_string("planned"));
 		return;
 	}
-	want.vcores = json_integer_value(json_object_get(total, "vCores"));
-	want.memory_mb = json_integer_value(json_object_get(total, "memoryMB"));
-	if (!(y = sync_rms_find(rms, sync_item_str(item, "cluster")))) {
-		err_set(&e, ERR_USAGE, 0, "cluster %s: no RM client for it",
-			sync_item_str(item, "cluster"));
+	if (!(y = sync_rms_find(rms, item->cluster))) {
+		err_set(&e, ERR_USAGE, 0, "cluster %s: no RM client for it", item->cluster);
 		set_failed(out, &e, SYNC_R_CLUSTER_NOT_CONFIGURED, st);
 		return;
 	}
-	if (yarn_node_resize(y, sync_item_str(item, "yarnNodeId"), want,
-			     json_integer_value(json_object_get(item, "overCommitTimeoutMs")), &res,
-			     &e) == 0) {
+	if (yarn_node_resize(y, item->yarn_node_id, want, item->over_commit_timeout_ms, &res, &e) ==
+	    0) {
 		json_object_set_new(out, "result", json_string("updated"));
 		json_object_set_new(out, "via",
 				    json_string(res.via == YARN_VIA_REST ? "rest" : "rmadmin"));
@@ -115,7 +109,7 @@ static void apply_rm(const json_t *item, json_t *out, struct sync_rms *rms, int 
 		}
 		acc->a[acc->n++] = (struct accepted){ .out = out,
 						      .cluster = (size_t)(y - rms->c),
-						      .id = sync_item_str(item, "yarnNodeId"),
+						      .id = item->yarn_node_id,
 						      .want = want };
 		return;
 	}
@@ -149,19 +143,19 @@ static int annotate_once(struct k8s_client *kc, const char *node, const struct s
 	return patched ? 1 : -1;
 }
 
-static void apply_annotation(const json_t *item, json_t *out, const struct sync_config *sc,
-			     struct k8s_client *kc, int dry_run, struct sync_stats *st)
+static void apply_annotation(const struct syncplan_item *item, json_t *out,
+			     const struct sync_config *sc, struct k8s_client *kc, int dry_run,
+			     struct sync_stats *st)
 {
-	const json_t *ann = json_object_get(item, "annotation");
-	const char *action = sync_item_str(ann, "action"), *node = sync_item_str(item, "node");
+	const char *node = item->node;
 	json_t *oann = json_object_get(out, "annotation");
 	struct err e = { 0 };
-	int64_t cpu = 0, mem = 0;
+	int64_t cpu = item->ann_cpu_milli, mem = item->ann_memory_bytes;
 	int ret = -1, conflict = 0;
 
 	if (!json_is_object(oann))
 		return;
-	if (!action || strcmp(action, "annotate") != 0) {
+	if (item->ann != SYNCPLAN_ANN_ANNOTATE) {
 		json_object_set_new(oann, "result", json_string("unchanged"));
 		return;
 	}
@@ -169,8 +163,6 @@ static void apply_annotation(const json_t *item, json_t *out, const struct sync_
 		json_object_set_new(oann, "result", json_string("planned"));
 		return;
 	}
-	sync_item_allocation(ann, "SyncPlan item", &sc->options, &cpu, &mem,
-			     &e); /* checked already */
 	if (!kc) {
 		err_set(&e, ERR_USAGE, 0, "no Kubernetes connection");
 	} else {
@@ -197,11 +189,11 @@ static void apply_annotation(const json_t *item, json_t *out, const struct sync_
 }
 
 /* The lifecycle part: its record and label onto the Node (run/synclife.h). */
-static void apply_lifecycle(const json_t *item, json_t *out, const struct sync_config *sc,
-			    struct sync_rms *rms, struct k8s_client *kc, int dry_run,
-			    struct sync_stats *st)
+static void apply_lifecycle(const struct syncplan_item *item, json_t *out,
+			    const struct sync_config *sc, struct sync_rms *rms,
+			    struct k8s_client *kc, int dry_run, struct sync_stats *st)
 {
-	const json_t *part = json_object_get(item, "lifecycle");
+	const json_t *part = item->lifecycle;
 	json_t *opart = json_object_get(out, "lifecycle");
 	const char *action = sync_item_str(part, "action"),
 		   *dec = sync_item_str(part, "decommission");
@@ -245,9 +237,8 @@ static void apply_lifecycle(const json_t *item, json_t *out, const struct sync_c
 			if (!kc)
 				err_set(&e, ERR_USAGE, 0, "no Kubernetes connection");
 			else
-				recorded = sync_lifecycle_write(kc, sync_item_str(item, "node"),
-								mine, &sc->options.lifecycle, &code,
-								&e);
+				recorded = sync_lifecycle_write(kc, item->node, mine,
+								&sc->options.lifecycle, &code, &e);
 			if (recorded < 0) {
 				set_failed(opart, &e, code, st);
 				return;
@@ -255,15 +246,13 @@ static void apply_lifecycle(const json_t *item, json_t *out, const struct sync_c
 			st->recorded += recorded;
 			if (recorded) /* written, whatever follows */
 				json_object_set_new(opart, "recorded", json_true());
-		} else if (sync_lifecycle_basis_ok(kc, sync_item_str(item, "node"), part, &code,
-						   &e) < 0) {
+		} else if (sync_lifecycle_basis_ok(kc, item->node, part, &code, &e) < 0) {
 			set_failed(opart, &e, code, st); /* a stale plan changes no list */
 			return;
 		}
 		if (sync_decommission(cfg, y, kc, sync_item_str(h, "host"), add,
 				      sc->options.lifecycle.decommission_timeout_s,
-				      add ? sync_item_str(item, "yarnNodeId") : NULL, &code,
-				      &e) < 0) {
+				      add ? item->yarn_node_id : NULL, &code, &e) < 0) {
 			set_failed(opart, &e, code, st);
 			return;
 		}
@@ -286,8 +275,7 @@ static void apply_lifecycle(const json_t *item, json_t *out, const struct sync_c
 	if (!kc)
 		err_set(&e, ERR_USAGE, 0, "no Kubernetes connection");
 	else
-		ret = sync_lifecycle_write(kc, sync_item_str(item, "node"), part,
-					   &sc->options.lifecycle, &code, &e);
+		ret = sync_lifecycle_write(kc, item->node, part, &sc->options.lifecycle, &code, &e);
 	if (ret >= 0) {
 		json_object_set_new(opart, "result", json_string(ret ? "recorded" : "unchanged"));
 		if (ret)
@@ -468,50 +456,44 @@ static void forget_results(json_t *out)
 	}
 }
 
-json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync_rms *rms,
-		   struct k8s_client *kc, int dry_run, int per_item, struct sync_stats *st,
-		   struct err *e)
+json_t *sync_apply(const struct syncplan *plan, const struct sync_config *sc, struct sync_rms *rms,
+		   struct k8s_client *kc, int dry_run, struct sync_stats *st)
 {
 	json_t *report, *items_out, *it;
 	struct accepted_list acc = { 0 };
 	size_t i;
-	const char *kind = sync_item_str(plan, "kind");
-	int shape_ok = kind && strcmp(kind, "SyncPlan") == 0 &&
-		       json_is_array(json_object_get(plan, "items"));
 
-	/* per item, only the document's own shape is all-or-nothing */
-	if ((!per_item || !shape_ok) && sync_plan_check(plan, sc, e) < 0)
-		return NULL;
 	report = jsonio_new_doc("SyncReport");
 	json_object_set_new(report, "dryRun", json_boolean(dry_run));
-	json_object_set(report, "metadata", json_object_get(plan, "metadata"));
-	if (json_is_array(json_object_get(plan, "clusters")))
-		json_object_set(report, "clusters", json_object_get(plan, "clusters"));
+	if (plan->metadata)
+		json_object_set(report, "metadata", plan->metadata);
+	if (plan->clusters)
+		json_object_set(report, "clusters", plan->clusters);
 	items_out = json_array();
 	json_object_set_new(report, "items", items_out);
-	json_array_foreach(json_object_get(plan, "items"), i, it)
-	{
-		json_t *out = json_is_object(it) ? json_deep_copy(it) : json_object();
+	for (i = 0; i < plan->n; i++) {
+		const struct syncplan_item *item = &plan->items[i];
+		json_t *out = json_deep_copy(item->doc);
 		struct err ie = { 0 };
 
 		forget_results(out); /* a report fed back as a plan says nothing of this pass */
 		json_array_append_new(items_out, out);
-		if (per_item && sync_item_check(it, i, sc, &ie) < 0) {
+		if (item->invalid.kind != ERR_NONE) {
 			/* a bad item costs that item only: nothing is sent for it */
-			set_failed(out, &ie, SYNC_R_INVALID_PLAN_ITEM, st);
+			set_failed(out, &item->invalid, SYNC_R_INVALID_PLAN_ITEM, st);
 			continue;
 		}
 		if (!dry_run) { /* the node held since the plan: never opened */
 			enum sync_reason code = SYNC_R_NONE;
 
-			if (sync_lifecycle_resize_ok(kc, it, &sc->options.lifecycle, &code, &ie) <
-			    0)
+			if (sync_lifecycle_resize_ok(kc, item->doc, &sc->options.lifecycle, &code,
+						     &ie) < 0)
 				set_failed(out, &ie, code, st);
 		}
 		if (!json_object_get(out, "result"))
-			apply_rm(it, out, rms, dry_run, &acc, st);
-		apply_annotation(it, out, sc, kc, dry_run, st);
-		apply_lifecycle(it, out, sc, rms, kc, dry_run, st);
+			apply_rm(item, out, rms, dry_run, &acc, st);
+		apply_annotation(item, out, sc, kc, dry_run, st);
+		apply_lifecycle(item, out, sc, rms, kc, dry_run, st);
 	}
 	confirm_accepted(&acc, rms, sc, st);
 	free(acc.a);

@@ -13,6 +13,7 @@
 #include "core/promtext.h"
 #include "decide/syncplanner.h"
 #include "doc/syncconfig.h"
+#include "doc/syncplan.h"
 #include "remote/k8s.h"
 #include "remote/yarn.h"
 
@@ -66,41 +67,31 @@ int sync_gather(struct sync_input *in, const struct sync_config *sc, struct sync
  * errors).  A server can echo them into anything it answers. */
 void sync_redact(json_t *doc);
 
-/* 1 when a SyncPlan item is a skip for bad or conflicting data
- * ("severity":"error", decide/syncplanner.h): the pass exits 3. */
-int sync_item_bad(const json_t *item);
+/* Read a SyncPlan document (`kilo-sync apply --from FILE`) into *out, once,
+ * before any connection or write: syncplan_from_json() (doc/syncplan.h)
+ * with the lifecycle part checked by sync_lifecycle_check()
+ * (run/synclife.h).  Returns 0, or -1 with e set (ERR_INPUT naming the
+ * item, the field and the value).  per_item as syncplan_from_json() says. */
+int sync_plan_read(const json_t *doc, const struct sync_config *sc, int per_item,
+		   struct syncplan *out, struct err *e);
 
-/* Check a whole SyncPlan before anything is applied: kind SyncPlan with an
- * items array; every item an object with a node and an action (update,
- * none, skip), no node named by two items, a reasonCode (when present) of
- * the closed list that fits the action (sync_reason_fits()); an update
- * with cluster (one of the configuration's),
- * yarnNodeId, yarnTotal {vCores 0..2^31-1, memoryMB >= 0} and
- * overCommitTimeoutMs >= -1; an annotation action (annotate, none, skip),
- * an annotate with the two batch quantities.  Returns 0, or -1 with e set
- * (ERR_INPUT naming the item, the field and the value). */
-int sync_plan_check(const json_t *plan, const struct sync_config *sc, struct err *e);
-
-/* Perform plan: for each item, the RM resize (action update) through
- * lib/remote/yarn, and the annotation (annotation.action annotate) as a merge-patch
- * of the Node with its resourceVersion; on 409 the Node is read again and
- * the patch re-made once.  After the writes, each accepted resize is read
- * back from its RM (every 250 ms, up to the cluster's confirmTimeoutMs):
- * "updated" only once the RM lists the new total, else "failed" naming what
- * it lists.  kc may be NULL when no item annotates.  With
- * dry_run nothing is sent and results are "planned".  Returns the
+/* Perform plan (the planner's own in a live pass, or one sync_plan_read()
+ * took): for each item, the RM resize (action update) through
+ * lib/remote/yarn, and the annotation (annotation.action annotate) as a
+ * merge-patch of the Node with its resourceVersion; on 409 the Node is read
+ * again and the patch re-made once.  After the writes, each accepted resize
+ * is read back from its RM (every 250 ms, up to the cluster's
+ * confirmTimeoutMs): "updated" only once the RM lists the new total, else
+ * "failed" naming what it lists.  kc may be NULL when no item annotates.
+ * With dry_run nothing is sent and results are "planned".  Returns the
  * SyncReport (new reference): the plan's items, each with "result"
  * (updated, annotated, unchanged, skipped, failed, planned) and "error",
- * and per annotation its own "result" and "error"; counts in *st.  Returns
- * NULL with e set, before anything is sent, when sync_plan_check() refuses
- * the plan.  With per_item (a live pass: the plan was made from remote
- * data), only a document that is not a SyncPlan with an items array is
- * refused whole; an item sync_plan_check() would refuse is reported
- * "failed" with its error, nothing is sent for it, and the others are
- * applied (threat-model.md: one bad item costs that item only). */
-json_t *sync_apply(const json_t *plan, const struct sync_config *sc, struct sync_rms *rms,
-		   struct k8s_client *kc, int dry_run, int per_item, struct sync_stats *st,
-		   struct err *e);
+ * and per annotation its own "result" and "error"; counts in *st.  An item
+ * read with its refusal (syncplan_item.invalid) is reported "failed" with
+ * that error (invalid-plan-item) and nothing is sent for it
+ * (threat-model.md: one bad item costs that item only). */
+json_t *sync_apply(const struct syncplan *plan, const struct sync_config *sc, struct sync_rms *rms,
+		   struct k8s_client *kc, int dry_run, struct sync_stats *st);
 
 /* What became of a SyncReport item's node (or, for a SyncPlan item, what
  * would), for its log line and kilo_sync_node_state (pointers borrowed from

@@ -9,6 +9,7 @@
 #include "decide/rmmatch.h"
 #include "decide/syncinput.h"
 #include "decide/syncplanner.h"
+#include "doc/syncplan.h"
 #include "run/syncrun.h"
 #include "testlib.h"
 
@@ -606,8 +607,8 @@ START_TEST(test_syncplan_never_zero_while_rm_says_busy)
 }
 END_TEST
 
-/* A live pass applies per item: an item the plan check refuses costs that
- * item only; a SyncPlan from stdin (per_item 0) is still refused whole. */
+/* A plan read per item: an item the plan check refuses costs that item
+ * only; a SyncPlan from stdin (per_item 0) is still refused whole. */
 START_TEST(test_syncapply_per_item_in_a_live_pass)
 {
 	static const char *const text =
@@ -617,15 +618,18 @@ START_TEST(test_syncapply_per_item_in_a_live_pass)
 		"{\"node\":\"good\",\"action\":\"skip\",\"annotation\":{\"action\":\"annotate\","
 		"\"hadoopYarn\":{\"kubernetes.io/batch-cpu\":\"1k\",\"kubernetes.io/batch-memory\":\"1Gi\"}}}]}";
 	struct sync_config sc;
+	struct syncplan sp;
 	struct sync_stats st = { 0 };
 	struct err e = { 0 };
 	json_t *plan = jsonio_parse(text, "test", &e), *report, *items;
 
 	ck_assert_ptr_nonnull(plan);
 	ck_assert_int_eq(sync_config_load(&sc, NULL, &e), 0);
-	ck_assert_ptr_null(sync_apply(plan, &sc, &(struct sync_rms){ 0 }, NULL, 1, 0, &st, &e));
+	ck_assert_int_eq(sync_plan_read(plan, &sc, 0, &sp, &e), -1);
 	ck_assert_msg(strstr(e.msg, "SyncPlan.items[0].yarnTotal.vCores"), "%s", e.msg);
-	report = sync_apply(plan, &sc, &(struct sync_rms){ 0 }, NULL, 1, 1, &st, &e);
+	ck_assert_int_eq(sync_plan_read(plan, &sc, 1, &sp, &e), 0);
+	report = sync_apply(&sp, &sc, &(struct sync_rms){ 0 }, NULL, 1, &st);
+	syncplan_release(&sp);
 	ck_assert_ptr_nonnull(report);
 	items = json_object_get(report, "items");
 	ck_assert_uint_eq(json_array_size(items), 2);
@@ -2614,6 +2618,136 @@ START_TEST(test_rmmatch_valid_node_id)
 }
 END_TEST
 
+/* doc/syncplan: a config whose one cluster is "default". */
+static void load_default_cluster(struct sync_config *sc)
+{
+	char *dir = testlib_tmpdir(), *path = xasprintf("%s/sync.yaml", dir);
+	struct err e = { 0 };
+
+	testlib_write(dir, "sync.yaml", "clusters: [{id: default, rmUrls: ['http://rm:8088']}]\n");
+	ck_assert_msg(sync_config_load(sc, path, &e) == 0, "%s", e.msg);
+	free(path);
+	free(dir);
+}
+
+static char *dump(const json_t *doc)
+{
+	return json_dumps(doc, JSON_COMPACT);
+}
+
+/* The planner's struct, its document and that document read back: the same
+ * bytes and the same typed values (annotation figures as integers). */
+START_TEST(test_syncplan_doc_round_trip)
+{
+	struct syncplan built, back;
+	struct sync_config sc;
+	struct err e = { 0 };
+	json_t *doc, *again;
+	char *a, *b;
+
+	load_default_cluster(&sc);
+	add_text(node_doc("n1", NULL, "10k", "10Gi", NULL));
+	add_text(pod_doc("nm", "n1", "Running", "n1:8041", NULL, "\"containers\":[]"));
+	add_rm(SYNC_DEFAULT_CLUSTER, "n1:8041", "RUNNING", 1, 1024, 2, 2048);
+	add_text(node_doc("n2", NULL, "10k", "10Gi", NULL));
+	add_text(pod_doc("nm2", "n2", "Running", "n2:8041", NULL, "\"containers\":[]"));
+	sync_plan_build(in, 1796054400000LL, NULL, &built);
+	ck_assert_uint_eq(built.n, 2);
+	ck_assert_int_eq(built.items[0].action, SYNCPLAN_UPDATE);
+	ck_assert_int_eq(built.items[0].reason_code, SYNC_R_TOTAL_DIFFERS);
+	ck_assert_int_eq(built.items[0].yarn_total.vcores, 10);
+	ck_assert_int_eq(built.items[0].ann, SYNCPLAN_ANN_ANNOTATE);
+	ck_assert_int_eq(built.items[0].ann_cpu_milli, 2000);
+	ck_assert_int_eq(built.items[0].ann_memory_bytes, (int64_t)2048 << 20);
+	ck_assert_int_eq(built.items[1].action, SYNCPLAN_SKIP);
+	ck_assert_int_eq(built.items[1].reason_code, SYNC_R_UNKNOWN_NODE_ID);
+	doc = syncplan_to_json(&built);
+	ck_assert_msg(syncplan_from_json(doc, &sc, NULL, 0, &back, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(back.n, built.n);
+	for (size_t i = 0; i < built.n; i++) {
+		const struct syncplan_item *x = &built.items[i], *y = &back.items[i];
+
+		ck_assert_str_eq(x->node, y->node);
+		ck_assert_str_eq(x->cluster, y->cluster);
+		ck_assert_str_eq(x->yarn_node_id, y->yarn_node_id);
+		ck_assert_int_eq(x->action, y->action);
+		ck_assert_int_eq(x->reason_code, y->reason_code);
+		ck_assert_int_eq(x->bad, y->bad);
+		ck_assert_int_eq(x->ann, y->ann);
+		ck_assert_int_eq(x->ann_cpu_milli, y->ann_cpu_milli);
+		ck_assert_int_eq(x->ann_memory_bytes, y->ann_memory_bytes);
+		if (x->action == SYNCPLAN_UPDATE) {
+			ck_assert_int_eq(x->yarn_total.vcores, y->yarn_total.vcores);
+			ck_assert_int_eq(x->yarn_total.memory_mb, y->yarn_total.memory_mb);
+			ck_assert_int_eq(x->over_commit_timeout_ms, y->over_commit_timeout_ms);
+		}
+	}
+	again = syncplan_to_json(&back);
+	a = dump(doc);
+	b = dump(again);
+	ck_assert_str_eq(a, b);
+	free(a);
+	free(b);
+	json_decref(again);
+	json_decref(doc);
+	syncplan_release(&back);
+	syncplan_release(&built);
+	sync_config_release(&sc);
+}
+END_TEST
+
+/* Every refusal of syncplan_from_json() names its path and value. */
+START_TEST(test_syncplan_doc_refusals_name_the_field)
+{
+	static const struct {
+		const char *items, *want;
+	} cases[] = {
+		{ "[{\"action\":\"none\"}]", "SyncPlan.items[0].node" },
+		{ "[{\"node\":\"a\",\"action\":\"grow\"}]",
+		  "SyncPlan.items[0].action: expected update, none or skip, got \"grow\"" },
+		{ "[{\"node\":\"a\",\"action\":\"none\"},{\"node\":\"a\",\"action\":\"none\"}]",
+		  "SyncPlan.items[1].node: expected a node no earlier item names" },
+		{ "[{\"node\":\"a\",\"action\":\"update\",\"cluster\":\"x\",\"yarnNodeId\":\"a:1\",\"yarnTotal\":{\"vCores\":1,\"memoryMB\":1},\"overCommitTimeoutMs\":-1}]",
+		  "SyncPlan.items[0].cluster: expected a cluster of the configuration, got \"x\"" },
+		{ "[{\"node\":\"a\",\"action\":\"update\",\"cluster\":\"default\",\"yarnNodeId\":\"a:1\",\"yarnTotal\":{\"vCores\":1,\"memoryMB\":1}}]",
+		  "SyncPlan.items[0].overCommitTimeoutMs" },
+		{ "[{\"node\":\"a\",\"action\":\"none\",\"reasonCode\":\"total-differs\"}]",
+		  "SyncPlan.items[0].reasonCode" },
+		{ "[{\"node\":\"a\",\"action\":\"none\",\"annotation\":{\"action\":\"annotate\",\"hadoopYarn\":{\"kubernetes.io/batch-cpu\":\"-1\",\"kubernetes.io/batch-memory\":\"1Gi\"}}}]",
+		  "SyncPlan.items[0].annotation.hadoopYarn.kubernetes.io/batch-cpu" },
+		{ "[{\"node\":\"a\",\"action\":\"none\",\"annotation\":{\"action\":\"skip\",\"reasonCode\":\"rm-error\"}}]",
+		  "SyncPlan.items[0].annotation.reasonCode" },
+		{ "[7]", "SyncPlan.items[]: expected an object, got 7" },
+	};
+	struct sync_config sc;
+	struct syncplan p;
+
+	load_default_cluster(&sc);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text = xasprintf("{\"kind\":\"SyncPlan\",\"items\":%s}", cases[i].items);
+		struct err e = { 0 };
+		json_t *doc = jsonio_parse(text, "test", &e);
+
+		ck_assert_ptr_nonnull(doc);
+		ck_assert_int_eq(syncplan_from_json(doc, &sc, NULL, 0, &p, &e), -1);
+		ck_assert_int_eq(e.kind, ERR_INPUT);
+		ck_assert_msg(strstr(e.msg, cases[i].want), "case %zu: %s", i, e.msg);
+		ck_assert_uint_eq(p.n, 0);
+		json_decref(doc);
+		free(text);
+	}
+	{
+		struct err e = { 0 };
+		json_t *doc = json_pack("{s:s}", "kind", "SyncReport");
+
+		ck_assert_int_eq(syncplan_from_json(doc, &sc, NULL, 0, &p, &e), -1);
+		ck_assert_str_eq(e.msg, "expected a SyncPlan, got kind 'SyncReport'");
+		json_decref(doc);
+	}
+	sync_config_release(&sc);
+}
+END_TEST
+
 static Suite *syncplan_suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -2679,6 +2813,8 @@ static Suite *syncplan_suite(void)
 	tcase_add_test(tc, test_syncplan_lifecycle_offline_needs_rm_counts);
 	tcase_add_test(tc, test_rmmatch_valid_node_id);
 	tcase_add_test(tc, test_syncplan_lifecycle_return_keeps_another_label_value);
+	tcase_add_test(tc, test_syncplan_doc_round_trip);
+	tcase_add_test(tc, test_syncplan_doc_refusals_name_the_field);
 	suite_add_tcase(s, tc);
 	return s;
 }
