@@ -351,10 +351,14 @@ int syncplan_from_json(const json_t *doc, const struct sync_config *sc,
 	{
 		struct syncplan_item *it =
 			add_doc(out, json_is_object(v) ? json_incref((json_t *)v) : json_object());
+		struct err ie = { 0 };
 
-		if (read_item(v, i, sc, lifecycle_check, it, per_item ? &it->invalid : e) < 0) {
-			if (per_item)
+		if (read_item(v, i, sc, lifecycle_check, it, per_item ? &ie : e) < 0) {
+			if (per_item) {
+				it->invalid = xmalloc(sizeof(*it->invalid));
+				*it->invalid = ie;
 				continue;
+			}
 			syncplan_release(out);
 			return -1;
 		}
@@ -391,8 +395,10 @@ json_t *syncplan_to_json(const struct syncplan *p)
 
 void syncplan_release(struct syncplan *p)
 {
-	for (size_t i = 0; i < p->n; i++)
-		json_decref(p->items[i].doc);
+	while (p->n > 0) {
+		json_decref(p->items[--p->n].doc);
+		free(p->items[p->n].invalid);
+	}
 	free(p->items);
 	json_decref(p->metadata);
 	json_decref(p->clusters);

@@ -130,10 +130,10 @@ struct syncplan_item {
 	/* annotate: the hadoop-yarn figures in milli-CPU and bytes (>= 0); -1
 	 * for another annotation action */
 	int64_t ann_cpu_milli, ann_memory_bytes;
-	json_t *lifecycle;  /* the lifecycle part (borrowed from doc), NULL: none */
-	json_t *doc;        /* the item as written (own reference) */
-	struct err invalid; /* syncplan_from_json() per item: why the item was
-			     * refused (ERR_NONE: it was not) */
+	json_t *lifecycle;   /* the lifecycle part (borrowed from doc), NULL: none */
+	json_t *doc;         /* the item as written (own reference) */
+	struct err *invalid; /* syncplan_from_json() per item: why the item was
+			      * refused (owned), NULL: it was not */
 };
 
 struct syncplan {

@@ -478,9 +478,9 @@ json_t *sync_apply(const struct syncplan *plan, const struct sync_config *sc, st
 
 		forget_results(out); /* a report fed back as a plan says nothing of this pass */
 		json_array_append_new(items_out, out);
-		if (item->invalid.kind != ERR_NONE) {
+		if (item->invalid) {
 			/* a bad item costs that item only: nothing is sent for it */
-			set_failed(out, &item->invalid, SYNC_R_INVALID_PLAN_ITEM, st);
+			set_failed(out, item->invalid, SYNC_R_INVALID_PLAN_ITEM, st);
 			continue;
 		}
 		if (!dry_run) { /* the node held since the plan: never opened */
