@@ -24,9 +24,9 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "doc/containerlist.h"
 #include "doc/evictorstate.h"
 #include "doc/killplan.h"
-#include "doc/containerlist.h"
 #include "doc/nodeusage.h"
 #include "doc/policy.h"
 

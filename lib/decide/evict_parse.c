@@ -8,7 +8,6 @@
 #include "decide/evict.h"
 #include "decide/podreq.h"
 #include "doc/containerid.h"
-#include "doc/docmeta.h"
 
 /* A NodeUsage figure as the evictor's value. */
 static int64_t figure(int64_t v)
