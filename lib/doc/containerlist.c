@@ -70,21 +70,31 @@ static int get_flag(const json_t *obj, const char *ctx, const char *key, int dfl
 	return jsonio_get_bool(obj, ctx, key, out, e) < 0 ? -1 : 0;
 }
 
-/* obj.key, an object of figures named keys[i] into *outs[i]. */
+/* obj.key, an object of figures named keys[i] into *outs[i].  The path
+ * "ctx.key" is formatted only for a figure that is refused (the common case,
+ * every figure valid, costs no formatting per item). */
 static int get_figures(const json_t *obj, const char *ctx, const char *key, const char *const *keys,
 		       int64_t *const *outs, size_t n, struct err *e)
 {
-	json_t *o = NULL;
+	json_t *o = NULL, *v;
 	char sub[112];
 
 	for (size_t i = 0; i < n; i++)
 		*outs[i] = CONTAINERLIST_UNKNOWN;
 	if (jsonio_get_obj(obj, ctx, key, &o, e) < 0)
 		return -1;
-	snprintf(sub, sizeof(sub), "%s.%s", ctx, key);
-	for (size_t i = 0; o && i < n; i++)
-		if (get_figure(o, sub, keys[i], outs[i], e) < 0)
-			return -1;
+	for (size_t i = 0; o && i < n; i++) {
+		v = json_object_get(o, keys[i]);
+		if (!v || json_is_null(v))
+			continue;
+		if (json_is_integer(v) && json_integer_value(v) >= 0 &&
+		    json_integer_value(v) <= CONTAINERLIST_FIGURE_MAX) {
+			*outs[i] = json_integer_value(v);
+			continue;
+		}
+		snprintf(sub, sizeof(sub), "%s.%s", ctx, key);
+		return get_figure(o, sub, keys[i], outs[i], e);
+	}
 	return 0;
 }
 
@@ -216,6 +226,10 @@ const struct jsonio_filter containerlist_item_fields[] = {
 	{ "id" },       { "am" },       { "state" },     { "phase" },       { "user" },
 	{ "requests" }, { "cgroup" },   { "processes" }, { "pids" },        { "startTime" },
 	{ "usage" },    { "starting" }, { "stale" },     { "terminating" }, { NULL },
+};
+
+const struct jsonio_filter containerlist_item_nm_fields[] = {
+	{ "id" }, { "state" }, { "phase" }, { "requests" }, { "pids" }, { "stale" }, { NULL },
 };
 
 const struct jsonio_filter containerlist_fields[] = {

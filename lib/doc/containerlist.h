@@ -146,4 +146,10 @@ void containerlist_state_release(struct containerlist_state *st);
 extern const struct jsonio_filter containerlist_fields[];
 extern const struct jsonio_filter containerlist_item_fields[];
 
+/* The item members a consumer of the NodeManager's view reads (id, state,
+ * phase, requests, pids, stale: qos-cgset), for a filter that skips the
+ * rest (usage, cgroup, user, ...: absent to containerlist_from_json, so
+ * unknown).  A member read through it must be in containerlist_item_fields. */
+extern const struct jsonio_filter containerlist_item_nm_fields[];
+
 #endif

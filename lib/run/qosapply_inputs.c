@@ -96,9 +96,10 @@ static int list_inputs(const struct containerlist *list, struct qosapply_inputs 
 
 static const struct jsonio_filter metadata_fields[] = { { "node" }, { "timestamp" }, { NULL } };
 
-/* What nodeusage_from_json() and containerlist_from_json() read (their
- * nodeusage_fields and containerlist_fields, one filter for both kinds): a
- * field read there must be added here. */
+/* What qosapply_inputs() needs of what nodeusage_from_json() and
+ * containerlist_from_json() read (their nodeusage_fields and, of an item,
+ * containerlist_item_nm_fields; one filter for both kinds): a field
+ * qosapply_inputs() uses must be in it. */
 const struct jsonio_filter qosapply_input_fields[] = {
 	{ "kind" },
 	{ "apiVersion" },
@@ -113,7 +114,7 @@ const struct jsonio_filter qosapply_input_fields[] = {
 	{ "cpus" },
 	{ "limits" },
 	{ "nodeManager" },
-	{ "items", containerlist_item_fields },
+	{ "items", containerlist_item_nm_fields },
 	{ NULL },
 };
 

@@ -142,6 +142,12 @@ static const struct {
 	{ ITEM(",\"usage\":{\"memoryCurrentBytes\":1.5}"),
 	  "ContainerList.items[0].usage.memoryCurrentBytes: expected an integer "
 	  "0..9007199254740992, got 1.5" },
+	{ ITEM(",\"requests\":{\"cpuMilli\":1,\"memoryBytes\":9007199254740993}"),
+	  "ContainerList.items[0].requests.memoryBytes: expected an integer 0..9007199254740992, "
+	  "got 9007199254740993" },
+	{ ITEM(",\"usage\":{\"cpuNanos\":\"1\"}"),
+	  "ContainerList.items[0].usage.cpuNanos: expected an integer 0..9007199254740992, got "
+	  "\"1\"" },
 	{ ITEM(",\"processes\":9007199254740993"),
 	  "ContainerList.items[0].processes: expected an integer 0..9007199254740992, got "
 	  "9007199254740993" },
