@@ -12,14 +12,12 @@
 #include "core/promtext.h"
 #include "core/statefile.h"
 #include "core/xalloc.h"
-#include "doc/killplan.h"
 #include "kernel/cgroup.h"
 #include "kernel/killer.h"
 #include "kernel/sysroot.h"
 #include "remote/http.h"
 #include "remote/nm.h"
-#include "run/containermetrics.h"
-#include "run/containerscan.h"
+#include "run/copilot.h"
 
 #define NM_TIMEOUT_MS 1000
 
@@ -177,44 +175,37 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return NODECLI_MORE;
 }
 
+/* The exit code of a step that failed with e, after printing it: e's own
+ * (err_exit_code) when code is 0, else code.  The one place main turns an
+ * error into an exit code. */
+static int fail(const struct err *e, int code)
+{
+	cli_print_err(e);
+	return code ? code : err_exit_code(e);
+}
+
+static void warn(const char *msg)
+{
+	cli_warn("%s", msg);
+}
+
+/* The passes' options (run/copilot.h) from the command line's. */
+static struct copilot_opts copilot_opts(const struct opts *o)
+{
+	return (struct copilot_opts){ .nm_url = o->nm_url,
+				      .nm_url_shown = o->nm_url_shown,
+				      .nm_timeout_ms = o->nm_timeout_ms,
+				      .nm_max_bytes = o->nm_max_bytes,
+				      .no_nm = o->no_nm,
+				      .warn = warn };
+}
+
 /* The sysroot and cgroup layout; 0 or an exit code after printing. */
 static int open_node(const struct opts *o, struct sysroot *s, struct cgroup_layout *l)
 {
 	struct err e = { 0 };
 
-	if (nodecli_open_node(&o->common, s, l, &e) < 0) {
-		cli_print_err(&e);
-		return err_exit_code(&e);
-	}
-	return 0;
-}
-
-/* Ask the NM for its containers; on failure nm->reachable is 0, a warning
- * is printed and nm->error points into e. */
-static void ask_nm(const struct opts *o, struct nm_containers *c, struct containerscan_nm *nm,
-		   struct err *e)
-{
-	nm->url = o->nm_url_shown;
-	nm->containers = c;
-	if (o->no_nm) {
-		memset(c, 0, sizeof(*c));
-		nm->error = "not asked (--no-nm)";
-		return;
-	}
-	nm->reachable =
-		nm_fetch_containers(o->nm_url, (long)o->nm_timeout_ms, o->nm_max_bytes, c, e) == 0;
-	if (!nm->reachable) {
-		nm->error = e->msg;
-		cli_warn("NodeManager '%s': %s; listing from cgroups alone", o->nm_url_shown,
-			 e->msg);
-	} else if (c->first_problem) { /* bad data that cost only its entries */
-		cli_warn(
-			"NodeManager '%s': %zu entr%s skipped, %zu field%s of the wrong type taken "
-			"as absent, %zu repeated id%s dropped; first: %s",
-			o->nm_url_shown, c->ignored, c->ignored == 1 ? "y" : "ies", c->bad_fields,
-			c->bad_fields == 1 ? "" : "s", c->duplicates, c->duplicates == 1 ? "" : "s",
-			c->first_problem);
-	}
+	return nodecli_open_node(&o->common, s, l, &e) < 0 ? fail(&e, 0) : 0;
 }
 
 /* The previous --state into *st: 1, or 0 for none (a missing file is the
@@ -233,63 +224,45 @@ static int read_state(const char *path, struct containerlist_state *st)
 	return doc != NULL;
 }
 
-/* A hadoop-yarn dir that is not there while the NodeManager runs
- * containers, or while one is elsewhere: a wrong layout (exit 1), not an
- * empty list that stops eviction and QoS without a word. */
-static int yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *s,
-			  const struct containerscan_nm *nm)
-{
-	size_t live = nm->reachable ? nm_containers_live(nm->containers) : 0;
-
-	return nodecli_yarn_dir_check(l, s, live, "the list has no cgroup items");
-}
-
-/* Collect the containers and the NM view: 0, or an exit code. */
+/* Collect the containers and the NM view: 0, or an exit code.  A
+ * hadoop-yarn dir that is not there while the NodeManager runs containers,
+ * or while one is elsewhere: a wrong layout (exit 1), not an empty list
+ * that stops eviction and QoS without a word. */
 static int gather(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s,
-		  struct containerscan *cl, struct nm_containers *c, struct containerscan_nm *nm,
-		  struct err *nm_err)
+		  struct copilot_scan *g)
 {
+	const struct copilot_opts co = copilot_opts(o);
 	struct err e = { 0 };
 
-	if (containerscan_collect(l, s, cl, &e) < 0) {
-		cli_print_err(&e);
-		return err_exit_code(&e);
-	}
-	if (cl->failed_reads)
-		cli_warn("%zu cgroup reads failed, their values are null; first: %s",
-			 cl->failed_reads, cl->first_err.msg);
-	ask_nm(o, c, nm, nm_err);
-	return yarn_dir_check(l, s, nm);
+	if (copilot_gather(&co, l, s, g, &e) < 0)
+		return fail(&e, 0);
+	return nodecli_yarn_dir_check(l, s, copilot_scan_live(g), "the list has no cgroup items");
 }
 
 static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
-	struct containerscan cl = { 0 };
+	struct copilot_scan g = { 0 };
 	struct containerlist list = { 0 };
-	struct nm_containers c = { 0 };
-	struct containerscan_nm nm = { 0 };
-	struct err nm_err = { 0 }, e = { 0 };
+	struct err e = { 0 };
 	struct containerlist_state prev = { 0 }, next = { 0 };
 	json_auto_t *doc = NULL;
 	json_auto_t *state = NULL;
 	cleanup_close int lock = -1;
 	int64_t now = clock_now_ms();
-	int rc = gather(o, l, s, &cl, &c, &nm, &nm_err);
+	int rc = gather(o, l, s, &g);
 
 	const char *path = rc == 0 ? nodecli_lock_state_soft(&o->common, &lock) : NULL;
 
 	if (rc == 0) {
 		int have = path && read_state(path, &prev);
 
-		containerscan_list(&cl, l, &nm, have ? &prev : NULL, now, o->node, &list);
+		containerscan_list(&g.cl, l, &g.nm, have ? &prev : NULL, now, o->node, &list);
 		doc = containerlist_to_json(&list);
 		containerlist_release(&list);
-		if (jsonio_write(stdout, doc, o->common.pretty, &e) < 0) {
-			cli_print_err(&e);
-			rc = KILO_EXIT_FAIL;
-		}
+		if (jsonio_write(stdout, doc, o->common.pretty, &e) < 0)
+			rc = fail(&e, KILO_EXIT_FAIL);
 		if (path) {
-			containerscan_state(&cl, now, &next);
+			containerscan_state(&g.cl, now, &next);
 			state = containerlist_state_to_json(&next);
 		}
 		if (rc == 0 && state && statefile_save(path, state, &e) < 0) /* the list went out */
@@ -297,36 +270,27 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 	}
 	containerlist_state_release(&prev);
 	containerlist_state_release(&next);
-	nm_containers_release(&c);
-	containerscan_release(&cl);
+	copilot_scan_release(&g);
 	return rc;
 }
 
 static int cmd_metrics(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
-	struct containerscan cl = { 0 };
-	struct nm_containers c = { 0 };
-	struct containerscan_nm nm = { 0 };
-	struct err nm_err = { 0 }, e = { 0 };
+	struct copilot_scan g = { 0 };
+	struct err e = { 0 };
 	struct promtext *p = NULL;
-	struct containerlist list = { 0 };
-	int rc = gather(o, l, s, &cl, &c, &nm, &nm_err);
+	int rc = gather(o, l, s, &g);
 
 	if (rc == 0) {
-		containerscan_list(&cl, l, &nm, NULL, clock_now_ms(), o->node, &list);
 		p = promtext_new();
-		containermetrics_text(p, &list);
-		containerlist_release(&list);
+		copilot_metrics(&g, l, o->node, clock_now_ms(), p);
 		if (o->textfile_dir
 			    ? promtext_write_textfile(p, o->textfile_dir, "yarn-copilot.prom", &e)
-			    : promtext_write(p, stdout, &e)) {
-			cli_print_err(&e);
-			rc = KILO_EXIT_FAIL;
-		}
+			    : promtext_write(p, stdout, &e))
+			rc = fail(&e, KILO_EXIT_FAIL);
 		promtext_free(p);
 	}
-	nm_containers_release(&c);
-	containerscan_release(&cl);
+	copilot_scan_release(&g);
 	return rc;
 }
 
@@ -338,7 +302,6 @@ static int kill_items(const struct opts *o, struct killer_item **items, size_t *
 {
 	static const char *const want[] = { "KillPlan" };
 	json_auto_t *doc = NULL;
-	struct killplan plan = { 0 };
 	struct err e = { 0 };
 
 	if (o->nargs) {
@@ -348,77 +311,36 @@ static int kill_items(const struct opts *o, struct killer_item **items, size_t *
 	}
 	if (jsonio_collect(stdin, "stdin", want, 1, &doc, NULL, &e) < 0 ||
 	    jsonio_require(doc, "KillPlan", "stdin", &e) < 0 ||
-	    killplan_from_json(doc, &plan, &e) < 0) {
-		cli_print_err(&e);
-		return err_exit_code(&e);
-	}
-	killer_plan_items(&plan, items, n);
-	if (plan.grace_period_ms != KILLPLAN_UNKNOWN)
-		*grace_ms = plan.grace_period_ms; /* the plan's gracePeriodMs wins */
-	killplan_release(&plan);
+	    copilot_kill_plan(doc, items, n, grace_ms, &e) < 0)
+		return fail(&e, 0);
 	return 0;
 }
 
 static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
-	struct killer_item *items = o->items;
-	struct killer_opts ko = { .grace_ms = o->grace_ms,
-				  .kill_timeout_ms = o->kill_timeout_ms,
-				  .poll_ms = KILLER_POLL_MS };
+	const struct copilot_opts co = copilot_opts(o);
+	const struct killer_opts ko = { .grace_ms = o->grace_ms,
+					.kill_timeout_ms = o->kill_timeout_ms,
+					.poll_ms = KILLER_POLL_MS };
 	struct err e = { 0 };
 	json_auto_t *report = NULL;
-	size_t n = o->nitems, failed;
-	int rc;
+	size_t n = o->nitems, failed = copilot_kill(&co, l, s, &ko, o->items, n);
+	int rc = cli_exit_for_items(n, failed);
 
-	if (!s->live)
-		cli_warn("sysroot '%s' is not /: no signal will be sent", s->prefix);
-	failed = killer_run(l, s, &killer_ops_pidfd, &ko, items, n);
-	for (size_t i = 0; i < n; i++) {
-		if (items[i].result == KILLER_FAILED)
-			cli_warn("%s", items[i].err.msg);
-		else if (items[i].nforeign) /* a planted thread, or a pid in a mirror */
-			cli_warn("'%s': %zu process%s in its dirs %s no member (pid %ld): not "
-				 "signalled",
-				 items[i].id, items[i].nforeign, items[i].nforeign == 1 ? "" : "es",
-				 items[i].nforeign == 1 ? "is" : "are", (long)items[i].foreign[0]);
-	}
-	report = killer_report(items, n, o->node, clock_now_ms());
-	rc = cli_exit_for_items(n, failed);
-	if (jsonio_write(stdout, report, o->common.pretty, &e) < 0) {
-		cli_print_err(&e);
-		rc = KILO_EXIT_FAIL;
-	}
-	killer_items_release(items, n);
+	report = killer_report(o->items, n, o->node, clock_now_ms());
+	if (jsonio_write(stdout, report, o->common.pretty, &e) < 0)
+		rc = fail(&e, KILO_EXIT_FAIL);
+	killer_items_release(o->items, n);
 	return rc;
 }
 
-/* The NodeManager's live containers (running, killing), 0 when it cannot
- * be asked. */
-static size_t nm_live(const struct opts *o)
+/* health's lines on stdout: the hadoop-yarn dir (dir as
+ * nodecli_yarn_layout says, -1 too when it is absent but the NodeManager
+ * runs containers; hint what the cpu hierarchy holds), then the
+ * NodeManager. */
+static void print_health(const struct opts *o, const struct cgroup_layout *l, int dir,
+			 const char *hint, const struct copilot_health *h)
 {
-	struct nm_containers c = { 0 };
-	struct err e = { 0 };
-	size_t live;
-
-	if (o->no_nm ||
-	    nm_fetch_containers(o->nm_url, (long)o->nm_timeout_ms, o->nm_max_bytes, &c, &e) < 0)
-		return 0;
-	live = nm_containers_live(&c);
-	nm_containers_release(&c);
-	return live;
-}
-
-static int cmd_health(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
-{
-	cleanup_free char *id = NULL;
-	struct err e = { 0 };
-	char hint[512];
-	/* list's rule: absent is fine where no YARN container has run yet */
-	int dir = nodecli_yarn_layout(l, s, 0, hint, sizeof(hint)), nm;
-	size_t live = dir == 1 ? nm_live(o) : 0;
-
-	if (live)
-		dir = -1;
 	printf("%s hadoop-yarn cgroup %s (cgroup v%d, %s driver)", dir >= 0 ? "ok    " : "FAILED",
 	       l->hadoop_yarn, l->version, cgroup_driver_name(l->driver));
 	if (dir > 0)
@@ -431,18 +353,32 @@ static int cmd_health(const struct opts *o, const struct cgroup_layout *l, const
 	else if (dir < 0)
 		printf(": not found, the layout is wrong (found %s%s): check --cgroup-driver and "
 		       "--hierarchy\n",
-		       hint, live ? "; the NodeManager runs containers" : "");
+		       hint, h->live ? "; the NodeManager runs containers" : "");
 	else
 		printf("\n");
-	nm = o->no_nm || nm_fetch_info(o->nm_url, (long)o->nm_timeout_ms, &id, &e) == 0;
 	if (o->no_nm)
 		printf("skip   NodeManager (--no-nm)\n");
-	else if (nm)
+	else if (h->nm_ok)
 		printf("ok     NodeManager %s (node id %s)\n", o->nm_url_shown,
-		       id ? id : "unknown");
+		       h->id ? h->id : "unknown");
 	else
-		printf("FAILED NodeManager %s: %s\n", o->nm_url_shown, e.msg);
-	return dir >= 0 && nm ? KILO_EXIT_OK : KILO_EXIT_FAIL;
+		printf("FAILED NodeManager %s: %s\n", o->nm_url_shown, h->e.msg);
+}
+
+static int cmd_health(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
+{
+	const struct copilot_opts co = copilot_opts(o);
+	struct copilot_health h;
+	char hint[512];
+	/* list's rule: absent is fine where no YARN container has run yet */
+	int dir = nodecli_yarn_layout(l, s, 0, hint, sizeof(hint));
+
+	copilot_health(&co, dir == 1, &h);
+	if (h.live)
+		dir = -1;
+	print_health(o, l, dir, hint, &h);
+	copilot_health_release(&h);
+	return dir >= 0 && h.nm_ok ? KILO_EXIT_OK : KILO_EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
@@ -482,10 +418,8 @@ int main(int argc, char **argv)
 		if (rc)
 			return cli_finish(rc);
 	}
-	if (http_global_init(&e) < 0) {
-		cli_print_err(&e);
-		return cli_finish(KILO_EXIT_FAIL);
-	}
+	if (http_global_init(&e) < 0)
+		return cli_finish(fail(&e, KILO_EXIT_FAIL));
 	rc = open_node(&o, &s, &l);
 	o.node = node = rc == 0 ? nodecli_node_name(&o.common, &s) : NULL;
 	if (rc == 0)
