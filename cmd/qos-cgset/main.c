@@ -149,6 +149,20 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return NODECLI_MORE;
 }
 
+/* The exit code of a step that failed with e, after printing it: e's own
+ * (err_exit_code) when code is 0, else code.  The one place main turns an
+ * error into an exit code. */
+static int fail(const struct err *e, int code)
+{
+	cli_print_err(e);
+	return code ? code : err_exit_code(e);
+}
+
+static void warn(const char *msg)
+{
+	cli_warn("%s", msg);
+}
+
 /* Policy and stdin, checked before anything is written: 0 or an exit code. */
 static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
 		       struct nodeusage *usage, struct containerlist *list,
@@ -157,19 +171,15 @@ static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
 	static const char *const kinds[] = { "NodeUsage", "ContainerList" };
 	struct err e = { 0 };
 
-	if (nodecli_policy_load(&o->common, p, &e) < 0) {
-		cli_print_err(&e);
-		return err_exit_code(&e);
-	}
+	if (nodecli_policy_load(&o->common, p, &e) < 0)
+		return fail(&e, 0);
 	if (jsonio_collect(stdin, "stdin", kinds, 2, docs, qosapply_input_fields, &e) < 0 ||
 	    (o->do_suppress && jsonio_require(docs[0], kinds[0], "stdin", &e) < 0) ||
 	    (o->do_static && jsonio_require(docs[1], kinds[1], "stdin", &e) < 0) ||
 	    (docs[1] && containerlist_from_json(docs[1], list, &e) < 0) ||
 	    (docs[0] && nodeusage_from_json(docs[0], usage, &e) < 0) ||
-	    qosapply_inputs(docs[0] ? usage : NULL, docs[1] ? list : NULL, in, &e) < 0) {
-		cli_print_err(&e);
-		return err_exit_code(&e);
-	}
+	    qosapply_inputs(docs[0] ? usage : NULL, docs[1] ? list : NULL, in, &e) < 0)
+		return fail(&e, 0);
 	return 0;
 }
 
@@ -205,7 +215,7 @@ static void save_cache(const struct opts *o, struct cgcache *c, const struct cgc
 			cgcache_clear(c);
 		saved = cgcache_save(c, o->common.state, &e);
 		if (saved < 0)
-			cli_warn("%s", e.msg);
+			warn(e.msg);
 	}
 	out->has_cache = 1;
 	out->cache = (struct cgroupchanges_cache){
@@ -251,14 +261,11 @@ static int run(const struct opts *o)
 	struct opts lo;
 	struct report report;
 	struct err e = { 0 };
-	size_t failed;
 	int code;
 
 	code = load_inputs(o, &p, docs, &usage, &list, &in);
-	if (code == 0 && nodecli_open_node(&o->common, &s, &l, &e) < 0) {
-		cli_print_err(&e);
-		code = err_exit_code(&e);
-	}
+	if (code == 0 && nodecli_open_node(&o->common, &s, &l, &e) < 0)
+		code = fail(&e, 0);
 	/* no hadoop-yarn dir where the NodeManager holds containers, or one
 	 * elsewhere: every item would be skipped, exit 0, QoS silently off */
 	if (code == 0)
@@ -285,32 +292,20 @@ static int run(const struct opts *o)
 			.cache = cache,
 		};
 
-		struct cgroupchanges head = { .dry_run = o->dry_run,
-					      .node = in.node ? xstrdup(in.node) : NULL };
+		struct cgroupchanges head;
 
 		qosapply_run(&qo, &plan);
-		head.timestamp_ms = clock_now_ms();
-		cgchange_summary(&plan, head.summary);
-		failed = cgchange_count(&plan, CGCHANGE_FAILED);
-		code = cli_exit_for_items(plan.n, failed);
+		qosapply_head(&plan, in.node, o->dry_run, clock_now_ms(), &head);
+		code = cli_exit_for_items(plan.n, cgchange_count(&plan, CGCHANGE_FAILED));
 		save_cache(o, cache, &plan, &head);
 		out = cgroupchanges_head_json(&head);
 		cgroupchanges_release(&head);
-		for (size_t i = 0; i < plan.n;
-		     i++) /* one line per failed write; the report has all */
-			if (plan.items[i].result == CGCHANGE_FAILED)
-				cli_warn("%s", plan.items[i].error ? plan.items[i].error
-								   : "write failed");
-			else if (plan.items[i].nforeign && plan.items[i].ctrl == CGROUP_CPUSET)
-				cli_warn("%s: %s (pid %ld first)", plan.items[i].cg,
-					 plan.items[i].reason, (long)plan.items[i].foreign[0]);
+		qosapply_warnings(&plan, warn);
 		report.plan = &plan;
 		report.changes_only = o->changes_only;
 		if (jsonio_write_items(stdout, out, "items", plan.n, report_item, &report,
-				       o->common.pretty, &e) < 0) {
-			cli_print_err(&e);
-			code = KILO_EXIT_FAIL;
-		}
+				       o->common.pretty, &e) < 0)
+			code = fail(&e, KILO_EXIT_FAIL);
 	}
 	cgchange_release(&plan);
 	cgcache_free(cache);

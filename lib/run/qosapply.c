@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /* qosapply - one qos-cgset pass: the orchestrator of its steps (see
  * qosapply.h; the steps are run/qosstep.h's). */
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "core/xalloc.h"
 #include "run/qosstep.h"
 
 /* Every container dir found, entered in the cache for this pass. */
@@ -42,4 +44,30 @@ void qosapply_run(const struct qosapply_opts *o, struct cgchange_plan *plan)
 	}
 	cgchange_apply(plan, first, x.l, x.s, o->dry_run, o->cache);
 	free(x.containers);
+}
+
+void qosapply_head(const struct cgchange_plan *plan, const char *node, int dry_run, int64_t now_ms,
+		   struct cgroupchanges *head)
+{
+	*head = (struct cgroupchanges){ .dry_run = dry_run,
+					.node = node ? xstrdup(node) : NULL,
+					.timestamp_ms = now_ms };
+	cgchange_summary(plan, head->summary);
+}
+
+void qosapply_warnings(const struct cgchange_plan *plan, void (*warn)(const char *msg))
+{
+	char buf[2 * ERR_MSG_MAX];
+
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct cgchange_item *it = &plan->items[i];
+
+		if (it->result == CGCHANGE_FAILED) {
+			warn(it->error ? it->error : "write failed");
+		} else if (it->nforeign && it->ctrl == CGROUP_CPUSET) {
+			snprintf(buf, sizeof(buf), "%s: %s (pid %ld first)", it->cg, it->reason,
+				 (long)it->foreign[0]);
+			warn(buf);
+		}
+	}
 }

@@ -109,4 +109,17 @@ struct qosapply_opts {
  * failed. */
 void qosapply_run(const struct qosapply_opts *o, struct cgchange_plan *plan);
 
+/* The CgroupChanges head of a pass's plan (doc/cgroupchanges.h, the items
+ * are streamed after it): dry_run, metadata.node (copied; NULL: none),
+ * metadata.timestamp now_ms and the summary of every item.  Release with
+ * cgroupchanges_release(). */
+void qosapply_head(const struct cgchange_plan *plan, const char *node, int dry_run, int64_t now_ms,
+		   struct cgroupchanges *head);
+
+/* One line per failed item of plan for the operator through warn (its
+ * error, "write failed" without one; the report has them all), and one per
+ * cpuset item whose dir holds processes that are no member: "<cg>:
+ * <reason> (pid <first> first)".  In the plan's order. */
+void qosapply_warnings(const struct cgchange_plan *plan, void (*warn)(const char *msg));
+
 #endif
