@@ -8,7 +8,6 @@
 #include "cli/cli.h"
 #include "cli/nodecli.h"
 #include "core/cleanup.h"
-#include "core/clock.h"
 #include "core/jsonio.h"
 #include "core/statefile.h"
 #include "core/xalloc.h"
@@ -139,11 +138,10 @@ static int run(const struct opts *o, struct err *e)
 	struct sysroot sr = { 0 };
 	struct cgroup_layout l = { 0 };
 	struct nodeusage_sample prev = { 0 }, cur = { 0 };
-	struct nodeusage_cgroup ucg;
+	struct nodeusage_pass_opts po;
 	struct nodeusage usage;
 	cleanup_free char *node = NULL;
 	json_auto_t *doc = NULL;
-	int64_t window = 0, mono = 0;
 	int have = 0, errors = 0, ret = -1, keep_prev = 0;
 	cleanup_close int lock = -1;
 	const char *state;
@@ -158,30 +156,17 @@ static int run(const struct opts *o, struct err *e)
 	}
 	node = nodecli_node_name(&o->common, &sr);
 	state = nodecli_lock_state_soft(&o->common, &lock);
-	if (state) {
+	po = (struct nodeusage_pass_opts){ .layout = &l,
+					   .sysroot = &sr,
+					   .with_state = state != NULL,
+					   .interval_ms = o->interval_ms,
+					   .node = node,
+					   .warn = warn_err };
+	if (state)
 		load_state(state, &prev, &have);
-	} else {
-		mono = clock_mono_ms();
-		if (nodeusage_sample(&prev, &l, &sr, clock_now_ms(), NULL, e) < 0)
-			goto out;
-		clock_sleep_ms(o->interval_ms);
-		have = 1;
-	}
-	if (nodeusage_sample(&cur, &l, &sr, clock_now_ms(), warn_err, e) < 0)
+	if (nodeusage_sample_pass(&po, &prev, have, &cur, &usage, &keep_prev, e) < 0)
 		goto out;
 	errors = cur.errors;
-	if (have)
-		window = state ? cur.time_ms - prev.time_ms : clock_mono_ms() - mono;
-	if (have && state && window >= 0 && window < NODEUSAGE_MIN_WINDOW_MS) {
-		/* too soon for a rate: no rates, and the older sample stays */
-		cli_warn("the previous sample is %lld ms old, less than %d ms: CPU rates are "
-			 "null; the state keeps it for the next call",
-			 (long long)window, NODEUSAGE_MIN_WINDOW_MS);
-		keep_prev = 1;
-		have = 0;
-	}
-	ucg = nodeusage_sample_cgroup(&l);
-	usagerates_nodeusage(have ? &prev : NULL, &cur, window, &ucg, node, &usage);
 	doc = nodeusage_to_json(&usage);
 	nodeusage_release(&usage);
 	if (state && !keep_prev) {

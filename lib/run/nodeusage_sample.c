@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "core/cleanup.h"
+#include "core/clock.h"
 #include "core/xalloc.h"
 #include "kernel/procfs.h"
 #include "run/nodeusage_sample.h"
@@ -81,4 +82,41 @@ struct nodeusage_cgroup nodeusage_sample_cgroup(const struct cgroup_layout *l)
 					  .driver = cgroup_driver_name(l->driver),
 					  .besteffort = l->besteffort,
 					  .hadoop_yarn = l->hadoop_yarn };
+}
+
+int nodeusage_sample_pass(const struct nodeusage_pass_opts *o, struct nodeusage_sample *prev,
+			  int have, struct nodeusage_sample *cur, struct nodeusage *usage,
+			  int *keep_prev, struct err *e)
+{
+	const struct cgroup_layout *l = o->layout;
+	struct nodeusage_cgroup ucg;
+	int64_t window = 0, mono = 0;
+
+	*keep_prev = 0;
+	if (!o->with_state) {
+		mono = clock_mono_ms();
+		if (nodeusage_sample(prev, l, o->sysroot, clock_now_ms(), NULL, e) < 0)
+			return -1;
+		clock_sleep_ms(o->interval_ms);
+		have = 1;
+	}
+	if (nodeusage_sample(cur, l, o->sysroot, clock_now_ms(), o->warn, e) < 0)
+		return -1;
+	if (have)
+		window = o->with_state ? cur->time_ms - prev->time_ms : clock_mono_ms() - mono;
+	if (have && o->with_state && window >= 0 && window < NODEUSAGE_MIN_WINDOW_MS) {
+		/* too soon for a rate: no rates, and the older sample stays */
+		struct err w = { 0 };
+
+		err_set(&w, ERR_NONE, 0,
+			"the previous sample is %lld ms old, less than %d ms: CPU rates are "
+			"null; the state keeps it for the next call",
+			(long long)window, NODEUSAGE_MIN_WINDOW_MS);
+		o->warn(&w);
+		*keep_prev = 1;
+		have = 0;
+	}
+	ucg = nodeusage_sample_cgroup(l);
+	usagerates_nodeusage(have ? prev : NULL, cur, window, &ucg, o->node, usage);
+	return 0;
 }

@@ -27,4 +27,28 @@ int nodeusage_sample(struct nodeusage_sample *s, const struct cgroup_layout *l,
  * must outlive the result). */
 struct nodeusage_cgroup nodeusage_sample_cgroup(const struct cgroup_layout *l);
 
+struct nodeusage_pass_opts {
+	const struct cgroup_layout *layout;
+	const struct sysroot *sysroot;
+	int with_state;      /* --state: the previous sample is the state's */
+	int64_t interval_ms; /* without state: between the two samples */
+	const char *node;    /* metadata.node, or NULL */
+	/* One warning line for the operator (a cgroup read error, a sample
+	 * too recent for a rate), in the pass's order. */
+	void (*warn)(const struct err *e);
+};
+
+/* One node-usage pass (node-usage(1)): with o->with_state, prev is the
+ * state's sample (have: one was read), else a first sample is taken into
+ * prev interval_ms before the second.  The second goes into *cur (the next
+ * state's) and the NodeUsage of the two into *usage (usagerates_nodeusage;
+ * release with nodeusage_release()).  A state's sample less than
+ * NODEUSAGE_MIN_WINDOW_MS old gives no rates, a warning, and *keep_prev 1:
+ * the state keeps the older sample for the next call.  Returns 0, or -1
+ * with e set when a sample's node files cannot be read (nodeusage_sample);
+ * *usage is filled only on 0. */
+int nodeusage_sample_pass(const struct nodeusage_pass_opts *o, struct nodeusage_sample *prev,
+			  int have, struct nodeusage_sample *cur, struct nodeusage *usage,
+			  int *keep_prev, struct err *e);
+
 #endif
