@@ -206,9 +206,7 @@ int main(int argc, char **argv)
 	r = run(&o, &e);
 	if (r == -2) /* a wrong hierarchy, said already; no document written */
 		return cli_finish(KILO_EXIT_FAIL);
-	if (r < 0) {
-		cli_print_err(&e);
-		return cli_finish(err_exit_code(&e));
-	}
+	if (r < 0)
+		return cli_finish(cli_fail(&e, 0));
 	return cli_finish(r > 0 ? KILO_EXIT_PARTIAL : KILO_EXIT_OK);
 }

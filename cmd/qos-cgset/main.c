@@ -149,15 +149,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return NODECLI_MORE;
 }
 
-/* The exit code of a step that failed with e, after printing it: e's own
- * (err_exit_code) when code is 0, else code.  The one place main turns an
- * error into an exit code. */
-static int fail(const struct err *e, int code)
-{
-	cli_print_err(e);
-	return code ? code : err_exit_code(e);
-}
-
 static void warn(const char *msg)
 {
 	cli_warn("%s", msg);
@@ -172,14 +163,14 @@ static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
 	struct err e = { 0 };
 
 	if (nodecli_policy_load(&o->common, p, &e) < 0)
-		return fail(&e, 0);
+		return cli_fail(&e, 0);
 	if (jsonio_collect(stdin, "stdin", kinds, 2, docs, qosapply_input_fields, &e) < 0 ||
 	    (o->do_suppress && jsonio_require(docs[0], kinds[0], "stdin", &e) < 0) ||
 	    (o->do_static && jsonio_require(docs[1], kinds[1], "stdin", &e) < 0) ||
 	    (docs[1] && containerlist_from_json(docs[1], list, &e) < 0) ||
 	    (docs[0] && nodeusage_from_json(docs[0], usage, &e) < 0) ||
 	    qosapply_inputs(docs[0] ? usage : NULL, docs[1] ? list : NULL, in, &e) < 0)
-		return fail(&e, 0);
+		return cli_fail(&e, 0);
 	return 0;
 }
 
@@ -265,7 +256,7 @@ static int run(const struct opts *o)
 
 	code = load_inputs(o, &p, docs, &usage, &list, &in);
 	if (code == 0 && nodecli_open_node(&o->common, &s, &l, &e) < 0)
-		code = fail(&e, 0);
+		code = cli_fail(&e, 0);
 	/* no hadoop-yarn dir where the NodeManager holds containers, or one
 	 * elsewhere: every item would be skipped, exit 0, QoS silently off */
 	if (code == 0)
@@ -305,7 +296,7 @@ static int run(const struct opts *o)
 		report.changes_only = o->changes_only;
 		if (jsonio_write_items(stdout, out, "items", plan.n, report_item, &report,
 				       o->common.pretty, &e) < 0)
-			code = fail(&e, KILO_EXIT_FAIL);
+			code = cli_fail(&e, KILO_EXIT_FAIL);
 	}
 	cgchange_release(&plan);
 	cgcache_free(cache);

@@ -175,15 +175,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return NODECLI_MORE;
 }
 
-/* The exit code of a step that failed with e, after printing it: e's own
- * (err_exit_code) when code is 0, else code.  The one place main turns an
- * error into an exit code. */
-static int fail(const struct err *e, int code)
-{
-	cli_print_err(e);
-	return code ? code : err_exit_code(e);
-}
-
 static void warn(const char *msg)
 {
 	cli_warn("%s", msg);
@@ -205,7 +196,7 @@ static int open_node(const struct opts *o, struct sysroot *s, struct cgroup_layo
 {
 	struct err e = { 0 };
 
-	return nodecli_open_node(&o->common, s, l, &e) < 0 ? fail(&e, 0) : 0;
+	return nodecli_open_node(&o->common, s, l, &e) < 0 ? cli_fail(&e, 0) : 0;
 }
 
 /* The previous --state into *st: 1, or 0 for none (a missing file is the
@@ -235,7 +226,7 @@ static int gather(const struct opts *o, const struct cgroup_layout *l, const str
 	struct err e = { 0 };
 
 	if (copilot_gather(&co, l, s, g, &e) < 0)
-		return fail(&e, 0);
+		return cli_fail(&e, 0);
 	return nodecli_yarn_dir_check(l, s, copilot_scan_live(g), "the list has no cgroup items");
 }
 
@@ -260,7 +251,7 @@ static int cmd_list(const struct opts *o, const struct cgroup_layout *l, const s
 		doc = containerlist_to_json(&list);
 		containerlist_release(&list);
 		if (jsonio_write(stdout, doc, o->common.pretty, &e) < 0)
-			rc = fail(&e, KILO_EXIT_FAIL);
+			rc = cli_fail(&e, KILO_EXIT_FAIL);
 		if (path) {
 			containerscan_state(&g.cl, now, &next);
 			state = containerlist_state_to_json(&next);
@@ -287,7 +278,7 @@ static int cmd_metrics(const struct opts *o, const struct cgroup_layout *l, cons
 		if (o->textfile_dir
 			    ? promtext_write_textfile(p, o->textfile_dir, "yarn-copilot.prom", &e)
 			    : promtext_write(p, stdout, &e))
-			rc = fail(&e, KILO_EXIT_FAIL);
+			rc = cli_fail(&e, KILO_EXIT_FAIL);
 		promtext_free(p);
 	}
 	copilot_scan_release(&g);
@@ -312,7 +303,7 @@ static int kill_items(const struct opts *o, struct killer_item **items, size_t *
 	if (jsonio_collect(stdin, "stdin", want, 1, &doc, NULL, &e) < 0 ||
 	    jsonio_require(doc, "KillPlan", "stdin", &e) < 0 ||
 	    copilot_kill_plan(doc, items, n, grace_ms, &e) < 0)
-		return fail(&e, 0);
+		return cli_fail(&e, 0);
 	return 0;
 }
 
@@ -329,7 +320,7 @@ static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const s
 
 	report = killer_report(o->items, n, o->node, clock_now_ms());
 	if (jsonio_write(stdout, report, o->common.pretty, &e) < 0)
-		rc = fail(&e, KILO_EXIT_FAIL);
+		rc = cli_fail(&e, KILO_EXIT_FAIL);
 	killer_items_release(o->items, n);
 	return rc;
 }
@@ -419,7 +410,7 @@ int main(int argc, char **argv)
 			return cli_finish(rc);
 	}
 	if (http_global_init(&e) < 0)
-		return cli_finish(fail(&e, KILO_EXIT_FAIL));
+		return cli_finish(cli_fail(&e, KILO_EXIT_FAIL));
 	rc = open_node(&o, &s, &l);
 	o.node = node = rc == 0 ? nodecli_node_name(&o.common, &s) : NULL;
 	if (rc == 0)

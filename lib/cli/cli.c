@@ -73,6 +73,12 @@ void cli_print_err(const struct err *e)
 	fprintf(stderr, "%s: %s\n", prog_name, e->msg[0] ? e->msg : "unknown error");
 }
 
+int cli_fail(const struct err *e, int code)
+{
+	cli_print_err(e);
+	return code ? code : err_exit_code(e);
+}
+
 int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;

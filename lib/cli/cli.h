@@ -37,6 +37,11 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "<prog>: <e->msg>" on stderr. */
 void cli_print_err(const struct err *e);
 
+/* cli_print_err(e), then the exit code of the step that failed with e:
+ * code, or e's own (err_exit_code()) when code is 0.  For `return
+ * cli_fail(&e, 0)`: a main's one way from an error to its exit code. */
+int cli_fail(const struct err *e, int code);
+
 /* A usage error: "<prog>: <message>" then "Try '<prog> --help' for more
  * information." on stderr.  Returns KILO_EXIT_USAGE for `return cli_usage_error(...)`. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

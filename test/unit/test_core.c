@@ -151,6 +151,16 @@ START_TEST(test_cli_parse_and_exit_for_items)
 }
 END_TEST
 
+START_TEST(test_cli_fail)
+{
+	struct err e = { 0 };
+
+	err_set(&e, ERR_USAGE, 0, "bad value");
+	ck_assert_int_eq(cli_fail(&e, 0), KILO_EXIT_USAGE); /* e's own code */
+	ck_assert_int_eq(cli_fail(&e, KILO_EXIT_FAIL), KILO_EXIT_FAIL);
+}
+END_TEST
+
 START_TEST(test_num_checked_at_int64_edges)
 {
 	int64_t v = 7;
@@ -282,6 +292,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_err_secrets);
 	tcase_add_test(tc, test_err_wrap_truncates_safely);
 	tcase_add_test(tc, test_cli_parse_and_exit_for_items);
+	tcase_add_test(tc, test_cli_fail);
 	tcase_add_test(tc, test_clock_rfc3339);
 	tcase_add_test(tc, test_num_checked_at_int64_edges);
 	tcase_add_test(tc, test_num_scan);
