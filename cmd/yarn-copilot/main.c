@@ -175,9 +175,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return NODECLI_MORE;
 }
 
-static void warn(const char *msg)
+static void warn(const struct err *e)
 {
-	cli_warn("%s", msg);
+	cli_warn("%s", e->msg);
 }
 
 /* The passes' options (run/copilot.h) from the command line's. */

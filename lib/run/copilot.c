@@ -2,8 +2,6 @@
 /* copilot - the passes of yarn-copilot (see copilot.h) */
 #include "run/copilot.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,18 +9,13 @@
 #include "doc/killplan.h"
 #include "run/containermetrics.h"
 
-static void warn(const struct copilot_opts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void warn(const struct copilot_opts *o, const char *fmt, ...)
-{
-	char buf[2 * ERR_MSG_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	o->warn(buf);
-}
+/* A warning of the pass: its printf-style message through o->warn. */
+#define WARN(o, ...)                                                                               \
+	do {                                                                                       \
+		struct err w_;                                                                     \
+		err_set(&w_, ERR_NONE, 0, __VA_ARGS__);                                            \
+		(o)->warn(&w_);                                                                    \
+	} while (0)
 
 /* Ask the NM for its containers; on failure nm->reachable is 0, a warning
  * is given and nm->error points into g->nm_err. */
@@ -43,10 +36,10 @@ static void ask_nm(const struct copilot_opts *o, struct copilot_scan *g)
 		nm_fetch_containers(o->nm_url, (long)o->nm_timeout_ms, o->nm_max_bytes, c, e) == 0;
 	if (!nm->reachable) {
 		nm->error = e->msg;
-		warn(o, "NodeManager '%s': %s; listing from cgroups alone", o->nm_url_shown,
+		WARN(o, "NodeManager '%s': %s; listing from cgroups alone", o->nm_url_shown,
 		     e->msg);
 	} else if (c->first_problem) { /* bad data that cost only its entries */
-		warn(o,
+		WARN(o,
 		     "NodeManager '%s': %zu entr%s skipped, %zu field%s of the wrong type taken "
 		     "as absent, %zu repeated id%s dropped; first: %s",
 		     o->nm_url_shown, c->ignored, c->ignored == 1 ? "y" : "ies", c->bad_fields,
@@ -61,7 +54,7 @@ int copilot_gather(const struct copilot_opts *o, const struct cgroup_layout *l,
 	if (containerscan_collect(l, s, &g->cl, e) < 0)
 		return -1;
 	if (g->cl.failed_reads)
-		warn(o, "%zu cgroup reads failed, their values are null; first: %s",
+		WARN(o, "%zu cgroup reads failed, their values are null; first: %s",
 		     g->cl.failed_reads, g->cl.first_err.msg);
 	ask_nm(o, g);
 	return 0;
@@ -110,13 +103,13 @@ size_t copilot_kill(const struct copilot_opts *o, const struct cgroup_layout *l,
 	size_t failed;
 
 	if (!s->live)
-		warn(o, "sysroot '%s' is not /: no signal will be sent", s->prefix);
+		WARN(o, "sysroot '%s' is not /: no signal will be sent", s->prefix);
 	failed = killer_run(l, s, &killer_ops_pidfd, ko, items, n);
 	for (size_t i = 0; i < n; i++) {
 		if (items[i].result == KILLER_FAILED)
-			o->warn(items[i].err.msg);
+			o->warn(&items[i].err);
 		else if (items[i].nforeign) /* a planted thread, or a pid in a mirror */
-			warn(o,
+			WARN(o,
 			     "'%s': %zu process%s in its dirs %s no member (pid %ld): not "
 			     "signalled",
 			     items[i].id, items[i].nforeign, items[i].nforeign == 1 ? "" : "es",

@@ -27,8 +27,9 @@ struct copilot_opts {
 	int64_t nm_timeout_ms;    /* per request, > 0 */
 	int64_t nm_max_bytes;     /* largest answer read */
 	int no_nm;                /* do not ask the NodeManager */
-	/* One warning line for the operator (without the "<prog>: warning: ") */
-	void (*warn)(const char *msg);
+	/* One warning line for the operator: e's message (without the
+	 * "<prog>: warning: "), as nodeusage_sample's warn */
+	void (*warn)(const struct err *e);
 };
 
 /* What list and metrics read: the cgroup scan and the NodeManager's view
