@@ -15,13 +15,35 @@ trap 'rm -rf "$work"' EXIT INT TERM
 cp -R "$FIX/sysroot/resctrl-intel" "$work/root"
 yarn="$work/root/sys/fs/cgroup/cpu,cpuacct/kubepods/besteffort/hadoop-yarn"
 rm -rf "$yarn"/container_*
-awk -v dir="$yarn" 'BEGIN {
+# Each process and thread also has the proc files a kernel shows (as
+# test/fixtures/sysroot/mk-resctrl-procs.py writes them): resctrl-assign
+# lists a member's threads in proc/<pid>/task and re-checks every id by its
+# own files (proc/<tid>/status, the cgroup files) just before its write.
+awk -v dir="$yarn" -v proc="$work/root/proc" 'BEGIN {
 	for (c = 0; c < 100; c++) {
-		d = sprintf("%s/container_e17_1795968000000_0001_01_%06d", dir, c + 2)
-		system("mkdir -p " d)
+		id = sprintf("container_e17_1795968000000_0001_01_%06d", c + 2)
+		d = dir "/" id
+		pid = 100000 + c * 100
+		line = "3:cpu,cpuacct:/kubepods/besteffort/hadoop-yarn/" id
+		mkdirs = "mkdir -p " d
 		for (t = 0; t < 100; t++)
-			print 100000 + c * 100 + t > (d "/tasks")
-		print 100000 + c * 100 > (d "/cgroup.procs")
+			mkdirs = mkdirs " " proc "/" pid "/task/" pid + t " " proc "/" pid + t
+		system(mkdirs)
+		for (t = 0; t < 100; t++) {
+			tid = pid + t
+			print tid > (d "/tasks")
+			f = proc "/" pid "/task/" tid "/cgroup"
+			print line > f
+			close(f)
+			f = proc "/" tid "/status"
+			printf "Name:\tjava\nTgid:\t%d\nPid:\t%d\n", pid, tid > f
+			close(f)
+		}
+		close(d "/tasks")
+		print pid > (d "/cgroup.procs")
+		close(d "/cgroup.procs")
+		print line > (proc "/" pid "/cgroup")
+		close(proc "/" pid "/cgroup")
 	}
 }'
 tasks="$work/root/sys/fs/resctrl/BE/tasks"
