@@ -276,12 +276,74 @@ int members_pid_is_member(const struct cgroup_layout *l, const struct sysroot *s
 	return member;
 }
 
+/* 1 when thread tid of process pid, a member a moment ago, is one still by
+ * its own files, as classify() has it, in some authority: the leader in the
+ * tree, or exited or exiting (its file reads the root: the threads decide
+ * then), and the thread not elsewhere (unknown, or exiting, counts nowhere:
+ * a write of a gone thread is ESRCH). */
+static int thread_still_member(const struct cgroup_layout *l, const struct sysroot *s, pid_t pid,
+			       pid_t tid, const char *cg)
+{
+	unsigned auth = members_authorities(l);
+
+	for (int c = 0; c < CGROUP_NCTRL; c++) {
+		int root = 0, r;
+
+		if (!(auth & (1u << c)))
+			continue;
+		r = task_in_root(l, s, (enum cgroup_ctrl)c, pid, pid, cg, &root);
+		if (r < 0 || (r == 0 && !(root && exiting(s, pid, pid))))
+			continue; /* the leader gone, or elsewhere */
+		if (tid == pid)
+			return 1;
+		root = 0;
+		r = task_in_root(l, s, (enum cgroup_ctrl)c, pid, tid, cg, &root);
+		if (r != 0 || (root && exiting(s, pid, tid)))
+			return 1;
+	}
+	return 0;
+}
+
 int members_tid_is_member(const struct cgroup_layout *l, const struct sysroot *s, pid_t tid,
-			  const char *cg)
+			  const char *cg, struct members_memo *memo)
 {
 	pid_t tgid = procfs_tgid(s, tid);
+	size_t lo = 0, hi;
+	int member;
 
-	return tgid > 0 && members_pid_is_member(l, s, tgid, cg);
+	if (tgid <= 0)
+		return 0;
+	if (!memo)
+		return members_pid_is_member(l, s, tgid, cg);
+	for (hi = memo->n; lo < hi;) { /* the first pids[i] >= tgid */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (memo->pids[mid] < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < memo->n && memo->pids[lo] == tgid)
+		return memo->member[lo] && thread_still_member(l, s, tgid, tid, cg);
+	member = members_pid_is_member(l, s, tgid, cg);
+	if (memo->n == memo->cap) {
+		memo->cap = memo->cap ? memo->cap * 2 : 16;
+		memo->pids = xrealloc(memo->pids, memo->cap * sizeof(*memo->pids));
+		memo->member = xrealloc(memo->member, memo->cap);
+	}
+	memmove(memo->pids + lo + 1, memo->pids + lo, (memo->n - lo) * sizeof(*memo->pids));
+	memmove(memo->member + lo + 1, memo->member + lo, memo->n - lo);
+	memo->pids[lo] = tgid;
+	memo->member[lo] = (unsigned char)member;
+	memo->n++;
+	return member;
+}
+
+void members_memo_release(struct members_memo *memo)
+{
+	free(memo->pids);
+	free(memo->member);
+	memset(memo, 0, sizeof(*memo));
 }
 
 int members_scan(const struct cgroup_layout *l, const struct sysroot *s, const char *cg,

@@ -83,12 +83,29 @@ int members_read(const struct cgroup_layout *l, const struct sysroot *s, const c
 int members_pid_is_member(const struct cgroup_layout *l, const struct sysroot *s, pid_t pid,
 			  const char *cg);
 
-/* 1 when thread tid is a thread of a member of cg now, by its own files
- * (its process: procfs_tgid; then members_pid_is_member, which wants every
- * live thread in the tree); 0 otherwise (gone, reused by an outsider).  For
- * a check just before a thread id read earlier is acted on. */
+/* What members_tid_is_member() found of each process in one pass (zero it
+ * first; members_memo_release() it). */
+struct members_memo {
+	pid_t *pids;           /* ascending */
+	unsigned char *member; /* members_pid_is_member() of pids[i] */
+	size_t n, cap;
+};
+
+/* 1 when thread tid is a thread of a member of cg now, by its own files; 0
+ * otherwise (gone, reused by an outsider).  For a check just before a
+ * thread id read earlier is acted on.  Its process is procfs_tgid() of it,
+ * read each time.  That process must be a member (members_pid_is_member,
+ * which reads every live thread's cgroup file): with memo (may be NULL)
+ * that check is had once per process and memo, the process's first thread
+ * checked; each thread after it is then checked by its own files alone
+ * (the leader still in the tree or exiting, as members_pid_is_member
+ * wants, and the thread in the tree, in one authority).  Without the memo
+ * a process of T threads cost T x T reads (100 containers of 100 threads:
+ * a million). */
 int members_tid_is_member(const struct cgroup_layout *l, const struct sysroot *s, pid_t tid,
-			  const char *cg);
+			  const char *cg, struct members_memo *memo);
+
+void members_memo_release(struct members_memo *memo);
 
 /* The members of cg found by every process's own cgroup files (a walk of
  * proc/, members_pid_is_member on each): a process moving between the dirs

@@ -44,6 +44,7 @@ struct yarn_tasks {
 	size_t n, nforeign;
 	char **errors; /* a container whose dirs could not be read: its message */
 	size_t nerrors;
+	struct members_memo memo; /* the processes re-checked in this pass */
 };
 
 /* 1 when thread tid is one to move still (just before its write: it may
@@ -51,11 +52,11 @@ struct yarn_tasks {
  * tree, or the NodeManager's, by its own proc files. */
 static int still_yarn(void *arg, pid_t tid)
 {
-	const struct yarn_tasks *y = arg;
+	struct yarn_tasks *y = arg;
 
 	if (y->nm)
 		return procfs_tgid(y->sr, tid) == y->nm;
-	return members_tid_is_member(&y->l, y->sr, tid, y->l.hadoop_yarn);
+	return members_tid_is_member(&y->l, y->sr, tid, y->l.hadoop_yarn, &y->memo);
 }
 
 /* Fill y: the member threads of each container's tree (a container that
@@ -171,6 +172,7 @@ static int assign_tasks(const struct resctrlrun_opts *o, const struct sysroot *s
 	free(y.errors);
 	free(y.foreign);
 	free(y.tids);
+	members_memo_release(&y.memo);
 	cgroup_layout_release(&y.l);
 	return failed;
 }
