@@ -146,8 +146,11 @@ static const struct {
 	  "ContainerList.items[0].requests.memoryBytes: expected an integer 0..9007199254740992, "
 	  "got 9007199254740993" },
 	{ ITEM(",\"usage\":{\"cpuNanos\":\"1\"}"),
-	  "ContainerList.items[0].usage.cpuNanos: expected an integer 0..9007199254740992, got "
+	  "ContainerList.items[0].usage.cpuNanos: expected an integer 0..9223372036854775807, got "
 	  "\"1\"" },
+	{ ITEM(",\"usage\":{\"cpuNanos\":-1}"),
+	  "ContainerList.items[0].usage.cpuNanos: expected an integer 0..9223372036854775807, got "
+	  "-1" },
 	{ ITEM(",\"processes\":9007199254740993"),
 	  "ContainerList.items[0].processes: expected an integer 0..9007199254740992, got "
 	  "9007199254740993" },
@@ -185,6 +188,25 @@ START_TEST(test_containerlist_absent)
 	ck_assert_int_eq(cl.items[0].request_cpu_milli, CONTAINERLIST_UNKNOWN);
 	ck_assert_int_eq(cl.items[0].listed, 0);
 	ck_assert_int_eq(cl.items[0].live, 0);
+	containerlist_release(&cl);
+}
+END_TEST
+
+/* usage.cpuNanos is a cumulative counter (the cgroup's CPU time), not a
+ * figure: 10^16 ns is 64 CPUs busy for under two days, and yarn-copilot list
+ * writes it as the cgroup says it. */
+START_TEST(test_containerlist_cpu_nanos)
+{
+	json_auto_t *doc = parse(ITEM(",\"usage\":{\"cpuNanos\":10000000000000000}"));
+	json_auto_t *max = parse(ITEM(",\"usage\":{\"cpuNanos\":9223372036854775807}"));
+	struct containerlist cl;
+	struct err e = { 0 };
+
+	ck_assert_msg(containerlist_from_json(doc, &cl, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(cl.items[0].cpu_ns, INT64_C(10000000000000000));
+	containerlist_release(&cl);
+	ck_assert_msg(containerlist_from_json(max, &cl, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(cl.items[0].cpu_ns, INT64_MAX);
 	containerlist_release(&cl);
 }
 END_TEST
@@ -228,6 +250,7 @@ static Suite *containerlist_suite(void)
 	tcase_add_test(tc, test_containerlist_flags);
 	tcase_add_loop_test(tc, test_containerlist_refusals, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_containerlist_absent);
+	tcase_add_test(tc, test_containerlist_cpu_nanos);
 	tcase_add_test(tc, test_containerlist_state);
 	suite_add_tcase(s, tc);
 	return s;
