@@ -54,12 +54,15 @@ void containerlist_release(struct containerlist *cl)
 
 /* ---- Reading ----------------------------------------------------------- */
 
-/* An optional figure 0..CONTAINERLIST_FIGURE_MAX: UNKNOWN when absent or null. */
+/* An optional figure 0..CONTAINERLIST_FIGURE_MAX, the counter cpuNanos
+ * 0..INT64_MAX (containerlist.h): UNKNOWN when absent or null. */
 static int get_figure(const json_t *obj, const char *ctx, const char *key, int64_t *out,
 		      struct err *e)
 {
+	int64_t max = strcmp(key, "cpuNanos") == 0 ? INT64_MAX : CONTAINERLIST_FIGURE_MAX;
+
 	*out = CONTAINERLIST_UNKNOWN;
-	return jsonio_get_int(obj, ctx, key, 0, CONTAINERLIST_FIGURE_MAX, out, e) < 0 ? -1 : 0;
+	return jsonio_get_int(obj, ctx, key, 0, max, out, e) < 0 ? -1 : 0;
 }
 
 /* An optional flag: dflt when absent or null. */

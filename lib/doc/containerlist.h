@@ -8,7 +8,9 @@
  *
  * Figures are int64 with CONTAINERLIST_UNKNOWN (-1) for null or absent,
  * each 0..CONTAINERLIST_FIGURE_MAX (2^53: exact in a double, and a sum
- * over thousands of containers stays far from overflow); flags are 0/1,
+ * over thousands of containers stays far from overflow), but the counter
+ * usage.cpuNanos 0..INT64_MAX (the cgroup's CPU time: 2^53 ns is 64 CPUs
+ * busy for under two days; nothing sums it); flags are 0/1,
  * stale also CONTAINERLIST_UNKNOWN (null: the NodeManager unreachable).
  * Units are in the names: _milli milli-cores, _bytes bytes, _ns ns, _ms
  * ms since the epoch.
