@@ -74,8 +74,9 @@ static int get_flag(const json_t *obj, const char *ctx, const char *key, int dfl
 }
 
 /* obj.key, an object of figures named keys[i] into *outs[i].  The path
- * "ctx.key" is formatted only for a figure that is refused (the common case,
- * every figure valid, costs no formatting per item). */
+ * "ctx.key" is formatted only for a figure outside 0..2^53, which
+ * get_figure() then reads or refuses (the common case, every figure in
+ * that range, costs no formatting per item). */
 static int get_figures(const json_t *obj, const char *ctx, const char *key, const char *const *keys,
 		       int64_t *const *outs, size_t n, struct err *e)
 {
@@ -96,7 +97,8 @@ static int get_figures(const json_t *obj, const char *ctx, const char *key, cons
 			continue;
 		}
 		snprintf(sub, sizeof(sub), "%s.%s", ctx, key);
-		return get_figure(o, sub, keys[i], outs[i], e);
+		if (get_figure(o, sub, keys[i], outs[i], e) < 0)
+			return -1;
 	}
 	return 0;
 }

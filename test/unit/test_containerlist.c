@@ -199,6 +199,11 @@ START_TEST(test_containerlist_cpu_nanos)
 {
 	json_auto_t *doc = parse(ITEM(",\"usage\":{\"cpuNanos\":10000000000000000}"));
 	json_auto_t *max = parse(ITEM(",\"usage\":{\"cpuNanos\":9223372036854775807}"));
+	json_auto_t *rest =
+		parse(ITEM(",\"usage\":{\"cpuNanos\":10000000000000000,\"cpuMilli\":1800,"
+			   "\"memoryBytes\":4096,\"memoryCurrentBytes\":8192}"));
+	json_auto_t *late = parse(ITEM(",\"usage\":{\"cpuNanos\":10000000000000000,"
+				       "\"memoryBytes\":-3}"));
 	struct containerlist cl;
 	struct err e = { 0 };
 
@@ -208,6 +213,16 @@ START_TEST(test_containerlist_cpu_nanos)
 	ck_assert_msg(containerlist_from_json(max, &cl, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(cl.items[0].cpu_ns, INT64_MAX);
 	containerlist_release(&cl);
+	/* a counter past 2^53 does not stop the figures after it being read */
+	ck_assert_msg(containerlist_from_json(rest, &cl, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(cl.items[0].cpu_ns, INT64_C(10000000000000000));
+	ck_assert_int_eq(cl.items[0].cpu_milli, 1800);
+	ck_assert_int_eq(cl.items[0].memory_bytes, 4096);
+	ck_assert_int_eq(cl.items[0].memory_charge, 8192);
+	containerlist_release(&cl);
+	ck_assert_msg(containerlist_from_json(late, &cl, &e) < 0, "accepted");
+	ck_assert_str_eq(e.msg, "ContainerList.items[0].usage.memoryBytes: expected an integer "
+				"0..9007199254740992, got -3");
 }
 END_TEST
 
