@@ -253,8 +253,8 @@ static json_t *read_plan(const char *from, struct err *e)
 	return plan;
 }
 
-static int write_metrics(const struct opts *o, const json_t *report, const struct sync_rms *rms,
-			 const struct sync_stats *st, double secs)
+static int write_metrics(const struct opts *o, const struct syncreport *report,
+			 const struct sync_rms *rms, const struct sync_stats *st, double secs)
 {
 	struct promtext *p;
 	struct err e = { 0 };
@@ -286,7 +286,8 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	struct sync_stats st = { 0 }, shown = { 0 }; /* shown: a plan's actions */
 	int64_t t0 = clock_mono_ms();
 	struct syncplan plan = { 0 };
-	json_t *doc = NULL, *report = NULL, *out;
+	struct syncreport report = { 0 };
+	json_t *doc = NULL, *out;
 	int planned = 0;
 	struct sync_input *in = NULL;
 	int need_k8s = (o->mode == MODE_SYNC || (o->mode == MODE_PLAN && !o->from) ||
@@ -334,6 +335,7 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 	}
 	if (o->mode == MODE_PLAN) {
 		out = syncplan_to_json(&plan);
+		syncreport_of_plan(&report, &plan); /* what its summary and metrics read */
 		sync_count_plan(&plan, &shown);
 		code = sync_plan_exit_code(&st, &shown);
 	} else {
@@ -344,24 +346,26 @@ static int run(const struct opts *o, const struct sync_config *sc, struct sync_r
 			shown.updated = would.updated;
 			shown.annotated = would.annotated;
 		}
-		out = report = sync_apply(&plan, sc, rms, kc, o->dry_run, &st);
+		sync_apply(&plan, sc, rms, kc, o->dry_run, &report, &st);
+		out = syncreport_to_json(&report);
 		code = sync_exit_code(&st);
 	}
-	/* what a server echoed is never printed */
+	/* what a server echoed is never printed (out shares the items' documents) */
 	sync_redact(out);
+	syncreport_bind(&report);
 	if (jsonio_write(stdout, out, o->pretty, e) < 0)
 		code = KILO_EXIT_FAIL;
 	/* offline inputs are often partial (one RM's list): no unclaimed warning */
-	sync_report_problems(out, rms, sc, o->quiet, o->nnodes > 0 || o->from);
+	sync_report_problems(&report, rms, sc, o->quiet, o->nnodes > 0 || o->from);
 	sync_summary_line(o->mode == MODE_PLAN ? "plan: "
 			  : o->dry_run         ? "dry run: "
 					       : "",
 			  &st, &shown, (double)(clock_mono_ms() - t0) / 1000);
-	if (write_metrics(o, report ? report : out, rms, &st,
-			  (double)(clock_mono_ms() - t0) / 1000) < 0 &&
+	if (write_metrics(o, &report, rms, &st, (double)(clock_mono_ms() - t0) / 1000) < 0 &&
 	    code == KILO_EXIT_OK)
 		code = KILO_EXIT_PARTIAL;
 	json_decref(out);
+	syncreport_release(&report);
 	syncplan_release(&plan);
 	return code;
 }

@@ -63,10 +63,10 @@ void sync_count_plan(const struct syncplan *plan, struct sync_stats *st)
 
 /* Whether item's node was skipped only because its cluster is down (the
  * cluster's own line says why). */
-static int cluster_down_skip(const json_t *item, const struct sync_node_state *ns,
+static int cluster_down_skip(const struct syncreport_item *item, const struct sync_node_state *ns,
 			     const struct sync_rms *rms)
 {
-	const char *cluster = json_string_value(json_object_get(item, "cluster"));
+	const char *cluster = item->plan.cluster;
 
 	if (strcmp(ns->state, "skipped") != 0 || ns->part || !cluster)
 		return 0;
@@ -80,9 +80,9 @@ static int cluster_down_skip(const json_t *item, const struct sync_node_state *n
  * cluster being down. */
 /* A skip the lifecycle means: an offline or returning node has no
  * NodeManager pod, a node kilo decommissions is DECOMMISSIONING or gone. */
-static int lifecycle_skip(const json_t *item, const struct sync_node_state *ns)
+static int lifecycle_skip(const struct syncreport_item *item, const struct sync_node_state *ns)
 {
-	const json_t *lc = json_object_get(item, "lifecycle");
+	const json_t *lc = item->plan.lifecycle;
 	const char *st = json_string_value(json_object_get(lc, "state"));
 
 	if (!st || strcmp(ns->state, "skipped") != 0 || !ns->code)
@@ -94,7 +94,7 @@ static int lifecycle_skip(const json_t *item, const struct sync_node_state *ns)
 		strcmp(ns->code, "rm-node-inactive") == 0);
 }
 
-static int node_line_due(const json_t *item, const struct sync_rms *rms)
+static int node_line_due(const struct syncreport_item *item, const struct sync_rms *rms)
 {
 	struct sync_node_state ns;
 
@@ -106,7 +106,7 @@ static int node_line_due(const json_t *item, const struct sync_rms *rms)
 /* "3 skipped (unknown-node-id), ..." of the nodes not shown (those past
  * the first skip_first due): counts of each distinct state and code, in
  * first-seen order, into buf. */
-static void count_rest(const json_t *items, size_t skip_first, const struct sync_rms *rms,
+static void count_rest(const struct syncreport *r, size_t skip_first, const struct sync_rms *rms,
 		       char *buf, size_t size)
 {
 	enum { KINDS = 8 };
@@ -114,11 +114,10 @@ static void count_rest(const json_t *items, size_t skip_first, const struct sync
 		const char *state, *code;
 		size_t n;
 	} k[KINDS];
-	size_t nk = 0, other = 0, seen = 0, i, used = 0;
-	const json_t *it;
+	size_t nk = 0, other = 0, seen = 0, used = 0;
 
-	json_array_foreach(items, i, it)
-	{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct syncreport_item *it = &r->items[i];
 		struct sync_node_state ns;
 		size_t j;
 
@@ -144,11 +143,10 @@ static void count_rest(const json_t *items, size_t skip_first, const struct sync
 		snprintf(buf + used, size - used, ", %zu other", other);
 }
 
-void sync_report_problems(const json_t *doc, const struct sync_rms *rms,
+void sync_report_problems(const struct syncreport *r, const struct sync_rms *rms,
 			  const struct sync_config *sc, int quiet, int only_some)
 {
 	const char *first_pod = NULL, *first_node = NULL;
-	const json_t *items = json_object_get(doc, "items");
 	size_t lines = 0, due = 0, ignored = 0, i;
 	char list[256] = "";
 	const json_t *it;
@@ -158,27 +156,24 @@ void sync_report_problems(const json_t *doc, const struct sync_rms *rms,
 
 		if (rms->down[i].kind == ERR_NONE)
 			continue;
-		json_array_foreach(items, k, it)
-		{
+		for (k = 0; k < r->n; k++) {
 			struct sync_node_state ns;
 
-			sync_item_state(it, &ns);
-			nodes += cluster_down_skip(it, &ns, rms) &&
-				 strcmp(json_string_value(json_object_get(it, "cluster")),
-					rms->c[i].id) == 0;
+			sync_item_state(&r->items[k], &ns);
+			nodes += cluster_down_skip(&r->items[k], &ns, rms) &&
+				 strcmp(r->items[k].plan.cluster, rms->c[i].id) == 0;
 		}
 		cli_error("cluster '%s': unreachable (%s), %zu node%s skipped for it: %s",
 			  rms->c[i].id, sync_reason_code(rms->down_code[i]), nodes,
 			  nodes == 1 ? "" : "s", rms->down[i].msg);
 	}
-	json_array_foreach(items, i, it)
-	{
-		const char *node = json_string_value(json_object_get(it, "node"));
-		const char *pod = json_string_value(json_object_get(it, "ignoredPod"));
-
-		const json_t *lc = json_object_get(it, "lifecycle");
+	for (i = 0; i < r->n; i++) {
+		const struct syncreport_item *ri = &r->items[i];
+		const char *node = ri->plan.node;
+		const char *pod = json_string_value(json_object_get(ri->plan.doc, "ignoredPod"));
+		const json_t *lc = ri->plan.lifecycle;
 		const char *was = json_string_value(json_object_get(lc, "previous"));
-		const char *lres = json_string_value(json_object_get(lc, "result"));
+		enum syncreport_result lres = ri->part[SYNCREPORT_LIFECYCLE].result;
 
 		if (pod && !ignored++) {
 			first_pod = pod;
@@ -187,21 +182,22 @@ void sync_report_problems(const json_t *doc, const struct sync_rms *rms,
 		if (was && !quiet) /* the node's lifecycle news: one line each */
 			cli_error("node '%s': lifecycle %s -> %s%s: %s", node ? node : "?", was,
 				  json_string_value(json_object_get(lc, "state")) ?: "?",
-				  !lres || strcmp(lres, "planned") == 0 ? " (planned)"
-				  : strcmp(lres, "failed") == 0
+				  lres == SYNCREPORT_NOT_RUN || lres == SYNCREPORT_PLANNED
+					  ? " (planned)"
+				  : lres == SYNCREPORT_FAILED
 					  ? json_is_true(json_object_get(lc, "recorded"))
 						    ? " (recorded; its decommission failed)"
 						    : " (not recorded)"
 					  : "",
 				  json_string_value(json_object_get(lc, "reason")) ?: "");
-		if (quiet || !node_line_due(it, rms))
+		if (quiet || !node_line_due(ri, rms))
 			continue;
 		if (due++ < NODE_LINES_MAX) {
 			struct sync_node_state ns;
-			const json_t *cand = json_object_get(it, "candidates");
+			const json_t *cand = json_object_get(ri->plan.doc, "candidates");
 			char more[200] = "";
 
-			sync_item_state(it, &ns);
+			sync_item_state(ri, &ns);
 			if (json_array_size(cand) > 0)
 				snprintf(more, sizeof(more), " (candidates: %s%s%s%s)",
 					 json_string_value(json_array_get(cand, 0)) ?: "?",
@@ -221,24 +217,21 @@ void sync_report_problems(const json_t *doc, const struct sync_rms *rms,
 	 * selector or the namespaces no longer match the NodeManager pods
 	 * (a relabelled DaemonSet), and nothing is synced any more (a live
 	 * pass over every node: only_some otherwise) */
-	json_array_foreach(json_object_get(doc, "clusters"), i, it)
+	json_array_foreach(r->clusters, i, it)
 	{
 		json_int_t rm = json_integer_value(json_object_get(it, "rmNodes"));
 		const char *cl = json_string_value(json_object_get(it, "cluster"));
 		size_t pods = 0, k;
-		const json_t *item;
 
 		if (only_some || rm <= 0 ||
 		    json_integer_value(json_object_get(it, "unclaimed")) != rm)
 			continue;
 		/* pods there are, with ids the RM does not list as active: their
 		 * own lines say so (a NodeManager back under new ports) */
-		json_array_foreach(items, k, item)
-		{
-			const char *ic = json_string_value(json_object_get(item, "cluster"));
+		for (k = 0; k < r->n; k++) {
+			const char *ic = r->items[k].plan.cluster;
 
-			pods += ic && cl && strcmp(ic, cl) == 0 &&
-				json_is_string(json_object_get(item, "yarnNodeId"));
+			pods += ic && cl && strcmp(ic, cl) == 0 && r->items[k].plan.yarn_node_id;
 		}
 		if (pods)
 			cli_warn(
@@ -265,7 +258,7 @@ void sync_report_problems(const json_t *doc, const struct sync_rms *rms,
 	if (due > lines) {
 		char rest[512];
 
-		count_rest(items, lines, rms, rest, sizeof(rest));
+		count_rest(r, lines, rms, rest, sizeof(rest));
 		cli_error("and %zu more node%s not synced: %s (the report names them)", due - lines,
 			  due - lines == 1 ? "" : "s", rest);
 	}

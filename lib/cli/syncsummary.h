@@ -11,6 +11,7 @@
 
 #include "doc/syncconfig.h"
 #include "doc/syncplan.h"
+#include "doc/syncreport.h"
 #include "run/syncrun.h"
 
 /* The exit code of a pass with counts st: 75 (KILO_EXIT_TEMPFAIL) when
@@ -44,9 +45,9 @@ void sync_count_plan(const struct syncplan *plan, struct sync_stats *st);
  * lifecycle lines unless quiet.  Then a warning per cluster whose RM lists
  * active NodeManagers that no pod claims (unless only_some: a pass over
  * some nodes or offline inputs), and one for NodeManager-labelled pods
- * outside sc's nodeManagerNamespaces.  doc is the SyncReport (or the
- * SyncPlan of `plan`). */
-void sync_report_problems(const json_t *doc, const struct sync_rms *rms,
+ * outside sc's nodeManagerNamespaces.  r is the SyncReport (or the
+ * syncreport_of_plan() of `plan`). */
+void sync_report_problems(const struct syncreport *r, const struct sync_rms *rms,
 			  const struct sync_config *sc, int quiet, int only_some);
 
 #endif

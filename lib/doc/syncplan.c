@@ -64,6 +64,16 @@ void syncplan_init(struct syncplan *p, json_t *metadata, json_t *clusters)
 	*p = (struct syncplan){ .metadata = metadata, .clusters = clusters };
 }
 
+/* *it around doc (stolen), figures unknown. */
+static void item_init(struct syncplan_item *it, json_t *doc)
+{
+	*it = (struct syncplan_item){ .doc = doc,
+				      .yarn_total = { .memory_mb = -1, .vcores = -1 },
+				      .over_commit_timeout_ms = -1,
+				      .ann_cpu_milli = -1,
+				      .ann_memory_bytes = -1 };
+}
+
 /* A new item of p around doc (stolen), figures unknown. */
 static struct syncplan_item *add_doc(struct syncplan *p, json_t *doc)
 {
@@ -74,11 +84,7 @@ static struct syncplan_item *add_doc(struct syncplan *p, json_t *doc)
 		p->items = xrealloc(p->items, p->cap * sizeof(*p->items));
 	}
 	it = &p->items[p->n++];
-	*it = (struct syncplan_item){ .doc = doc,
-				      .yarn_total = { .memory_mb = -1, .vcores = -1 },
-				      .over_commit_timeout_ms = -1,
-				      .ann_cpu_milli = -1,
-				      .ann_memory_bytes = -1 };
+	item_init(it, doc);
 	return it;
 }
 
@@ -115,8 +121,11 @@ void syncplan_item_set_action(struct syncplan_item *it, enum syncplan_action a)
 
 void syncplan_item_set_reason(struct syncplan_item *it, const char *reason, enum sync_reason code)
 {
+	json_t *v = json_string(reason ? reason : "(no memory)");
+
 	it->reason_code = code;
-	json_object_set_new(it->doc, "reason", json_string(reason ? reason : "(no memory)"));
+	it->reason = json_string_value(v);
+	json_object_set_new(it->doc, "reason", v);
 	json_object_set_new(it->doc, "reasonCode", json_string(sync_reason_code(code)));
 }
 
@@ -165,6 +174,8 @@ void syncplan_item_set_annotation(struct syncplan_item *it, enum syncplan_ann a,
 	if (a == SYNCPLAN_ANN_SKIP) {
 		part = json_pack("{s:s,s:s,s:s}", "action", "skip", "reason", why, "reasonCode",
 				 sync_reason_code(SYNC_R_INVALID_ALLOCATION));
+		it->ann_reason_code = SYNC_R_INVALID_ALLOCATION;
+		it->ann_reason = json_string_value(json_object_get(part, "reason"));
 	} else {
 		part = json_pack("{s:s}", "action", ann_actions[a]);
 		if (cpu_milli >= 0)
@@ -271,20 +282,23 @@ static int read_update(const json_t *doc, const char *ctx, const struct sync_con
 	return 0;
 }
 
-/* Item i (doc) into it, by the rules syncplan_from_json() says: 0, or -1
- * with e set. */
-static int read_item(const json_t *doc, size_t i, const struct sync_config *sc,
+/* Item doc (ctx "SyncPlan.items[3]") into it, by the rules
+ * syncplan_from_json() says: 0, or -1 with e set. */
+static int read_item(const json_t *doc, const char *ctx, const struct sync_config *sc,
 		     syncplan_part_check *lifecycle_check, struct syncplan_item *it, struct err *e)
 {
 	const char *action = NULL, *aa = NULL;
 	json_t *ann = NULL;
-	enum sync_reason ann_code;
-	char ctx[48], sub[64];
+	char sub[80];
 	int a;
 
-	snprintf(ctx, sizeof(ctx), "SyncPlan.items[%zu]", i);
-	if (!json_is_object(doc))
-		return jsonio_bad_value(e, "SyncPlan", "items[]", "an object", doc);
+	if (!json_is_object(doc)) {
+		const char *dot = strrchr(ctx, '.');
+		char kind[32];
+
+		snprintf(kind, sizeof(kind), "%.*s", dot ? (int)(dot - ctx) : 0, ctx);
+		return jsonio_bad_value(e, kind, "items[]", "an object", doc);
+	}
 	if (jsonio_get_str(doc, ctx, "node", &it->node, e) <= 0 || !*it->node)
 		return e->kind != ERR_NONE ? -1
 					   : jsonio_bad_value(e, ctx, "node", "a node name",
@@ -307,7 +321,7 @@ static int read_item(const json_t *doc, size_t i, const struct sync_config *sc,
 	snprintf(sub, sizeof(sub), "%s.annotation", ctx);
 	if (ann && json_is_string(json_object_get(ann, "action")) &&
 	    strcmp(json_string_value(json_object_get(ann, "action")), "skip") == 0 &&
-	    check_code(ann, sub, 1, &ann_code, e) < 0)
+	    check_code(ann, sub, 1, &it->ann_reason_code, e) < 0)
 		return -1;
 	if (ann && (jsonio_get_str(ann, sub, "action", &aa, e) < 0 ||
 		    (a = index_of(aa, ann_actions, 1)) < 0))
@@ -318,13 +332,57 @@ static int read_item(const json_t *doc, size_t i, const struct sync_config *sc,
 	it->ann = ann ? (enum syncplan_ann)a : SYNCPLAN_ANN_ABSENT;
 	if (lifecycle_check && lifecycle_check(doc, ctx, sc, e) < 0)
 		return -1;
-	it->lifecycle = json_object_get(doc, "lifecycle");
+	syncplan_item_bind(it);
 	it->bad = json_is_string(json_object_get(doc, "severity")) &&
 		  strcmp(json_string_value(json_object_get(doc, "severity")), "error") == 0;
 	if (it->ann == SYNCPLAN_ANN_ANNOTATE)
 		return read_allocation(ann, ctx, &sc->options, &it->ann_cpu_milli,
 				       &it->ann_memory_bytes, e);
 	return 0;
+}
+
+void syncplan_item_bind(struct syncplan_item *it)
+{
+	const json_t *ann = json_object_get(it->doc, "annotation");
+	const json_t *lc = json_object_get(it->doc, "lifecycle");
+
+	it->node = json_string_value(json_object_get(it->doc, "node"));
+	it->cluster = json_string_value(json_object_get(it->doc, "cluster"));
+	it->yarn_node_id = json_string_value(json_object_get(it->doc, "yarnNodeId"));
+	it->reason = json_string_value(json_object_get(it->doc, "reason"));
+	it->ann_reason = json_string_value(json_object_get(ann, "reason"));
+	it->lifecycle = json_is_object(lc) ? (json_t *)lc : NULL;
+}
+
+void syncplan_item_view(struct syncplan_item *it)
+{
+	const json_t *ann = json_object_get(it->doc, "annotation");
+	const char *sev = json_string_value(json_object_get(it->doc, "severity"));
+	int a = index_of(json_string_value(json_object_get(it->doc, "action")), actions, 0);
+	int aa = index_of(json_string_value(json_object_get(ann, "action")), ann_actions, 1);
+
+	item_init(it, it->doc);
+	syncplan_item_bind(it);
+	it->action = a < 0 ? SYNCPLAN_NONE : (enum syncplan_action)a;
+	it->reason_code =
+		sync_reason_parse(json_string_value(json_object_get(it->doc, "reasonCode")));
+	it->ann = !json_is_object(ann) ? SYNCPLAN_ANN_ABSENT
+		  : aa < 0             ? SYNCPLAN_ANN_NONE
+				       : (enum syncplan_ann)aa;
+	it->ann_reason_code =
+		sync_reason_parse(json_string_value(json_object_get(ann, "reasonCode")));
+	it->bad = sev && strcmp(sev, "error") == 0;
+}
+
+int syncplan_item_from_json(const json_t *v, const char *ctx, const struct sync_config *sc,
+			    syncplan_part_check *lifecycle_check, struct syncplan_item *it,
+			    struct err *e)
+{
+	item_init(it, json_is_object(v) ? json_incref((json_t *)v) : json_object());
+	if (read_item(v, ctx, sc, lifecycle_check, it, e) == 0)
+		return 0;
+	syncplan_item_view(it);
+	return -1;
 }
 
 int syncplan_from_json(const json_t *doc, const struct sync_config *sc,
@@ -349,11 +407,13 @@ int syncplan_from_json(const json_t *doc, const struct sync_config *sc,
 		out->clusters = json_incref(json_object_get(doc, "clusters"));
 	json_array_foreach(items, i, v)
 	{
-		struct syncplan_item *it =
-			add_doc(out, json_is_object(v) ? json_incref((json_t *)v) : json_object());
+		struct syncplan_item *it = add_doc(out, NULL);
 		struct err ie = { 0 };
+		char ctx[48];
 
-		if (read_item(v, i, sc, lifecycle_check, it, per_item ? &ie : e) < 0) {
+		snprintf(ctx, sizeof(ctx), "SyncPlan.items[%zu]", i);
+		if (syncplan_item_from_json(v, ctx, sc, lifecycle_check, it, per_item ? &ie : e) <
+		    0) {
 			if (per_item) {
 				it->invalid = xmalloc(sizeof(*it->invalid));
 				*it->invalid = ie;
@@ -365,9 +425,6 @@ int syncplan_from_json(const json_t *doc, const struct sync_config *sc,
 		if (per_item)
 			continue; /* a live plan's nodes are distinct by construction */
 		if (json_object_get(seen, it->node)) {
-			char ctx[48];
-
-			snprintf(ctx, sizeof(ctx), "SyncPlan.items[%zu]", i);
 			syncplan_release(out);
 			return jsonio_bad_value(e, ctx, "node", "a node no earlier item names",
 						json_object_get(v, "node"));

@@ -121,12 +121,16 @@ struct syncplan_item {
 	const char *yarn_node_id; /* NULL: null or absent */
 	enum syncplan_action action;
 	enum sync_reason reason_code; /* SYNC_R_NONE: none given (a hand-made plan) */
+	const char *reason;           /* the human text, NULL: none */
 	int bad;                      /* "severity":"error": the pass exits 3 */
 	/* update: the total sent and the RM's overCommitTimeoutMs (-1: never
 	 * preempt); else as given, -1 when absent */
 	struct yarn_resource yarn_total;
 	int64_t over_commit_timeout_ms;
 	enum syncplan_ann ann;
+	/* skip: the annotation part's reasonCode (SYNC_R_NONE: none) and reason */
+	enum sync_reason ann_reason_code;
+	const char *ann_reason;
 	/* annotate: the hadoop-yarn figures in milli-CPU and bytes (>= 0); -1
 	 * for another annotation action */
 	int64_t ann_cpu_milli, ann_memory_bytes;
@@ -215,6 +219,26 @@ int syncplan_from_json(const json_t *doc, const struct sync_config *sc,
  * clusters (each when held), items (the items' documents), the bytes
  * kilo-sync plan writes. */
 json_t *syncplan_to_json(const struct syncplan *p);
+
+/* Point it's strings and parts (node, cluster, yarnNodeId, reason, the
+ * annotation's reason, lifecycle) into it->doc again: after the doc was
+ * copied or its strings rewritten (a redaction).  A member that is not a
+ * string (or object) gives NULL. */
+void syncplan_item_bind(struct syncplan_item *it);
+
+/* Read it->doc leniently, with no check, for an item a reader refused (its
+ * refusal says why): syncplan_item_bind() and, by name, action (none when
+ * not one), reasonCode, the annotation's action and reasonCode, severity
+ * (the figures stay unknown). */
+void syncplan_item_view(struct syncplan_item *it);
+
+/* Read item v (an object; ctx "SyncPlan.items[3]") into *it as
+ * syncplan_from_json() does, doc set to a new reference to v: 0, or -1
+ * with e set (it then holds what syncplan_item_view() reads).  For the
+ * SyncReport reader (doc/syncreport.h). */
+int syncplan_item_from_json(const json_t *v, const char *ctx, const struct sync_config *sc,
+			    syncplan_part_check *lifecycle_check, struct syncplan_item *it,
+			    struct err *e);
 
 /* Free what p holds and zero it (safe on a zeroed struct). */
 void syncplan_release(struct syncplan *p);

@@ -23,13 +23,11 @@ static void count_error(struct sync_stats *st, const struct err *e)
 		st->errors[e->kind]++;
 }
 
-/* Mark out (a report item or its annotation part) failed with e and code. */
-static void set_failed(json_t *out, const struct err *e, enum sync_reason code,
-		       struct sync_stats *st)
+/* Mark part of out failed with e and code. */
+static void set_failed(struct syncreport_item *out, enum syncreport_part part, const struct err *e,
+		       enum sync_reason code, struct sync_stats *st)
 {
-	json_object_set_new(out, "result", json_string("failed"));
-	json_object_set_new(out, "error", jsonio_string(e->msg));
-	json_object_set_new(out, "errorCode", json_string(sync_reason_code(code)));
+	syncreport_set_failed(out, part, e->msg, code);
 	count_error(st, e);
 }
 
@@ -54,11 +52,12 @@ static enum sync_reason resize_code(const struct yarn_cluster *c,
 /* A resize the RM accepted (REST 200, or rmadmin exit 0): "updated" only
  * once the RM lists the new total (confirm_accepted). */
 struct accepted {
-	json_t *out;               /* its SyncReport item (borrowed) */
-	size_t cluster;            /* index into sync_rms.c */
-	const char *id;            /* yarnNodeId (borrowed from the plan) */
-	struct yarn_resource want; /* the total sent */
-	struct yarn_resource seen; /* the total the RM last listed */
+	struct syncreport_item *out; /* its SyncReport item (borrowed) */
+	const char *via;             /* rest, rmadmin */
+	size_t cluster;              /* index into sync_rms.c */
+	const char *id;              /* yarnNodeId (borrowed from the plan) */
+	struct yarn_resource want;   /* the total sent */
+	struct yarn_resource seen;   /* the total the RM last listed */
 	int seen_known, confirmed;
 	struct err read_err; /* the last failed read of it, if any */
 };
@@ -70,8 +69,9 @@ struct accepted_list {
 
 /* The RM resize of one (checked) item.  Sets "result" and "error" on out;
  * an accepted resize is added to acc, to be confirmed. */
-static void apply_rm(const struct syncplan_item *item, json_t *out, struct sync_rms *rms,
-		     int dry_run, struct accepted_list *acc, struct sync_stats *st)
+static void apply_rm(const struct syncplan_item *item, struct syncreport_item *out,
+		     struct sync_rms *rms, int dry_run, struct accepted_list *acc,
+		     struct sync_stats *st)
 {
 	struct yarn_cluster *y;
 	struct yarn_resize_result res = { 0 };
@@ -79,9 +79,9 @@ static void apply_rm(const struct syncplan_item *item, json_t *out, struct sync_
 	struct err e = { 0 };
 
 	if (item->action != SYNCPLAN_UPDATE) {
-		json_object_set_new(out, "result",
-				    json_string(item->action == SYNCPLAN_SKIP ? "skipped"
-									      : "unchanged"));
+		syncreport_set_result(out, SYNCREPORT_ITEM,
+				      item->action == SYNCPLAN_SKIP ? SYNCREPORT_SKIPPED
+								    : SYNCREPORT_UNCHANGED);
 		if (item->action == SYNCPLAN_SKIP) {
 			st->skipped++;
 			st->skipped_bad += item->bad;
@@ -90,30 +90,32 @@ static void apply_rm(const struct syncplan_item *item, json_t *out, struct sync_
 		return;
 	}
 	if (dry_run) {
-		json_object_set_new(out, "result", json_string("planned"));
+		syncreport_set_result(out, SYNCREPORT_ITEM, SYNCREPORT_PLANNED);
 		return;
 	}
 	if (!(y = sync_rms_find(rms, item->cluster))) {
 		err_set(&e, ERR_USAGE, 0, "cluster %s: no RM client for it", item->cluster);
-		set_failed(out, &e, SYNC_R_CLUSTER_NOT_CONFIGURED, st);
+		set_failed(out, SYNCREPORT_ITEM, &e, SYNC_R_CLUSTER_NOT_CONFIGURED, st);
 		return;
 	}
 	if (yarn_node_resize(y, item->yarn_node_id, want, item->over_commit_timeout_ms, &res, &e) ==
 	    0) {
-		json_object_set_new(out, "result", json_string("updated"));
-		json_object_set_new(out, "via",
-				    json_string(res.via == YARN_VIA_REST ? "rest" : "rmadmin"));
+		const char *via = res.via == YARN_VIA_REST ? "rest" : "rmadmin";
+
+		syncreport_set_result(out, SYNCREPORT_ITEM, SYNCREPORT_UPDATED);
+		syncreport_set_member(out, SYNCREPORT_ITEM, "via", json_string(via));
 		if (acc->n == acc->cap) {
 			acc->cap = acc->cap ? 2 * acc->cap : 16;
 			acc->a = xrealloc(acc->a, acc->cap * sizeof(*acc->a));
 		}
 		acc->a[acc->n++] = (struct accepted){ .out = out,
+						      .via = via,
 						      .cluster = (size_t)(y - rms->c),
 						      .id = item->yarn_node_id,
 						      .want = want };
 		return;
 	}
-	set_failed(out, &e, resize_code(y, &res, &e), st);
+	set_failed(out, SYNCREPORT_ITEM, &e, resize_code(y, &res, &e), st);
 }
 
 /* Write the hadoop-yarn entry on the fresh Node; 1 when written, 0 when it
@@ -143,24 +145,22 @@ static int annotate_once(struct k8s_client *kc, const char *node, const struct s
 	return patched ? 1 : -1;
 }
 
-static void apply_annotation(const struct syncplan_item *item, json_t *out,
+static void apply_annotation(const struct syncplan_item *item, struct syncreport_item *out,
 			     const struct sync_config *sc, struct k8s_client *kc, int dry_run,
 			     struct sync_stats *st)
 {
 	const char *node = item->node;
-	json_t *oann = json_object_get(out, "annotation");
 	struct err e = { 0 };
 	int64_t cpu = item->ann_cpu_milli, mem = item->ann_memory_bytes;
 	int ret = -1, conflict = 0;
 
-	if (!json_is_object(oann))
+	if (item->ann == SYNCPLAN_ANN_ABSENT)
 		return;
-	if (item->ann != SYNCPLAN_ANN_ANNOTATE) {
-		json_object_set_new(oann, "result", json_string("unchanged"));
-		return;
-	}
-	if (dry_run) {
-		json_object_set_new(oann, "result", json_string("planned"));
+	if (item->ann != SYNCPLAN_ANN_ANNOTATE || dry_run) {
+		syncreport_set_result(out, SYNCREPORT_ANNOTATION,
+				      dry_run && item->ann == SYNCPLAN_ANN_ANNOTATE
+					      ? SYNCREPORT_PLANNED
+					      : SYNCREPORT_UNCHANGED);
 		return;
 	}
 	if (!kc) {
@@ -174,12 +174,13 @@ static void apply_annotation(const struct syncplan_item *item, json_t *out,
 		}
 	}
 	if (ret >= 0) {
-		json_object_set_new(oann, "result", json_string(ret ? "annotated" : "unchanged"));
+		syncreport_set_result(out, SYNCREPORT_ANNOTATION,
+				      ret ? SYNCREPORT_ANNOTATED : SYNCREPORT_UNCHANGED);
 		if (ret)
 			st->annotated++;
 		return;
 	}
-	set_failed(oann, &e,
+	set_failed(out, SYNCREPORT_ANNOTATION, &e,
 		   conflict                    ? SYNC_R_ANNOTATION_CONFLICT
 		   : e.kind == ERR_NOTFOUND    ? SYNC_R_NODE_NOT_FOUND
 		   : e.kind == ERR_INPUT       ? SYNC_R_INVALID_ALLOCATION
@@ -189,19 +190,19 @@ static void apply_annotation(const struct syncplan_item *item, json_t *out,
 }
 
 /* The lifecycle part: its record and label onto the Node (run/synclife.h). */
-static void apply_lifecycle(const struct syncplan_item *item, json_t *out,
+static void apply_lifecycle(const struct syncplan_item *item, struct syncreport_item *out,
 			    const struct sync_config *sc, struct sync_rms *rms,
 			    struct k8s_client *kc, int dry_run, struct sync_stats *st)
 {
+	const enum syncreport_part LC = SYNCREPORT_LIFECYCLE;
 	const json_t *part = item->lifecycle;
-	json_t *opart = json_object_get(out, "lifecycle");
 	const char *action = sync_item_str(part, "action"),
 		   *dec = sync_item_str(part, "decommission");
 	enum sync_reason code = SYNC_R_KUBERNETES_UNREACHABLE;
 	struct err e = { 0 };
 	int ret = -1, recorded = -1;
 
-	if (!json_is_object(opart))
+	if (!out->plan.lifecycle)
 		return;
 	if (!dry_run && dec && strcmp(dec, "none") != 0) {
 		/* The record always covers what kilo put on the exclude list: an
@@ -218,7 +219,7 @@ static void apply_lifecycle(const struct syncplan_item *item, json_t *out,
 
 		if (!cfg || !y) {
 			err_set(&e, ERR_USAGE, 0, "cluster %s: no RM client for it", cluster);
-			set_failed(opart, &e, SYNC_R_CLUSTER_NOT_CONFIGURED, st);
+			set_failed(out, LC, &e, SYNC_R_CLUSTER_NOT_CONFIGURED, st);
 			return;
 		}
 		if (add && action && strcmp(action, "record") == 0) {
@@ -226,13 +227,13 @@ static void apply_lifecycle(const struct syncplan_item *item, json_t *out,
 			int listed = sync_exclude_listed(cfg, kc, sync_item_str(h, "host"), &e);
 
 			if (listed < 0) {
-				set_failed(opart, &e, SYNC_R_EXCLUDE_LIST_FAILED, st);
+				set_failed(out, LC, &e, SYNC_R_EXCLUDE_LIST_FAILED, st);
 				return;
 			}
 			if (listed && !sync_lifecycle_claims(part, sync_item_str(h, "host"))) {
 				/* the operator's: kilo claims none, never takes it off */
 				json_object_del(mine, "excluded");
-				json_object_del(opart, "excluded");
+				syncreport_set_member(out, LC, "excluded", NULL);
 			}
 			if (!kc)
 				err_set(&e, ERR_USAGE, 0, "no Kubernetes connection");
@@ -240,36 +241,36 @@ static void apply_lifecycle(const struct syncplan_item *item, json_t *out,
 				recorded = sync_lifecycle_write(kc, item->node, mine,
 								&sc->options.lifecycle, &code, &e);
 			if (recorded < 0) {
-				set_failed(opart, &e, code, st);
+				set_failed(out, LC, &e, code, st);
 				return;
 			}
 			st->recorded += recorded;
 			if (recorded) /* written, whatever follows */
-				json_object_set_new(opart, "recorded", json_true());
+				syncreport_set_member(out, LC, "recorded", json_true());
 		} else if (sync_lifecycle_basis_ok(kc, item->node, part, &code, &e) < 0) {
-			set_failed(opart, &e, code, st); /* a stale plan changes no list */
+			set_failed(out, LC, &e, code, st); /* a stale plan changes no list */
 			return;
 		}
 		if (sync_decommission(cfg, y, kc, sync_item_str(h, "host"), add,
 				      sc->options.lifecycle.decommission_timeout_s,
 				      add ? item->yarn_node_id : NULL, &code, &e) < 0) {
-			set_failed(opart, &e, code, st);
+			set_failed(out, LC, &e, code, st);
 			return;
 		}
-		json_object_set_new(opart, "decommissionResult",
-				    json_string(add ? "excluded" : "included"));
+		syncreport_set_member(out, LC, "decommissionResult",
+				      json_string(add ? "excluded" : "included"));
 	}
 	if (recorded >= 0) {
-		json_object_del(opart, "recorded");
-		json_object_set_new(opart, "result",
-				    json_string(recorded ? "recorded" : "unchanged"));
+		syncreport_set_member(out, LC, "recorded", NULL);
+		syncreport_set_result(out, LC,
+				      recorded ? SYNCREPORT_RECORDED : SYNCREPORT_UNCHANGED);
 		return;
 	}
 	if (!action || strcmp(action, "record") != 0 || dry_run) {
-		json_object_set_new(opart, "result",
-				    json_string(action && strcmp(action, "record") == 0
-							? "planned"
-							: "unchanged"));
+		syncreport_set_result(out, LC,
+				      action && strcmp(action, "record") == 0
+					      ? SYNCREPORT_PLANNED
+					      : SYNCREPORT_UNCHANGED);
 		return;
 	}
 	if (!kc)
@@ -277,12 +278,12 @@ static void apply_lifecycle(const struct syncplan_item *item, json_t *out,
 	else
 		ret = sync_lifecycle_write(kc, item->node, part, &sc->options.lifecycle, &code, &e);
 	if (ret >= 0) {
-		json_object_set_new(opart, "result", json_string(ret ? "recorded" : "unchanged"));
+		syncreport_set_result(out, LC, ret ? SYNCREPORT_RECORDED : SYNCREPORT_UNCHANGED);
 		if (ret)
 			st->recorded++;
 		return;
 	}
-	set_failed(opart, &e, code, st);
+	set_failed(out, LC, &e, code, st);
 }
 
 /* Up to this many accepted resizes of one cluster are read back one node
@@ -382,9 +383,9 @@ static void confirm_failed(struct accepted *a, const struct yarn_cluster *y, int
 	err_set(&e, a->read_err.kind != ERR_NONE ? a->read_err.kind : ERR_REMOTE, 0,
 		"cluster %s: node %s: the RM accepted total {%" PRId64 " vCores, %" PRId64
 		" MB} via %s but %s after %" PRId64 " ms (confirmTimeoutMs)%s%s",
-		y->id, a->id, a->want.vcores, a->want.memory_mb, sync_item_str(a->out, "via"), seen,
-		limit, a->read_err.kind != ERR_NONE ? ": " : "", a->read_err.msg);
-	set_failed(a->out, &e, SYNC_R_RESIZE_NOT_CONFIRMED, st);
+		y->id, a->id, a->want.vcores, a->want.memory_mb, a->via, seen, limit,
+		a->read_err.kind != ERR_NONE ? ": " : "", a->read_err.msg);
+	set_failed(a->out, SYNCREPORT_ITEM, &e, SYNC_R_RESIZE_NOT_CONFIRMED, st);
 }
 
 /* Read the RMs back until they list every accepted total, or each
@@ -439,48 +440,22 @@ static void confirm_accepted(struct accepted_list *acc, struct sync_rms *rms,
 	}
 }
 
-/* Remove what a pass writes (result, error, errorCode, via, and the same
- * inside annotation) from a copied plan item. */
-static void forget_results(json_t *out)
+void sync_apply(const struct syncplan *plan, const struct sync_config *sc, struct sync_rms *rms,
+		struct k8s_client *kc, int dry_run, struct syncreport *report,
+		struct sync_stats *st)
 {
-	static const char *const keys[] = { "result", "error",    "errorCode",
-					    "via",    "recorded", "decommissionResult" };
-	json_t *ann = json_object_get(out, "annotation"), *lc = json_object_get(out, "lifecycle");
-
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		json_object_del(out, keys[k]);
-		if (json_is_object(ann))
-			json_object_del(ann, keys[k]);
-		if (json_is_object(lc))
-			json_object_del(lc, keys[k]);
-	}
-}
-
-json_t *sync_apply(const struct syncplan *plan, const struct sync_config *sc, struct sync_rms *rms,
-		   struct k8s_client *kc, int dry_run, struct sync_stats *st)
-{
-	json_t *report, *items_out, *it;
 	struct accepted_list acc = { 0 };
-	size_t i;
 
-	report = jsonio_new_doc("SyncReport");
-	json_object_set_new(report, "dryRun", json_boolean(dry_run));
-	if (plan->metadata)
-		json_object_set(report, "metadata", plan->metadata);
-	if (plan->clusters)
-		json_object_set(report, "clusters", plan->clusters);
-	items_out = json_array();
-	json_object_set_new(report, "items", items_out);
-	for (i = 0; i < plan->n; i++) {
+	syncreport_init(report, plan, dry_run);
+	for (size_t i = 0; i < plan->n; i++) {
 		const struct syncplan_item *item = &plan->items[i];
-		json_t *out = json_deep_copy(item->doc);
+		struct syncreport_item *out = syncreport_add(report, item);
 		struct err ie = { 0 };
 
-		forget_results(out); /* a report fed back as a plan says nothing of this pass */
-		json_array_append_new(items_out, out);
 		if (item->invalid) {
 			/* a bad item costs that item only: nothing is sent for it */
-			set_failed(out, item->invalid, SYNC_R_INVALID_PLAN_ITEM, st);
+			set_failed(out, SYNCREPORT_ITEM, item->invalid, SYNC_R_INVALID_PLAN_ITEM,
+				   st);
 			continue;
 		}
 		if (!dry_run) { /* the node held since the plan: never opened */
@@ -488,26 +463,14 @@ json_t *sync_apply(const struct syncplan *plan, const struct sync_config *sc, st
 
 			if (sync_lifecycle_resize_ok(kc, item->doc, &sc->options.lifecycle, &code,
 						     &ie) < 0)
-				set_failed(out, &ie, code, st);
+				set_failed(out, SYNCREPORT_ITEM, &ie, code, st);
 		}
-		if (!json_object_get(out, "result"))
+		if (out->part[SYNCREPORT_ITEM].result == SYNCREPORT_NOT_RUN)
 			apply_rm(item, out, rms, dry_run, &acc, st);
 		apply_annotation(item, out, sc, kc, dry_run, st);
 		apply_lifecycle(item, out, sc, rms, kc, dry_run, st);
 	}
 	confirm_accepted(&acc, rms, sc, st);
 	free(acc.a);
-	json_array_foreach(items_out, i, it)
-	{
-		json_t *ann = json_object_get(it, "annotation"),
-		       *lc = json_object_get(it, "lifecycle");
-
-		if (!json_object_get(it, "error"))
-			json_object_set_new(it, "error", json_null());
-		if (json_is_object(ann) && !json_object_get(ann, "error"))
-			json_object_set_new(ann, "error", json_null());
-		if (json_is_object(lc) && !json_object_get(lc, "error"))
-			json_object_set_new(lc, "error", json_null());
-	}
-	return report;
+	syncreport_finish(report);
 }

@@ -14,6 +14,7 @@
 #include "decide/syncplanner.h"
 #include "doc/syncconfig.h"
 #include "doc/syncplan.h"
+#include "doc/syncreport.h"
 #include "remote/k8s.h"
 #include "remote/yarn.h"
 
@@ -83,19 +84,22 @@ int sync_plan_read(const json_t *doc, const struct sync_config *sc, int per_item
  * is read back from its RM (every 250 ms, up to the cluster's
  * confirmTimeoutMs): "updated" only once the RM lists the new total, else
  * "failed" naming what it lists.  kc may be NULL when no item annotates.
- * With dry_run nothing is sent and results are "planned".  Returns the
- * SyncReport (new reference): the plan's items, each with "result"
- * (updated, annotated, unchanged, skipped, failed, planned) and "error",
- * and per annotation its own "result" and "error"; counts in *st.  An item
+ * With dry_run nothing is sent and results are "planned".  Fills *report
+ * (release with syncreport_release(); it shares nothing with plan): the
+ * plan's items, each with its result (updated, annotated, unchanged,
+ * skipped, failed, planned) and error, and per annotation and lifecycle
+ * part their own; counts in *st.  An item
  * read with its refusal (syncplan_item.invalid) is reported "failed" with
  * that error (invalid-plan-item) and nothing is sent for it
  * (threat-model.md: one bad item costs that item only). */
-json_t *sync_apply(const struct syncplan *plan, const struct sync_config *sc, struct sync_rms *rms,
-		   struct k8s_client *kc, int dry_run, struct sync_stats *st);
+void sync_apply(const struct syncplan *plan, const struct sync_config *sc, struct sync_rms *rms,
+		struct k8s_client *kc, int dry_run, struct syncreport *report,
+		struct sync_stats *st);
 
-/* What became of a SyncReport item's node (or, for a SyncPlan item, what
- * would), for its log line and kilo_sync_node_state (pointers borrowed from
- * the item; code NULL when the item has none, e.g. a hand-made plan):
+/* What became of a SyncReport item's node (or, for a SyncPlan item seen
+ * through syncreport_of_plan(), what would), for its log line and
+ * kilo_sync_node_state (pointers borrowed from the item; code NULL when the
+ * item has none, e.g. a hand-made plan):
  *   failed     its resize or its annotation failed: code the errorCode and
  *              why the error of the part that failed (part "annotation"
  *              when only the annotation did, else NULL)
@@ -109,7 +113,7 @@ json_t *sync_apply(const struct syncplan *plan, const struct sync_config *sc, st
 struct sync_node_state {
 	const char *state, *code, *why, *part;
 };
-void sync_item_state(const json_t *item, struct sync_node_state *out);
+void sync_item_state(const struct syncreport_item *item, struct sync_node_state *out);
 
 /* The Prometheus metrics of a pass: per node and cluster the planned YARN
  * total (nodes not skipped) and YARN used (vcores, bytes); per node
@@ -118,9 +122,9 @@ void sync_item_state(const json_t *item, struct sync_node_state *out);
  * this pass asked (rms, may be NULL) kilo_sync_cluster_reachable{cluster}
  * 1 or 0; counts by result, errors by kind, 409 conflicts, listing
  * restarts, unreachable clusters, nodes, the pass duration and success.
- * report is the SyncReport (or the SyncPlan of `plan`), NULL for a failed
- * pass. */
-void sync_metrics(struct promtext *p, const json_t *report, const struct sync_rms *rms,
+ * report is the SyncReport (or the syncreport_of_plan() of `plan`), NULL
+ * for a failed pass. */
+void sync_metrics(struct promtext *p, const struct syncreport *report, const struct sync_rms *rms,
 		  const struct sync_stats *st, double duration_s);
 
 #endif

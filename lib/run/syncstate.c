@@ -11,61 +11,59 @@
 
 /* A no-NodeManager item whose annotation writes (or would write) the share:
  * the zeroing of a share YARN left. */
-static int zeroing(const json_t *item, const char *ares, const char *aact)
+static int zeroing(const struct syncreport_item *item)
 {
-	enum sync_reason r = sync_reason_parse(sync_item_str(item, "reasonCode"));
+	enum sync_reason r = item->plan.reason_code;
+	enum syncreport_result ares = item->part[SYNCREPORT_ANNOTATION].result;
 
 	if (r != SYNC_R_NO_NODEMANAGER && r != SYNC_R_NODEMANAGER_TERMINATING &&
 	    r != SYNC_R_NODEMANAGER_OUTSIDE_NAMESPACES)
 		return 0;
-	if (ares)
-		return strcmp(ares, "annotated") == 0 || strcmp(ares, "planned") == 0;
-	return aact && strcmp(aact, "annotate") == 0;
+	if (ares != SYNCREPORT_NOT_RUN)
+		return ares == SYNCREPORT_ANNOTATED || ares == SYNCREPORT_PLANNED;
+	return item->plan.ann == SYNCPLAN_ANN_ANNOTATE;
 }
 
-void sync_item_state(const json_t *item, struct sync_node_state *out)
+void sync_item_state(const struct syncreport_item *item, struct sync_node_state *out)
 {
-	const json_t *ann = json_object_get(item, "annotation");
-	const json_t *lc = json_object_get(item, "lifecycle");
-	const char *result = sync_item_str(item, "result"), *ares = sync_item_str(ann, "result");
-	const char *action = sync_item_str(item, "action"), *aact = sync_item_str(ann, "action");
-	const char *lres = sync_item_str(lc, "result");
-	int failed = result && strcmp(result, "failed") == 0;
-	int afailed = ares && strcmp(ares, "failed") == 0;
-	int lfailed = lres && strcmp(lres, "failed") == 0;
+	const struct syncplan_item *pl = &item->plan;
+	enum syncreport_result result = item->part[SYNCREPORT_ITEM].result;
+	enum syncreport_result ares = item->part[SYNCREPORT_ANNOTATION].result;
+	int failed = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (failed || afailed || lfailed) {
-		const json_t *f = failed ? item : afailed ? ann : lc;
+	for (int k = 0; k < SYNCREPORT_PARTS && failed < 0; k++)
+		if (item->part[k].result == SYNCREPORT_FAILED)
+			failed = k;
+	if (failed >= 0) {
+		static const char *const parts[] = { NULL, "annotation", "lifecycle" };
 
 		out->state = "failed";
-		out->code = sync_item_str(f, "errorCode");
-		out->why = sync_item_str(f, "error");
-		out->part = failed ? NULL : afailed ? "annotation" : "lifecycle";
-	} else if (zeroing(item, ares, aact)) {
+		out->code = sync_reason_code(item->part[failed].error_code);
+		out->why = item->part[failed].error;
+		out->part = parts[failed];
+	} else if (zeroing(item)) {
 		/* no NodeManager: the skip of the resize is the normal path, the
 		 * write of the share the node's news */
-		out->state = ares && strcmp(ares, "annotated") == 0 ? "updated" : "planned";
-		out->code = sync_item_str(item, "reasonCode");
-		out->why = sync_item_str(item, "reason");
-	} else if ((action && strcmp(action, "skip") == 0) || (aact && strcmp(aact, "skip") == 0)) {
-		const json_t *f = action && strcmp(action, "skip") == 0 ? item : ann;
+		out->state = ares == SYNCREPORT_ANNOTATED ? "updated" : "planned";
+		out->code = sync_reason_code(pl->reason_code);
+		out->why = pl->reason;
+	} else if (pl->action == SYNCPLAN_SKIP || pl->ann == SYNCPLAN_ANN_SKIP) {
+		int item_skip = pl->action == SYNCPLAN_SKIP;
 
 		out->state = "skipped";
-		out->code = sync_item_str(f, "reasonCode");
-		out->why = sync_item_str(f, "reason");
-		out->part = f == item ? NULL : "annotation";
+		out->code = sync_reason_code(item_skip ? pl->reason_code : pl->ann_reason_code);
+		out->why = item_skip ? pl->reason : pl->ann_reason;
+		out->part = item_skip ? NULL : "annotation";
 	} else {
-		int wrote = (result && strcmp(result, "updated") == 0) ||
-			    (ares && strcmp(ares, "annotated") == 0);
-		int would = (!result && action && strcmp(action, "update") == 0) ||
-			    (!ares && aact && strcmp(aact, "annotate") == 0) ||
-			    (result && strcmp(result, "planned") == 0) ||
-			    (ares && strcmp(ares, "planned") == 0);
+		int wrote = result == SYNCREPORT_UPDATED || ares == SYNCREPORT_ANNOTATED;
+		int would = (result == SYNCREPORT_NOT_RUN && pl->action == SYNCPLAN_UPDATE) ||
+			    (ares == SYNCREPORT_NOT_RUN && pl->ann == SYNCPLAN_ANN_ANNOTATE) ||
+			    result == SYNCREPORT_PLANNED || ares == SYNCREPORT_PLANNED;
 
 		out->state = wrote ? "updated" : would ? "planned" : "unchanged";
-		out->code = sync_item_str(item, "reasonCode");
-		out->why = sync_item_str(item, "reason");
+		out->code = sync_reason_code(pl->reason_code);
+		out->why = pl->reason;
 	}
 }
 
@@ -73,19 +71,19 @@ void sync_item_state(const json_t *item, struct sync_node_state *out)
 
 /* kilo_sync_node_lifecycle: only when items carry a lifecycle part (the
  * family stays out of the textfile of a kilo-sync without lifecycle). */
-static void lifecycle_metric(struct promtext *p, const json_t *report)
+static void lifecycle_metric(struct promtext *p, const struct syncreport *report)
 {
-	size_t i, n = 0;
-	json_t *it;
+	size_t n = 0;
 
-	json_array_foreach(json_object_get(report, "items"), i, it)
-	{
-		const json_t *lc = json_object_get(it, "lifecycle");
-		const char *res = sync_item_str(lc, "result"), *was = sync_item_str(lc, "previous");
-		const char *labels[] = { "node",  sync_item_str(it, "node"),  "cluster", NULL,
-					 "state", sync_item_str(lc, "state"), NULL };
+	for (size_t i = 0; i < report->n; i++) {
+		const struct syncreport_item *it = &report->items[i];
+		const json_t *lc = it->plan.lifecycle;
+		const char *was = sync_item_str(lc, "previous");
+		const char *labels[] = { "node", it->plan.node, "cluster",
+					 NULL,   "state",       sync_item_str(lc, "state"),
+					 NULL };
 
-		if (res && was && strcmp(res, "failed") == 0)
+		if (was && it->part[SYNCREPORT_LIFECYCLE].result == SYNCREPORT_FAILED)
 			labels[5] = was; /* not recorded: the node did not move */
 		if (!labels[1] || !labels[5])
 			continue;
@@ -95,12 +93,12 @@ static void lifecycle_metric(struct promtext *p, const json_t *report)
 				"1 per node of the last pass, labelled with its NodeManager "
 				"lifecycle state (active, draining, stuck, offline, "
 				"returning; kilo-sync(1) LIFECYCLE)");
-		labels[3] = sync_item_str(it, "cluster") ? sync_item_str(it, "cluster") : "";
+		labels[3] = it->plan.cluster ? it->plan.cluster : "";
 		promtext_sample_i64(p, "kilo_sync_node_lifecycle", labels, 1);
 	}
 }
 
-void sync_metrics(struct promtext *p, const json_t *report, const struct sync_rms *rms,
+void sync_metrics(struct promtext *p, const struct syncreport *report, const struct sync_rms *rms,
 		  const struct sync_stats *st, double duration_s)
 {
 	static const struct {
@@ -121,21 +119,18 @@ void sync_metrics(struct promtext *p, const json_t *report, const struct sync_rm
 	};
 	static const char *const kinds[] = { "none",     "usage",  "input",    "system",
 					     "notfound", "remote", "temporary" };
+	size_t n = report ? report->n : 0, i;
 	json_t *it;
-	size_t i;
 
 	for (size_t m = 0; m < sizeof(per_node) / sizeof(per_node[0]); m++) {
 		promtext_family(p, per_node[m].name, "gauge", per_node[m].help);
-		json_array_foreach(json_object_get(report, "items"), i, it)
-		{
-			const json_t *v = json_object_get(json_object_get(it, per_node[m].obj),
+		for (i = 0; i < n; i++) {
+			const struct syncplan_item *pl = &report->items[i].plan;
+			const json_t *v = json_object_get(json_object_get(pl->doc, per_node[m].obj),
 							  per_node[m].key);
-			const char *labels[] = { "node", sync_item_str(it, "node"), "cluster",
-						 sync_item_str(it, "cluster"), NULL };
+			const char *labels[] = { "node", pl->node, "cluster", pl->cluster, NULL };
 
-			const char *action = sync_item_str(it, "action");
-
-			if (per_node[m].obj[0] == 'y' && action && strcmp(action, "skip") == 0)
+			if (per_node[m].obj[0] == 'y' && pl->action == SYNCPLAN_SKIP)
 				continue; /* a total nobody was told */
 			if (json_is_integer(v) && labels[1] && labels[3])
 				promtext_sample_i64(p, per_node[m].name, labels,
@@ -146,23 +141,21 @@ void sync_metrics(struct promtext *p, const json_t *report, const struct sync_rm
 			"1 per node of the last pass, labelled with what became of it (updated, "
 			"planned, unchanged, skipped, failed) and why (the reasonCode, or for "
 			"failed the errorCode: doc/SCHEMAS.md)");
-	json_array_foreach(json_object_get(report, "items"), i, it)
-	{
+	for (i = 0; i < n; i++) {
+		const struct syncreport_item *ri = &report->items[i];
 		struct sync_node_state ns;
-		const char *labels[] = { "node",    sync_item_str(it, "node"),
-					 "cluster", NULL,
-					 "state",   NULL,
-					 "reason",  NULL,
-					 NULL };
+		const char *labels[] = { "node", ri->plan.node, "cluster", NULL, "state",
+					 NULL,   "reason",      NULL,      NULL };
 
-		sync_item_state(it, &ns);
-		labels[3] = sync_item_str(it, "cluster") ? sync_item_str(it, "cluster") : "";
+		sync_item_state(ri, &ns);
+		labels[3] = ri->plan.cluster ? ri->plan.cluster : "";
 		labels[5] = ns.state;
 		labels[7] = ns.code ? ns.code : "";
 		if (labels[1])
 			promtext_sample_i64(p, "kilo_sync_node_state", labels, 1);
 	}
-	lifecycle_metric(p, report);
+	if (report)
+		lifecycle_metric(p, report);
 	promtext_family(p, "kilo_sync_yarn_nodes", "gauge",
 			"Nodes of the last pass by YARN cluster and the RM's NodeState of their "
 			"NodeManager (unknown: none of YARN's states)");
@@ -171,10 +164,9 @@ void sync_metrics(struct promtext *p, const json_t *report, const struct sync_rm
 		const char *key;
 		json_t *v;
 
-		json_array_foreach(json_object_get(report, "items"), i, it)
-		{
-			const char *st_ = sync_item_str(it, "rmState"),
-				   *cl = sync_item_str(it, "cluster");
+		for (i = 0; i < n; i++) {
+			const char *st_ = sync_item_str(report->items[i].plan.doc, "rmState"),
+				   *cl = report->items[i].plan.cluster;
 			char *k;
 
 			if (!st_ || !cl)
@@ -199,7 +191,7 @@ void sync_metrics(struct promtext *p, const json_t *report, const struct sync_rm
 			"Active NodeManagers the cluster's RM lists that no NodeManager pod claims "
 			"(their totals are not managed: NodeManagers outside Kubernetes, or pods "
 			"that no longer match nodeManagerSelector)");
-	json_array_foreach(json_object_get(report, "clusters"), i, it)
+	json_array_foreach(report ? report->clusters : NULL, i, it)
 	{
 		const char *labels[] = { "cluster", sync_item_str(it, "cluster"), NULL };
 		const json_t *u = json_object_get(it, "unclaimed");

@@ -4,9 +4,11 @@
  * API client (dry run: nothing is sent).  A plan that was read must give a
  * report in which no item failed; a refused plan, read per item, must be
  * read (its bad items failed in the report) as long as it is a SyncPlan
- * with an items array. */
+ * with an items array.  The report of a plan that was read reads back
+ * (syncreport_from_json). */
 #include "doc/syncconfig.h"
 #include "doc/syncplan.h"
+#include "doc/syncreport.h"
 #include "fuzz.h"
 #include "run/syncrun.h"
 
@@ -17,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct err e = { 0 };
 	struct sync_stats st = { 0 };
 	struct syncplan plan;
-	json_t *doc = fuzz_json(data, size), *report;
+	struct syncreport report, back;
+	json_t *doc = fuzz_json(data, size), *out;
 
 	if (!loaded) {
 		if (sync_config_load(&sc, NULL, &e) < 0)
@@ -37,17 +40,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((sync_plan_read(doc, &sc, 1, &plan, &e) == 0) != shape_ok)
 			abort();
 		if (shape_ok) {
-			report = sync_apply(&plan, &sc, &(struct sync_rms){ 0 }, NULL, 1, &st);
-			json_decref(report);
+			sync_apply(&plan, &sc, &(struct sync_rms){ 0 }, NULL, 1, &report, &st);
+			syncreport_release(&report);
 			syncplan_release(&plan);
 		}
 		json_decref(doc);
 		return 0;
 	}
-	report = sync_apply(&plan, &sc, &(struct sync_rms){ 0 }, NULL, 1, &st);
-	if (!report || st.failed)
+	sync_apply(&plan, &sc, &(struct sync_rms){ 0 }, NULL, 1, &report, &st);
+	if (st.failed)
 		abort();
-	json_decref(report);
+	out = syncreport_to_json(&report);
+	if (syncreport_from_json(out, &sc, &back, &e) < 0)
+		abort();
+	syncreport_release(&back);
+	json_decref(out);
+	syncreport_release(&report);
 	syncplan_release(&plan);
 	json_decref(doc);
 	return 0;
