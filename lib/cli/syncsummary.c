@@ -82,16 +82,14 @@ static int cluster_down_skip(const struct syncreport_item *item, const struct sy
  * NodeManager pod, a node kilo decommissions is DECOMMISSIONING or gone. */
 static int lifecycle_skip(const struct syncreport_item *item, const struct sync_node_state *ns)
 {
-	const json_t *lc = item->plan.lifecycle;
-	const char *st = json_string_value(json_object_get(lc, "state"));
+	const char *st = item->plan.lc_state;
 
 	if (!st || strcmp(ns->state, "skipped") != 0 || !ns->code)
 		return 0;
 	if (strcmp(ns->code, "no-nodemanager") == 0)
 		return strcmp(st, "offline") == 0 || strcmp(st, "returning") == 0;
-	return json_object_get(lc, "excluded") &&
-	       (strcmp(ns->code, "rm-node-decommissioning") == 0 ||
-		strcmp(ns->code, "rm-node-inactive") == 0);
+	return item->plan.lc_excluded && (strcmp(ns->code, "rm-node-decommissioning") == 0 ||
+					  strcmp(ns->code, "rm-node-inactive") == 0);
 }
 
 static int node_line_due(const struct syncreport_item *item, const struct sync_rms *rms)
@@ -149,7 +147,6 @@ void sync_report_problems(const struct syncreport *r, const struct sync_rms *rms
 	const char *first_pod = NULL, *first_node = NULL;
 	size_t lines = 0, due = 0, ignored = 0, i;
 	char list[256] = "";
-	const json_t *it;
 
 	for (i = 0; i < rms->n; i++) { /* errors: printed even when quiet */
 		size_t nodes = 0, k;
@@ -170,9 +167,7 @@ void sync_report_problems(const struct syncreport *r, const struct sync_rms *rms
 	for (i = 0; i < r->n; i++) {
 		const struct syncreport_item *ri = &r->items[i];
 		const char *node = ri->plan.node;
-		const char *pod = json_string_value(json_object_get(ri->plan.doc, "ignoredPod"));
-		const json_t *lc = ri->plan.lifecycle;
-		const char *was = json_string_value(json_object_get(lc, "previous"));
+		const char *pod = ri->plan.ignored_pod, *was = ri->plan.lc_previous;
 		enum syncreport_result lres = ri->part[SYNCREPORT_LIFECYCLE].result;
 
 		if (pod && !ignored++) {
@@ -181,20 +176,19 @@ void sync_report_problems(const struct syncreport *r, const struct sync_rms *rms
 		}
 		if (was && !quiet) /* the node's lifecycle news: one line each */
 			cli_error("node '%s': lifecycle %s -> %s%s: %s", node ? node : "?", was,
-				  json_string_value(json_object_get(lc, "state")) ?: "?",
+				  ri->plan.lc_state ?: "?",
 				  lres == SYNCREPORT_NOT_RUN || lres == SYNCREPORT_PLANNED
 					  ? " (planned)"
 				  : lres == SYNCREPORT_FAILED
-					  ? json_is_true(json_object_get(lc, "recorded"))
-						    ? " (recorded; its decommission failed)"
-						    : " (not recorded)"
+					  ? ri->recorded ? " (recorded; its decommission failed)"
+							 : " (not recorded)"
 					  : "",
-				  json_string_value(json_object_get(lc, "reason")) ?: "");
+				  ri->plan.lc_reason ?: "");
 		if (quiet || !node_line_due(ri, rms))
 			continue;
 		if (due++ < NODE_LINES_MAX) {
 			struct sync_node_state ns;
-			const json_t *cand = json_object_get(ri->plan.doc, "candidates");
+			const json_t *cand = ri->plan.candidates;
 			char more[200] = "";
 
 			sync_item_state(ri, &ns);
@@ -217,14 +211,13 @@ void sync_report_problems(const struct syncreport *r, const struct sync_rms *rms
 	 * selector or the namespaces no longer match the NodeManager pods
 	 * (a relabelled DaemonSet), and nothing is synced any more (a live
 	 * pass over every node: only_some otherwise) */
-	json_array_foreach(r->clusters, i, it)
-	{
-		json_int_t rm = json_integer_value(json_object_get(it, "rmNodes"));
-		const char *cl = json_string_value(json_object_get(it, "cluster"));
+	for (i = 0; i < r->ncl; i++) {
+		const struct syncplan_cluster *c = &r->cl[i];
+		int64_t rm = c->rm_nodes;
+		const char *cl = c->cluster;
 		size_t pods = 0, k;
 
-		if (only_some || rm <= 0 ||
-		    json_integer_value(json_object_get(it, "unclaimed")) != rm)
+		if (only_some || rm <= 0 || c->unclaimed != rm)
 			continue;
 		/* pods there are, with ids the RM does not list as active: their
 		 * own lines say so (a NodeManager back under new ports) */
@@ -240,8 +233,7 @@ void sync_report_problems(const struct syncreport *r, const struct sync_rms *rms
 				"totals are not managed; check the pods' " SYNC_ANN_NODE_ID
 				" (their items' reason in the report), and nodeManagerSelector "
 				"(%s=%s)",
-				cl, (long long)rm, rm == 1 ? "" : "s",
-				json_string_value(json_object_get(it, "firstUnclaimed")) ?: "?",
+				cl, (long long)rm, rm == 1 ? "" : "s", c->first_unclaimed ?: "?",
 				rm > 1 ? ", ..." : "", pods, pods == 1 ? "" : "s",
 				sc->options.nm_label_key, sc->options.nm_label_value);
 		else
@@ -249,9 +241,7 @@ void sync_report_problems(const struct syncreport *r, const struct sync_rms *rms
 				"cluster '%s': the RM lists %lld active NodeManager%s (%s%s) and no "
 				"NodeManager pod claims any: their totals are not managed; check "
 				"nodeManagerSelector (%s=%s) and nodeManagerNamespaces",
-				json_string_value(json_object_get(it, "cluster")), (long long)rm,
-				rm == 1 ? "" : "s",
-				json_string_value(json_object_get(it, "firstUnclaimed")) ?: "?",
+				cl, (long long)rm, rm == 1 ? "" : "s", c->first_unclaimed ?: "?",
 				rm > 1 ? ", ..." : "", sc->options.nm_label_key,
 				sc->options.nm_label_value);
 	}

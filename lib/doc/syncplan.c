@@ -59,6 +59,26 @@ static int index_of(const char *s, const char *const *set, int first)
 
 /* ---- building ---- */
 
+void syncplan_clusters_view(const json_t *clusters, struct syncplan_cluster **out, size_t *n)
+{
+	const json_t *c;
+	size_t i;
+
+	*n = json_array_size(clusters);
+	*out = *n ? xmalloc(*n * sizeof(**out)) : NULL;
+	json_array_foreach(clusters, i, c)
+	{
+		const json_t *u = json_object_get(c, "unclaimed");
+
+		(*out)[i] = (struct syncplan_cluster){
+			.cluster = json_string_value(json_object_get(c, "cluster")),
+			.first_unclaimed = json_string_value(json_object_get(c, "firstUnclaimed")),
+			.rm_nodes = json_integer_value(json_object_get(c, "rmNodes")),
+			.unclaimed = json_is_integer(u) ? json_integer_value(u) : -1
+		};
+	}
+}
+
 void syncplan_init(struct syncplan *p, json_t *metadata, json_t *clusters)
 {
 	*p = (struct syncplan){ .metadata = metadata, .clusters = clusters };
@@ -108,9 +128,33 @@ struct syncplan_item *syncplan_add(struct syncplan *p, const char *node, const c
 	return it;
 }
 
+/* The descriptive members typed on the item (syncplan_item_bind()). */
+static void bind_described(struct syncplan_item *it)
+{
+	const json_t *cand = json_object_get(it->doc, "candidates");
+
+	it->rm_state = json_string_value(json_object_get(it->doc, "rmState"));
+	it->ignored_pod = json_string_value(json_object_get(it->doc, "ignoredPod"));
+	it->candidates = json_is_array(cand) ? cand : NULL;
+}
+
+/* The lifecycle part's members typed on the item. */
+static void bind_lifecycle(struct syncplan_item *it)
+{
+	const json_t *lc = it->lifecycle;
+
+	it->lc_state = json_string_value(json_object_get(lc, "state"));
+	it->lc_previous = json_string_value(json_object_get(lc, "previous"));
+	it->lc_reason = json_string_value(json_object_get(lc, "reason"));
+	it->lc_excluded = json_object_get(lc, "excluded") != NULL;
+}
+
 void syncplan_item_set(struct syncplan_item *it, const char *key, json_t *value)
 {
 	json_object_set_new(it->doc, key, value);
+	if (strcmp(key, "rmState") == 0 || strcmp(key, "ignoredPod") == 0 ||
+	    strcmp(key, "candidates") == 0)
+		bind_described(it);
 }
 
 void syncplan_item_set_action(struct syncplan_item *it, enum syncplan_action a)
@@ -193,6 +237,7 @@ void syncplan_item_set_lifecycle(struct syncplan_item *it, json_t *part)
 {
 	it->lifecycle = part;
 	json_object_set_new(it->doc, "lifecycle", part);
+	bind_lifecycle(it);
 }
 
 /* ---- reading ---- */
@@ -352,6 +397,8 @@ void syncplan_item_bind(struct syncplan_item *it)
 	it->reason = json_string_value(json_object_get(it->doc, "reason"));
 	it->ann_reason = json_string_value(json_object_get(ann, "reason"));
 	it->lifecycle = json_is_object(lc) ? (json_t *)lc : NULL;
+	bind_lifecycle(it);
+	bind_described(it);
 }
 
 void syncplan_item_view(struct syncplan_item *it)

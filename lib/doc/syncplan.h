@@ -134,10 +134,28 @@ struct syncplan_item {
 	/* annotate: the hadoop-yarn figures in milli-CPU and bytes (>= 0); -1
 	 * for another annotation action */
 	int64_t ann_cpu_milli, ann_memory_bytes;
-	json_t *lifecycle;   /* the lifecycle part (borrowed from doc), NULL: none */
+	json_t *lifecycle; /* the lifecycle part (borrowed from doc), NULL: none */
+	/* of the lifecycle part, borrowed (NULL: none): state, previous (the
+	 * state before this pass, when it changed), reason; and whether it
+	 * has excluded (a host kilo put on an exclude list) */
+	const char *lc_state, *lc_previous, *lc_reason;
+	int lc_excluded;
+	/* descriptive members the pass's summary and metrics show, borrowed
+	 * from doc (NULL: none): rmState, ignoredPod, candidates (an array of
+	 * node ids) */
+	const char *rm_state, *ignored_pod;
+	const json_t *candidates;
 	json_t *doc;         /* the item as written (own reference) */
 	struct err *invalid; /* syncplan_from_json() per item: why the item was
 			      * refused (owned), NULL: it was not */
+};
+
+/* A clusters entry (SCHEMAS.md): the cluster's id, its active NodeManagers
+ * (rmNodes), of them those no pod claims (unclaimed, -1: not given) and the
+ * first of those (strings borrowed from the array; NULL: none). */
+struct syncplan_cluster {
+	const char *cluster, *first_unclaimed;
+	int64_t rm_nodes, unclaimed;
 };
 
 struct syncplan {
@@ -221,7 +239,8 @@ int syncplan_from_json(const json_t *doc, const struct sync_config *sc,
 json_t *syncplan_to_json(const struct syncplan *p);
 
 /* Point it's strings and parts (node, cluster, yarnNodeId, reason, the
- * annotation's reason, lifecycle) into it->doc again: after the doc was
+ * annotation's reason, lifecycle and its members, the descriptive members
+ * above) into it->doc again: after the doc was
  * copied or its strings rewritten (a redaction).  A member that is not a
  * string (or object) gives NULL. */
 void syncplan_item_bind(struct syncplan_item *it);
@@ -231,6 +250,12 @@ void syncplan_item_bind(struct syncplan_item *it);
  * not one), reasonCode, the annotation's action and reasonCode, severity
  * (the figures stay unknown). */
 void syncplan_item_view(struct syncplan_item *it);
+
+/* The entries of clusters (an array, may be NULL) into a new *out of *n
+ * (NULL, 0 when none), read with no check: a member of another type reads
+ * as none.  For the report (doc/syncreport.h), once the planner filled
+ * them. */
+void syncplan_clusters_view(const json_t *clusters, struct syncplan_cluster **out, size_t *n);
 
 /* Read item v (an object; ctx "SyncPlan.items[3]") into *it as
  * syncplan_from_json() does, doc set to a new reference to v: 0, or -1

@@ -40,6 +40,7 @@ void syncreport_init(struct syncreport *r, const struct syncplan *p, int dry_run
 				  .clusters = json_incref(p->clusters),
 				  .cap = p->n };
 	r->items = p->n ? xmalloc(p->n * sizeof(*r->items)) : NULL;
+	syncplan_clusters_view(r->clusters, &r->cl, &r->ncl);
 }
 
 /* A new zeroed item of r. */
@@ -129,6 +130,15 @@ void syncreport_set_member(struct syncreport_item *it, enum syncreport_part part
 		json_object_del(d, key);
 	else
 		json_object_set_new(d, key, value);
+	syncplan_item_bind(&it->plan);
+}
+
+void syncreport_set_recorded(struct syncreport_item *it, int recorded)
+{
+	if (!part_doc(it, SYNCREPORT_LIFECYCLE))
+		return;
+	it->recorded = recorded;
+	syncreport_set_member(it, SYNCREPORT_LIFECYCLE, "recorded", recorded ? json_true() : NULL);
 }
 
 void syncreport_finish(struct syncreport *r)
@@ -176,6 +186,8 @@ void syncreport_item_view(const json_t *v, struct syncreport_item *it)
 	syncplan_item_view(&it->plan);
 	for (int p = 0; p < SYNCREPORT_PARTS; p++)
 		view_outcome(part_doc(it, (enum syncreport_part)p), &it->part[p]);
+	it->recorded =
+		json_is_true(json_object_get(part_doc(it, SYNCREPORT_LIFECYCLE), "recorded"));
 }
 
 /* The outcome of part object d (ctx names it): a result (unless
@@ -254,6 +266,7 @@ int syncreport_from_json(const json_t *doc, const struct sync_config *sc, struct
 	out->metadata = json_incref(json_object_get(doc, "metadata"));
 	if (json_is_array(json_object_get(doc, "clusters")))
 		out->clusters = json_incref(json_object_get(doc, "clusters"));
+	syncplan_clusters_view(out->clusters, &out->cl, &out->ncl);
 	json_array_foreach(items, i, v)
 	{
 		char ctx[48];
@@ -289,6 +302,7 @@ void syncreport_release(struct syncreport *r)
 	while (r->n > 0)
 		json_decref(r->items[--r->n].plan.doc);
 	free(r->items);
+	free(r->cl);
 	json_decref(r->metadata);
 	json_decref(r->clusters);
 	*r = (struct syncreport){ 0 };

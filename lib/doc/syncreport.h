@@ -56,12 +56,16 @@ struct syncreport_item {
 	 * plan.invalid always NULL (a refused item is a failed one here) */
 	struct syncplan_item plan;
 	struct syncreport_outcome part[SYNCREPORT_PARTS]; /* by enum syncreport_part */
+	int recorded; /* the lifecycle part's "recorded": its record written, its
+		       * decommission then failed */
 };
 
 struct syncreport {
-	int dry_run;      /* "dryRun" */
-	json_t *metadata; /* the plan's (own reference), NULL: none */
-	json_t *clusters; /* the plan's clusters array (own reference), NULL: none */
+	int dry_run;                 /* "dryRun" */
+	json_t *metadata;            /* the plan's (own reference), NULL: none */
+	json_t *clusters;            /* the plan's clusters array (own reference), NULL: none */
+	struct syncplan_cluster *cl; /* its entries, typed */
+	size_t ncl;
 	struct syncreport_item *items;
 	size_t n, cap;
 };
@@ -95,10 +99,13 @@ void syncreport_set_failed(struct syncreport_item *it, enum syncreport_part part
 			   enum sync_reason code);
 
 /* Another member of the part (value stolen; NULL deletes key): "via"
- * (rest, rmadmin), the lifecycle's "recorded", "decommissionResult",
- * "excluded". */
+ * (rest, rmadmin), the lifecycle's "decommissionResult", "excluded" (the
+ * item's typed members follow: syncplan_item_bind()). */
 void syncreport_set_member(struct syncreport_item *it, enum syncreport_part part, const char *key,
 			   json_t *value);
+
+/* The lifecycle part's "recorded": true (recorded), or removed (!recorded). */
+void syncreport_set_recorded(struct syncreport_item *it, int recorded);
 
 /* After the last write: "error":null on every part that did not fail. */
 void syncreport_finish(struct syncreport *r);

@@ -246,7 +246,7 @@ static void apply_lifecycle(const struct syncplan_item *item, struct syncreport_
 			}
 			st->recorded += recorded;
 			if (recorded) /* written, whatever follows */
-				syncreport_set_member(out, LC, "recorded", json_true());
+				syncreport_set_recorded(out, 1);
 		} else if (sync_lifecycle_basis_ok(kc, item->node, part, &code, &e) < 0) {
 			set_failed(out, LC, &e, code, st); /* a stale plan changes no list */
 			return;
@@ -261,7 +261,7 @@ static void apply_lifecycle(const struct syncplan_item *item, struct syncreport_
 				      json_string(add ? "excluded" : "included"));
 	}
 	if (recorded >= 0) {
-		syncreport_set_member(out, LC, "recorded", NULL);
+		syncreport_set_recorded(out, 0);
 		syncreport_set_result(out, LC,
 				      recorded ? SYNCREPORT_RECORDED : SYNCREPORT_UNCHANGED);
 		return;

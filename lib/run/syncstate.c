@@ -77,11 +77,9 @@ static void lifecycle_metric(struct promtext *p, const struct syncreport *report
 
 	for (size_t i = 0; i < report->n; i++) {
 		const struct syncreport_item *it = &report->items[i];
-		const json_t *lc = it->plan.lifecycle;
-		const char *was = sync_item_str(lc, "previous");
-		const char *labels[] = { "node", it->plan.node, "cluster",
-					 NULL,   "state",       sync_item_str(lc, "state"),
-					 NULL };
+		const char *was = it->plan.lc_previous;
+		const char *labels[] = { "node",  it->plan.node,     "cluster", NULL,
+					 "state", it->plan.lc_state, NULL };
 
 		if (was && it->part[SYNCREPORT_LIFECYCLE].result == SYNCREPORT_FAILED)
 			labels[5] = was; /* not recorded: the node did not move */
@@ -120,7 +118,6 @@ void sync_metrics(struct promtext *p, const struct syncreport *report, const str
 	static const char *const kinds[] = { "none",     "usage",  "input",    "system",
 					     "notfound", "remote", "temporary" };
 	size_t n = report ? report->n : 0, i;
-	json_t *it;
 
 	for (size_t m = 0; m < sizeof(per_node) / sizeof(per_node[0]); m++) {
 		promtext_family(p, per_node[m].name, "gauge", per_node[m].help);
@@ -165,7 +162,7 @@ void sync_metrics(struct promtext *p, const struct syncreport *report, const str
 		json_t *v;
 
 		for (i = 0; i < n; i++) {
-			const char *st_ = sync_item_str(report->items[i].plan.doc, "rmState"),
+			const char *st_ = report->items[i].plan.rm_state,
 				   *cl = report->items[i].plan.cluster;
 			char *k;
 
@@ -191,14 +188,12 @@ void sync_metrics(struct promtext *p, const struct syncreport *report, const str
 			"Active NodeManagers the cluster's RM lists that no NodeManager pod claims "
 			"(their totals are not managed: NodeManagers outside Kubernetes, or pods "
 			"that no longer match nodeManagerSelector)");
-	json_array_foreach(report ? report->clusters : NULL, i, it)
-	{
-		const char *labels[] = { "cluster", sync_item_str(it, "cluster"), NULL };
-		const json_t *u = json_object_get(it, "unclaimed");
+	for (i = 0; report && i < report->ncl; i++) {
+		const char *labels[] = { "cluster", report->cl[i].cluster, NULL };
 
-		if (labels[1] && json_is_integer(u))
+		if (labels[1] && report->cl[i].unclaimed >= 0)
 			promtext_sample_i64(p, "kilo_sync_rm_nodes_unclaimed", labels,
-					    json_integer_value(u));
+					    report->cl[i].unclaimed);
 	}
 	promtext_family(p, "kilo_sync_cluster_reachable", "gauge",
 			"1 when the RM node list of the YARN cluster was read in the last pass, 0 "

@@ -172,6 +172,45 @@ START_TEST(test_syncreport_invalid_item_read_as_is)
 }
 END_TEST
 
+/* The members the pass's summary and metrics show, typed once. */
+START_TEST(test_syncreport_typed_members)
+{
+	static const char *const text =
+		"{\"kind\":\"SyncReport\",\"dryRun\":false,\"clusters\":[{\"cluster\":\"a\","
+		"\"rmNodes\":3,\"unclaimed\":3,\"firstUnclaimed\":\"x:1\"},{\"cluster\":\"b\"}],"
+		"\"items\":[{\"node\":\"n\",\"action\":\"skip\",\"reasonCode\":\"unknown-node-id\","
+		"\"rmState\":\"RUNNING\",\"ignoredPod\":\"ns/p\",\"candidates\":[\"n:1\",\"n:2\"],"
+		"\"lifecycle\":{\"state\":\"draining\",\"previous\":\"active\",\"reason\":\"low\","
+		"\"excluded\":{\"cluster\":\"a\",\"host\":\"n\"},\"result\":\"failed\","
+		"\"recorded\":true,\"error\":\"e\",\"errorCode\":\"decommission-failed\"},"
+		"\"result\":\"skipped\",\"error\":null}]}";
+	struct err e = { 0 };
+	json_auto_t *doc = jsonio_parse(text, "t", &e);
+	struct syncreport r;
+	const struct syncplan_item *p;
+
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_msg(syncreport_from_json(doc, &sc, &r, &e) == 0, "%s", e.msg);
+	p = &r.items[0].plan;
+	ck_assert_str_eq(p->rm_state, "RUNNING");
+	ck_assert_str_eq(p->ignored_pod, "ns/p");
+	ck_assert_uint_eq(json_array_size(p->candidates), 2);
+	ck_assert_str_eq(p->lc_state, "draining");
+	ck_assert_str_eq(p->lc_previous, "active");
+	ck_assert_str_eq(p->lc_reason, "low");
+	ck_assert_int_eq(p->lc_excluded, 1);
+	ck_assert_int_eq(r.items[0].recorded, 1);
+	ck_assert_int_eq(r.items[0].part[SYNCREPORT_LIFECYCLE].error_code,
+			 SYNC_R_DECOMMISSION_FAILED);
+	ck_assert_uint_eq(r.ncl, 2);
+	ck_assert_str_eq(r.cl[0].first_unclaimed, "x:1");
+	ck_assert_int_eq(r.cl[0].rm_nodes, 3);
+	ck_assert_int_eq(r.cl[0].unclaimed, 3);
+	ck_assert_int_eq(r.cl[1].unclaimed, -1);
+	syncreport_release(&r);
+}
+END_TEST
+
 #define DOC(items) "{\"kind\":\"SyncReport\",\"dryRun\":false,\"items\":[" items "]}"
 #define ITEM(rest) DOC("{\"node\":\"n\",\"action\":\"none\"," rest "}")
 
@@ -229,6 +268,7 @@ static Suite *syncreport_suite(void)
 	tcase_add_test(tc, test_syncreport_round_trip);
 	tcase_add_test(tc, test_syncreport_of_plan_and_bind);
 	tcase_add_test(tc, test_syncreport_invalid_item_read_as_is);
+	tcase_add_test(tc, test_syncreport_typed_members);
 	tcase_add_loop_test(tc, test_syncreport_refusals, 0, sizeof(bad) / sizeof(bad[0]));
 	suite_add_tcase(s, tc);
 	return s;
