@@ -106,11 +106,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return NODECLI_MORE;
 }
 
-static void warn_err(const struct err *e)
-{
-	cli_warn("%s", e->msg);
-}
-
 /* The previous sample from --state.  0 with *have set to whether one was
  * found; a broken state file is warned about and ignored. */
 static void load_state(const char *path, struct nodeusage_sample *prev, int *have)
@@ -161,7 +156,7 @@ static int run(const struct opts *o, struct err *e)
 					   .with_state = state != NULL,
 					   .interval_ms = o->interval_ms,
 					   .node = node,
-					   .warn = warn_err };
+					   .warn = cli_warn_err };
 	if (state)
 		load_state(state, &prev, &have);
 	if (nodeusage_sample_pass(&po, &prev, have, &cur, &usage, &keep_prev, e) < 0)

@@ -149,11 +149,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return NODECLI_MORE;
 }
 
-static void warn(const char *msg)
-{
-	cli_warn("%s", msg);
-}
-
 /* Policy and stdin, checked before anything is written: 0 or an exit code. */
 static int load_inputs(const struct opts *o, struct policy *p, json_t **docs,
 		       struct nodeusage *usage, struct containerlist *list,
@@ -206,7 +201,7 @@ static void save_cache(const struct opts *o, struct cgcache *c, const struct cgc
 			cgcache_clear(c);
 		saved = cgcache_save(c, o->common.state, &e);
 		if (saved < 0)
-			warn(e.msg);
+			cli_warn_err(&e);
 	}
 	out->has_cache = 1;
 	out->cache = (struct cgroupchanges_cache){
@@ -291,7 +286,7 @@ static int run(const struct opts *o)
 		save_cache(o, cache, &plan, &head);
 		out = cgroupchanges_head_json(&head);
 		cgroupchanges_release(&head);
-		qosapply_warnings(&plan, warn);
+		qosapply_warnings(&plan, cli_warn_err);
 		report.plan = &plan;
 		report.changes_only = o->changes_only;
 		if (jsonio_write_items(stdout, out, "items", plan.n, report_item, &report,

@@ -120,14 +120,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return NODECLI_MORE;
 }
 
-static void say(int error, const char *msg)
-{
-	if (error)
-		cli_error("%s", msg);
-	else
-		cli_warn("%s", msg);
-}
-
 static int yarn_dir_check(const struct cgroup_layout *l, const struct sysroot *s)
 {
 	return nodecli_yarn_dir_check(l, s, 0, "nothing to move");
@@ -143,7 +135,8 @@ static int run(const struct opts *o, const struct policy *p, const struct sysroo
 		.driver = o->common.driver,
 		.hierarchy = o->common.hierarchy,
 		.nm_memory = o->common.nm_memory,
-		.say = say,
+		.warn = cli_warn_err,
+		.error = cli_print_err,
 		.yarn_dir_check = yarn_dir_check,
 	};
 	struct resctrlreport report;

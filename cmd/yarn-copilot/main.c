@@ -175,11 +175,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return NODECLI_MORE;
 }
 
-static void warn(const struct err *e)
-{
-	cli_warn("%s", e->msg);
-}
-
 /* The passes' options (run/copilot.h) from the command line's. */
 static struct copilot_opts copilot_opts(const struct opts *o)
 {
@@ -188,7 +183,7 @@ static struct copilot_opts copilot_opts(const struct opts *o)
 				      .nm_timeout_ms = o->nm_timeout_ms,
 				      .nm_max_bytes = o->nm_max_bytes,
 				      .no_nm = o->no_nm,
-				      .warn = warn };
+				      .warn = cli_warn_err };
 }
 
 /* The sysroot and cgroup layout; 0 or an exit code after printing. */

@@ -68,6 +68,11 @@ void cli_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void cli_warn_err(const struct err *e)
+{
+	cli_warn("%s", e->msg);
+}
+
 void cli_print_err(const struct err *e)
 {
 	fprintf(stderr, "%s: %s\n", prog_name, e->msg[0] ? e->msg : "unknown error");

@@ -34,6 +34,9 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "<prog>: warning: <message>" on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* "<prog>: warning: <e->msg>" on stderr: a pass's warnings (err_say_fn). */
+void cli_warn_err(const struct err *e);
+
 /* "<prog>: <e->msg>" on stderr. */
 void cli_print_err(const struct err *e);
 

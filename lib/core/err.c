@@ -148,6 +148,19 @@ int err_set(struct err *e, enum err_kind kind, int errnum, const char *fmt, ...)
 	return -1;
 }
 
+void err_say(err_say_fn *say, const char *fmt, ...)
+{
+	struct err m;
+	va_list ap;
+
+	if (!say)
+		return;
+	va_start(ap, fmt);
+	err_vset(&m, ERR_NONE, 0, fmt, ap);
+	va_end(ap);
+	say(&m);
+}
+
 int err_wrap(struct err *e, const char *fmt, ...)
 {
 	cleanup_free char *ctx = NULL, *full = NULL, *clean = NULL;

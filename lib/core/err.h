@@ -50,6 +50,17 @@ int err_set(struct err *e, enum err_kind kind, int errnum, const char *fmt, ...)
 int err_vset(struct err *e, enum err_kind kind, int errnum, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 
+/* The one shape of a library pass's message callback (the library never
+ * prints): one line for the operator, e's message without the "<prog>: "
+ * or "<prog>: warning: " the tool puts in front.  A pass takes one for its
+ * warnings (the pass goes on) and, where a step may fail alone, one for
+ * those steps' errors (cli_warn_err and cli_print_err are the tools'). */
+typedef void err_say_fn(const struct err *e);
+
+/* Format a message as err_set() does (kind ERR_NONE) and pass it to say;
+ * nothing when say is NULL. */
+void err_say(err_say_fn *say, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Prefix the message of *e with "<context>: ", keeping kind and errnum.
  * The result is truncated to ERR_MSG_MAX - 1 bytes.  Returns -1. */
 int err_wrap(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

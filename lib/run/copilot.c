@@ -9,14 +9,6 @@
 #include "doc/killplan.h"
 #include "run/containermetrics.h"
 
-/* A warning of the pass: its printf-style message through o->warn. */
-#define WARN(o, ...)                                                                               \
-	do {                                                                                       \
-		struct err w_;                                                                     \
-		err_set(&w_, ERR_NONE, 0, __VA_ARGS__);                                            \
-		(o)->warn(&w_);                                                                    \
-	} while (0)
-
 /* Ask the NM for its containers; on failure nm->reachable is 0, a warning
  * is given and nm->error points into g->nm_err. */
 static void ask_nm(const struct copilot_opts *o, struct copilot_scan *g)
@@ -36,15 +28,15 @@ static void ask_nm(const struct copilot_opts *o, struct copilot_scan *g)
 		nm_fetch_containers(o->nm_url, (long)o->nm_timeout_ms, o->nm_max_bytes, c, e) == 0;
 	if (!nm->reachable) {
 		nm->error = e->msg;
-		WARN(o, "NodeManager '%s': %s; listing from cgroups alone", o->nm_url_shown,
-		     e->msg);
+		err_say(o->warn, "NodeManager '%s': %s; listing from cgroups alone",
+			o->nm_url_shown, e->msg);
 	} else if (c->first_problem) { /* bad data that cost only its entries */
-		WARN(o,
-		     "NodeManager '%s': %zu entr%s skipped, %zu field%s of the wrong type taken "
-		     "as absent, %zu repeated id%s dropped; first: %s",
-		     o->nm_url_shown, c->ignored, c->ignored == 1 ? "y" : "ies", c->bad_fields,
-		     c->bad_fields == 1 ? "" : "s", c->duplicates, c->duplicates == 1 ? "" : "s",
-		     c->first_problem);
+		err_say(o->warn,
+			"NodeManager '%s': %zu entr%s skipped, %zu field%s of the wrong type taken "
+			"as absent, %zu repeated id%s dropped; first: %s",
+			o->nm_url_shown, c->ignored, c->ignored == 1 ? "y" : "ies", c->bad_fields,
+			c->bad_fields == 1 ? "" : "s", c->duplicates, c->duplicates == 1 ? "" : "s",
+			c->first_problem);
 	}
 }
 
@@ -54,8 +46,8 @@ int copilot_gather(const struct copilot_opts *o, const struct cgroup_layout *l,
 	if (containerscan_collect(l, s, &g->cl, e) < 0)
 		return -1;
 	if (g->cl.failed_reads)
-		WARN(o, "%zu cgroup reads failed, their values are null; first: %s",
-		     g->cl.failed_reads, g->cl.first_err.msg);
+		err_say(o->warn, "%zu cgroup reads failed, their values are null; first: %s",
+			g->cl.failed_reads, g->cl.first_err.msg);
 	ask_nm(o, g);
 	return 0;
 }
@@ -103,17 +95,17 @@ size_t copilot_kill(const struct copilot_opts *o, const struct cgroup_layout *l,
 	size_t failed;
 
 	if (!s->live)
-		WARN(o, "sysroot '%s' is not /: no signal will be sent", s->prefix);
+		err_say(o->warn, "sysroot '%s' is not /: no signal will be sent", s->prefix);
 	failed = killer_run(l, s, &killer_ops_pidfd, ko, items, n);
 	for (size_t i = 0; i < n; i++) {
 		if (items[i].result == KILLER_FAILED)
 			o->warn(&items[i].err);
 		else if (items[i].nforeign) /* a planted thread, or a pid in a mirror */
-			WARN(o,
-			     "'%s': %zu process%s in its dirs %s no member (pid %ld): not "
-			     "signalled",
-			     items[i].id, items[i].nforeign, items[i].nforeign == 1 ? "" : "es",
-			     items[i].nforeign == 1 ? "is" : "are", (long)items[i].foreign[0]);
+			err_say(o->warn,
+				"'%s': %zu process%s in its dirs %s no member (pid %ld): not "
+				"signalled",
+				items[i].id, items[i].nforeign, items[i].nforeign == 1 ? "" : "es",
+				items[i].nforeign == 1 ? "is" : "are", (long)items[i].foreign[0]);
 	}
 	return failed;
 }

@@ -29,7 +29,7 @@ struct copilot_opts {
 	int no_nm;                /* do not ask the NodeManager */
 	/* One warning line for the operator: e's message (without the
 	 * "<prog>: warning: "), as nodeusage_sample's warn */
-	void (*warn)(const struct err *e);
+	err_say_fn *warn;
 };
 
 /* What list and metrics read: the cgroup scan and the NodeManager's view

@@ -11,8 +11,7 @@
 
 /* Keep a cgroup read's status: 0 known; ABSENT/UNSUPPORTED unknown; -1
  * unknown, counted and warned. */
-static int keep(struct nodeusage_sample *s, int r, const struct err *e,
-		void (*warn)(const struct err *e))
+static int keep(struct nodeusage_sample *s, int r, const struct err *e, err_say_fn *warn)
 {
 	if (r < 0) {
 		s->errors++;
@@ -24,7 +23,7 @@ static int keep(struct nodeusage_sample *s, int r, const struct err *e,
 
 static void sample_limits(struct nodeusage_sample *s, struct nodeusage_limits *lim,
 			  const struct cgroup_layout *l, const struct sysroot *sr, const char *cg,
-			  void (*warn)(const struct err *e))
+			  err_say_fn *warn)
 {
 	struct cpuset set;
 	struct err e = { 0 };
@@ -39,8 +38,7 @@ static void sample_limits(struct nodeusage_sample *s, struct nodeusage_limits *l
 }
 
 int nodeusage_sample(struct nodeusage_sample *s, const struct cgroup_layout *l,
-		     const struct sysroot *sr, int64_t now_ms, void (*warn)(const struct err *e),
-		     struct err *e)
+		     const struct sysroot *sr, int64_t now_ms, err_say_fn *warn, struct err *e)
 {
 	const char *paths[NODEUSAGE_NSCOPE] = {
 		[NODEUSAGE_KUBEPODS] = l->kubepods,

@@ -20,8 +20,7 @@
  * also leaves it unknown, counts in s->errors and is passed to warn (when
  * not NULL) with its message.  Returns 0. */
 int nodeusage_sample(struct nodeusage_sample *s, const struct cgroup_layout *l,
-		     const struct sysroot *sr, int64_t now_ms, void (*warn)(const struct err *e),
-		     struct err *e);
+		     const struct sysroot *sr, int64_t now_ms, err_say_fn *warn, struct err *e);
 
 /* The cgroup part of the NodeUsage document for layout l (borrowed: l
  * must outlive the result). */
@@ -35,7 +34,7 @@ struct nodeusage_pass_opts {
 	const char *node;    /* metadata.node, or NULL */
 	/* One warning line for the operator (a cgroup read error, a sample
 	 * too recent for a rate), in the pass's order. */
-	void (*warn)(const struct err *e);
+	err_say_fn *warn;
 };
 
 /* One node-usage pass (node-usage(1)): with o->with_state, prev is the

@@ -55,19 +55,15 @@ void qosapply_head(const struct cgchange_plan *plan, const char *node, int dry_r
 	cgchange_summary(plan, head->summary);
 }
 
-void qosapply_warnings(const struct cgchange_plan *plan, void (*warn)(const char *msg))
+void qosapply_warnings(const struct cgchange_plan *plan, err_say_fn *warn)
 {
-	char buf[2 * ERR_MSG_MAX];
-
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct cgchange_item *it = &plan->items[i];
 
-		if (it->result == CGCHANGE_FAILED) {
-			warn(it->error ? it->error : "write failed");
-		} else if (it->nforeign && it->ctrl == CGROUP_CPUSET) {
-			snprintf(buf, sizeof(buf), "%s: %s (pid %ld first)", it->cg, it->reason,
-				 (long)it->foreign[0]);
-			warn(buf);
-		}
+		if (it->result == CGCHANGE_FAILED)
+			err_say(warn, "%s", it->error ? it->error : "write failed");
+		else if (it->nforeign && it->ctrl == CGROUP_CPUSET)
+			err_say(warn, "%s: %s (pid %ld first)", it->cg, it->reason,
+				(long)it->foreign[0]);
 	}
 }

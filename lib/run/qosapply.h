@@ -120,6 +120,6 @@ void qosapply_head(const struct cgchange_plan *plan, const char *node, int dry_r
  * error, "write failed" without one; the report has them all), and one per
  * cpuset item whose dir holds processes that are no member: "<cg>:
  * <reason> (pid <first> first)".  In the plan's order. */
-void qosapply_warnings(const struct cgchange_plan *plan, void (*warn)(const char *msg));
+void qosapply_warnings(const struct cgchange_plan *plan, err_say_fn *warn);
 
 #endif

@@ -2,7 +2,6 @@
 /* resctrlrun - one resctrl-assign pass (see resctrlrun.h) */
 #include "run/resctrlrun.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,25 +14,6 @@
 #include "kernel/procfs.h"
 #include "kernel/resctrl.h"
 #include "kernel/yarntasks.h"
-
-static void say(const struct resctrlrun_opts *o, int error, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void say(const struct resctrlrun_opts *o, int error, const char *fmt, ...)
-{
-	char buf[2 * ERR_MSG_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	o->say(error, buf);
-}
-
-/* e's message as an error line, as cli_print_err() says it. */
-static void say_err(const struct resctrlrun_opts *o, const struct err *e)
-{
-	o->say(1, e->msg[0] ? e->msg : "unknown error");
-}
 
 /* The thread ids to move and what vouches for each just before its write. */
 struct yarn_tasks {
@@ -89,7 +69,7 @@ static int yarn_threads(const struct resctrlrun_opts *o, struct yarn_tasks *y, s
 		struct err ce = { 0 };
 
 		if (members_read(&y->l, y->sr, cg, MEMBERS_THREADS, &m, &ce) < 0) {
-			o->say(0, ce.msg);
+			o->warn(&ce);
 			y->errors = xrealloc(y->errors, (y->nerrors + 1) * sizeof(*y->errors));
 			y->errors[y->nerrors++] = xstrdup(ce.msg);
 		}
@@ -107,11 +87,11 @@ static int yarn_threads(const struct resctrlrun_opts *o, struct yarn_tasks *y, s
 		members_release(&m);
 	}
 	if (y->nforeign)
-		say(o, 0,
-		    "%zu %s in the hadoop-yarn tree %s to processes outside it (thread %ld "
-		    "first): not moved",
-		    y->nforeign, y->nforeign == 1 ? "thread" : "threads",
-		    y->nforeign == 1 ? "belongs" : "belong", (long)y->foreign[0]);
+		err_say(o->warn,
+			"%zu %s in the hadoop-yarn tree %s to processes outside it (thread %ld "
+			"first): not moved",
+			y->nforeign, y->nforeign == 1 ? "thread" : "threads",
+			y->nforeign == 1 ? "belongs" : "belong", (long)y->foreign[0]);
 
 	return 0;
 }
@@ -153,16 +133,16 @@ static int assign_tasks(const struct resctrlrun_opts *o, const struct sysroot *s
 
 	if (yarn_threads(o, &y, &e) < 0) {
 		r.errors = json_pack("[s]", e.msg);
-		say_err(o, &e);
+		o->error(&e);
 		failed = 1;
 	} else {
 		failed = resctrl_tasks_move(sr, group, y.tids, y.n, still_yarn, &y, o->dry_run, &r,
 					    &e) < 0 ||
 			 r.failed;
 		if (e.kind != ERR_NONE)
-			say_err(o, &e);
+			o->error(&e);
 		for (size_t i = 0; i < json_array_size(r.errors) && r.failed; i++)
-			o->say(0, json_string_value(json_array_get(r.errors, i)));
+			err_say(o->warn, "%s", json_string_value(json_array_get(r.errors, i)));
 		failed |= y.nerrors > 0;
 	}
 	tasks_report(o, group, &r, &y, report);
@@ -195,46 +175,47 @@ static void mb_warn(const struct resctrlrun_opts *o, const char *group,
 	else
 		snprintf(what, sizeof(what), "mbaPercent %d", r->mba_percent);
 	if (how & RESCTRLQOS_MB_NONE)
-		say(o, 0,
-		    "group %s: MB left unchanged: resctrl is mounted with mba_MBps (MiB/s): "
-		    "mbaPercent %d needs kilo.mbaMaxBandwidth, or give kilo.mbaBandwidth",
-		    group, r->mba_percent);
+		err_say(o->warn,
+			"group %s: MB left unchanged: resctrl is mounted with mba_MBps (MiB/s): "
+			"mbaPercent %d needs kilo.mbaMaxBandwidth, or give kilo.mbaBandwidth",
+			group, r->mba_percent);
 	if (how & RESCTRLQOS_MB_RAISED)
-		say(o, 0,
-		    "group %s: %s is outside what the kernel takes (info/MB/min_bandwidth %d "
-		    "..%s): clamped",
-		    group, what, f->mb_min_bandwidth,
-		    f->vendor != SCHEMATA_VENDOR_AMD && !f->mb_mbps ? " 100" : "");
+		err_say(o->warn,
+			"group %s: %s is outside what the kernel takes (info/MB/min_bandwidth %d "
+			"..%s): clamped",
+			group, what, f->mb_min_bandwidth,
+			f->vendor != SCHEMATA_VENDOR_AMD && !f->mb_mbps ? " 100" : "");
 	for (size_t i = 0; mba && root && i < mba->n; i++) {
 		size_t k = 0;
 
 		while (k < root->n && root->dom[k].id != mba->dom[i].id)
 			k++;
 		if (k == root->n)
-			say(o, 0,
-			    "group %s: kilo.mbaBandwidth names MB domain %u, which this "
-			    "machine lacks: ignored",
-			    group, mba->dom[i].id);
+			err_say(o->warn,
+				"group %s: kilo.mbaBandwidth names MB domain %u, which this "
+				"machine lacks: ignored",
+				group, mba->dom[i].id);
 	}
 	for (size_t i = 0; mb && root && (f->vendor == SCHEMATA_VENDOR_AMD || f->mb_mbps) &&
 			   i < mb->n && i < root->n;
 	     i++) {
 		if (mb->dom[i].value > root->dom[i].value)
-			say(o, 0,
-			    "group %s: MB domain %u: %llu is above the root group's %llu (the "
-			    "kernel's maximum unless changed): it may refuse it",
-			    group, mb->dom[i].id, (unsigned long long)mb->dom[i].value,
-			    (unsigned long long)root->dom[i].value);
+			err_say(o->warn,
+				"group %s: MB domain %u: %llu is above the root group's %llu (the "
+				"kernel's maximum unless changed): it may refuse it",
+				group, mb->dom[i].id, (unsigned long long)mb->dom[i].value,
+				(unsigned long long)root->dom[i].value);
 		else if (mb->dom[i].value == 0)
-			say(o, 0, "group %s: MB domain %u: 0 leaves the group no memory bandwidth",
-			    group, mb->dom[i].id);
+			err_say(o->warn,
+				"group %s: MB domain %u: 0 leaves the group no memory bandwidth",
+				group, mb->dom[i].id);
 	}
 	if (how & RESCTRLQOS_MB_ASSUMED)
-		say(o, 0,
-		    "group %s: MB is absolute bandwidth here: mbaPercent %d of each domain's "
-		    "value in the root group, taken for the maximum (set kilo.mbaMaxBandwidth "
-		    "or kilo.mbaBandwidth to say otherwise)",
-		    group, r->mba_percent);
+		err_say(o->warn,
+			"group %s: MB is absolute bandwidth here: mbaPercent %d of each domain's "
+			"value in the root group, taken for the maximum (set kilo.mbaMaxBandwidth "
+			"or kilo.mbaBandwidth to say otherwise)",
+			group, r->mba_percent);
 }
 
 static enum resctrlreport_result group_result(const char *result)
@@ -266,12 +247,12 @@ int resctrlrun(const struct resctrlrun_opts *o, const struct policy *p, const st
 		return -1;
 	}
 	if (r == 0) {
-		say(o, 0, "%s: nothing to do", why);
+		err_say(o->warn, "%s: nothing to do", why);
 		return 0;
 	}
 	mb_why = resctrlqos_mb_skip_reason(&f);
 	if (f.has_mb && mb_why)
-		say(o, 0, "MB left unchanged: %s", mb_why);
+		err_say(o->warn, "MB left unchanged: %s", mb_why);
 	for (int k = 0; k < POLICY_NCLASSES; k++) {
 		const char *name = policy_class_group((enum policy_class)k);
 		struct resctrl_group_result g = { 0 };
@@ -293,7 +274,7 @@ int resctrlrun(const struct resctrlrun_opts *o, const struct policy *p, const st
 		}
 		if (strcmp(g.result, "failed") == 0) {
 			(*failed)++;
-			say(o, 1, "group %s: %s", name, g.err.msg);
+			err_say(o->error, "group %s: %s", name, g.err.msg);
 		} else if (k == POLICY_BE) {
 			be_ready = 1;
 		}

@@ -24,9 +24,9 @@ struct resctrlrun_opts {
 	enum cgroup_driver driver; /* tasks mode: the layout, as nodecli_open_node */
 	const char *hierarchy;
 	int nm_memory;
-	/* One message line for the operator: a warning, or (error 1) what
-	 * failed; the pass goes on either way.  Called in the pass's order. */
-	void (*say)(int error, const char *msg);
+	/* The operator's lines (err_say_fn), called in the pass's order: a
+	 * warning, and a failed step's error; the pass goes on either way. */
+	err_say_fn *warn, *error;
 	/* Tasks mode: 0 when the hadoop-yarn dir of l is there to read, else
 	 * nonzero (the tasks step fails: "tasks: no thread moved"); it says
 	 * why itself.  The node tools' rule (cli/nodecli.h). */
