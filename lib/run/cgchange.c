@@ -386,30 +386,6 @@ void cgchange_summary(const struct cgchange_plan *plan, int64_t summary[CGROUPCH
 			summary[plan->items[i].result - CGCHANGE_WRITTEN]++;
 }
 
-json_t *cgchange_item_json(const struct cgchange_item *it)
-{
-	struct cgroupchanges_item v;
-
-	cgchange_item_view(it, &v);
-	return cgroupchanges_item_json(&v);
-}
-
-int cgchange_item_text(const struct cgchange_item *it, struct jsonio_buf *b)
-{
-	struct cgroupchanges_item v;
-
-	cgchange_item_view(it, &v);
-	return cgroupchanges_item_text(&v, b);
-}
-
-json_t *cgchange_summary_json(const struct cgchange_plan *plan)
-{
-	int64_t summary[CGROUPCHANGES_NRESULTS];
-
-	cgchange_summary(plan, summary);
-	return cgroupchanges_summary_json(summary);
-}
-
 void cgchange_release(struct cgchange_plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++) {

@@ -19,7 +19,6 @@
 #include <stddef.h>
 
 #include "core/err.h"
-#include "core/jsonio.h"
 #include "doc/cgroupchanges.h"
 #include "kernel/cgknob.h"
 #include "kernel/cgroup.h"
@@ -148,12 +147,6 @@ void cgchange_item_view(const struct cgchange_item *it, struct cgroupchanges_ite
 /* The count of every executed result of plan, zeros included (CgroupChanges
  * summary). */
 void cgchange_summary(const struct cgchange_plan *plan, int64_t summary[CGROUPCHANGES_NRESULTS]);
-
-/* cgroupchanges_item_json(), cgroupchanges_item_text() and
- * cgroupchanges_summary_json() of the plan's own values (see above). */
-json_t *cgchange_item_json(const struct cgchange_item *it);
-int cgchange_item_text(const struct cgchange_item *it, struct jsonio_buf *b);
-json_t *cgchange_summary_json(const struct cgchange_plan *plan);
 
 /* Free everything; the plan is empty and reusable afterwards. */
 void cgchange_release(struct cgchange_plan *plan);
