@@ -333,11 +333,16 @@ static int sample_cmp(const void *a, const void *b)
 		      ((const struct containerlist_sample *)b)->id);
 }
 
+static void state_init(struct containerlist_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->timestamp_ms = CONTAINERLIST_UNKNOWN;
+}
+
 void containerlist_state_release(struct containerlist_state *st)
 {
 	free(st->samples);
-	memset(st, 0, sizeof(*st));
-	st->timestamp_ms = CONTAINERLIST_UNKNOWN;
+	state_init(st);
 }
 
 int containerlist_state_from_json(const json_t *doc, struct containerlist_state *out, struct err *e)
@@ -346,7 +351,7 @@ int containerlist_state_from_json(const json_t *doc, struct containerlist_state 
 	json_t *ns = NULL, *v;
 	const char *id;
 
-	containerlist_state_release(out);
+	state_init(out);
 	if (jsonio_get_int(doc, ctx, "timestampMs", 0, INT64_MAX, &out->timestamp_ms, e) < 0 ||
 	    jsonio_get_obj(doc, ctx, "cpuNanos", &ns, e) < 0)
 		goto fail;

@@ -208,14 +208,19 @@ json_t *nodeusage_to_json(const struct nodeusage *u)
 
 /* ---- NodeUsageState ---------------------------------------------------- */
 
-void nodeusage_state_release(struct nodeusage_state *st)
+static void state_init(struct nodeusage_state *st)
 {
-	for (int i = 0; i < NODEUSAGE_NSCOPE; i++)
-		free(st->path[i]);
 	memset(st, 0, sizeof(*st));
 	st->timestamp_ms = st->cgroup_version = st->node_cpu_ns = U;
 	for (int i = 0; i < NODEUSAGE_NSCOPE; i++)
 		st->cpu_ns[i] = U;
+}
+
+void nodeusage_state_release(struct nodeusage_state *st)
+{
+	for (int i = 0; i < NODEUSAGE_NSCOPE; i++)
+		free(st->path[i]);
+	state_init(st);
 }
 
 static int read_state(const json_t *doc, struct nodeusage_state *st, struct err *e)
@@ -246,7 +251,7 @@ static int read_state(const json_t *doc, struct nodeusage_state *st, struct err 
 
 int nodeusage_state_from_json(const json_t *doc, struct nodeusage_state *out, struct err *e)
 {
-	nodeusage_state_release(out);
+	state_init(out);
 	if (read_state(doc, out, e) < 0) {
 		nodeusage_state_release(out);
 		return -1;

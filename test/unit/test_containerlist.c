@@ -247,6 +247,7 @@ START_TEST(test_containerlist_state)
 	ck_assert_str_eq(out, text);
 	free(out);
 	bad = parse("{\"cpuNanos\":{\"" ID1 "\":-1}}");
+	containerlist_state_release(&st);
 	ck_assert_int_eq(containerlist_state_from_json(bad, &st, &e), -1);
 	ck_assert_str_eq(e.msg, "ContainerListState.cpuNanos." ID1
 				": expected an integer 0..9223372036854775807, got -1");
