@@ -132,14 +132,9 @@ static const struct {
 
 START_TEST(test_cgroupchanges_refusals)
 {
-	struct err e = { 0 };
-	json_auto_t *doc = jsonio_parse(bad[_i].json, "t", &e);
 	struct cgroupchanges c;
 
-	ck_assert_ptr_nonnull(doc);
-	ck_assert_int_eq(cgroupchanges_from_json(doc, &c, &e), -1);
-	ck_assert_int_eq(e.kind, ERR_INPUT);
-	ck_assert_str_eq(e.msg, bad[_i].msg);
+	TESTLIB_REFUSES(bad[_i].json, bad[_i].msg, cgroupchanges_from_json(doc, &c, &e));
 	ck_assert_ptr_null(c.items);
 }
 END_TEST

@@ -163,13 +163,9 @@ static const struct {
 
 START_TEST(test_containerlist_refusals)
 {
-	json_auto_t *doc = parse(bad[_i].text);
 	struct containerlist cl;
-	struct err e = { 0 };
 
-	ck_assert_int_eq(containerlist_from_json(doc, &cl, &e), -1);
-	ck_assert_int_eq(e.kind, ERR_INPUT);
-	ck_assert_str_eq(e.msg, bad[_i].msg);
+	TESTLIB_REFUSES(bad[_i].text, bad[_i].msg, containerlist_from_json(doc, &cl, &e));
 	ck_assert_ptr_null(cl.items); /* released */
 }
 END_TEST

@@ -59,14 +59,9 @@ static const struct {
 
 START_TEST(test_evictorstate_refusals)
 {
-	struct err e = { 0 };
-	json_auto_t *doc = jsonio_parse(bad[_i].json, "t", &e);
 	struct evictorstate st;
 
-	ck_assert_ptr_nonnull(doc);
-	ck_assert_int_eq(evictorstate_from_json(doc, &st, &e), -1);
-	ck_assert_int_eq(e.kind, ERR_INPUT);
-	ck_assert_str_eq(e.msg, bad[_i].msg);
+	TESTLIB_REFUSES(bad[_i].json, bad[_i].msg, evictorstate_from_json(doc, &st, &e));
 	ck_assert_ptr_null(st.victims);
 	ck_assert_uint_eq(st.nvictims, 0);
 }

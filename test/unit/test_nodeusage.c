@@ -78,13 +78,9 @@ static const struct {
 
 START_TEST(test_nodeusage_refusals)
 {
-	json_auto_t *doc = parse(bad[_i].text);
 	struct nodeusage u;
-	struct err e = { 0 };
 
-	ck_assert_int_eq(nodeusage_from_json(doc, &u, &e), -1);
-	ck_assert_int_eq(e.kind, ERR_INPUT);
-	ck_assert_str_eq(e.msg, bad[_i].msg);
+	TESTLIB_REFUSES(bad[_i].text, bad[_i].msg, nodeusage_from_json(doc, &u, &e));
 	ck_assert_ptr_null(u.node); /* released */
 }
 END_TEST

@@ -99,14 +99,9 @@ static const struct {
 
 START_TEST(test_resctrlreport_refusals)
 {
-	struct err e = { 0 };
-	json_auto_t *doc = jsonio_parse(bad[_i].json, "t", &e);
 	struct resctrlreport r;
 
-	ck_assert_ptr_nonnull(doc);
-	ck_assert_int_eq(resctrlreport_from_json(doc, &r, &e), -1);
-	ck_assert_int_eq(e.kind, ERR_INPUT);
-	ck_assert_str_eq(e.msg, bad[_i].msg);
+	TESTLIB_REFUSES(bad[_i].json, bad[_i].msg, resctrlreport_from_json(doc, &r, &e));
 	ck_assert_ptr_null(r.groups);
 }
 END_TEST

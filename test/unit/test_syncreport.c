@@ -247,14 +247,9 @@ static const struct {
 
 START_TEST(test_syncreport_refusals)
 {
-	struct err e = { 0 };
-	json_auto_t *doc = jsonio_parse(bad[_i].json, "t", &e);
 	struct syncreport r;
 
-	ck_assert_ptr_nonnull(doc);
-	ck_assert_int_eq(syncreport_from_json(doc, &sc, &r, &e), -1);
-	ck_assert_int_eq(e.kind, ERR_INPUT);
-	ck_assert_str_eq(e.msg, bad[_i].msg);
+	TESTLIB_REFUSES(bad[_i].json, bad[_i].msg, syncreport_from_json(doc, &sc, &r, &e));
 	ck_assert_ptr_null(r.items);
 }
 END_TEST

@@ -18,6 +18,20 @@
 		return failed ? EXIT_FAILURE : EXIT_SUCCESS;                                       \
 	}
 
+/* A document reader's refusal, the shape of the document modules' refusal
+ * tables: text parses, call (the reader on doc, &out and &e, as in
+ * containerlist_from_json(doc, &cl, &e)) returns -1 with an ERR_INPUT whose
+ * message is exactly msg.  The caller then checks that out was released. */
+#define TESTLIB_REFUSES(text_, msg_, call_)                                                        \
+	do {                                                                                       \
+		struct err e = { 0 };                                                              \
+		json_auto_t *doc = jsonio_parse((text_), "t", &e);                                 \
+		ck_assert_msg(doc != NULL, "%s", e.msg);                                           \
+		ck_assert_int_eq((call_), -1);                                                     \
+		ck_assert_int_eq(e.kind, ERR_INPUT);                                               \
+		ck_assert_str_eq(e.msg, (msg_));                                                   \
+	} while (0)
+
 /* A fresh temporary directory (mkdtemp under $TMPDIR or /tmp); caller frees. */
 char *testlib_tmpdir(void);
 
