@@ -37,7 +37,8 @@ static void note(struct evict_plan *plan, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	json_array_append_new(plan->notes, json_string(buf));
+	plan->notes = xrealloc(plan->notes, (plan->nnotes + 1) * sizeof(*plan->notes));
+	plan->notes[plan->nnotes++] = xstrdup(buf);
 }
 
 int64_t evict_be_limit_milli(const struct evict_input *in)
@@ -367,7 +368,6 @@ void evict_decide(const struct policy *p, const struct evict_input *in, struct e
 	struct cpu_eval ev = { 0 };
 
 	memset(plan, 0, sizeof(*plan));
-	plan->notes = json_array();
 	prune_victims(p, in, st, now_ms);
 	if (!p->threshold_enable) {
 		note(plan, "eviction off: resourceUsedThresholdWithBE.enable is false");
@@ -396,7 +396,9 @@ void evict_plan_release(struct evict_plan *plan)
 {
 	free(plan->items);
 	free(plan->skipped);
-	json_decref(plan->notes);
+	for (size_t i = 0; i < plan->nnotes; i++)
+		free(plan->notes[i]);
+	free(plan->notes);
 	memset(plan, 0, sizeof(*plan));
 }
 
@@ -459,8 +461,8 @@ void evict_killplan(const struct evict_plan *plan, const struct evict_input *in,
 			.reason = xstrdup(plan->skipped[i].reason),
 		};
 	kp->pressure_remains = plan->pressure_remains;
-	for (size_t i = 0; i < json_array_size(plan->notes); i++)
-		killplan_add_note(kp, json_string_value(json_array_get(plan->notes, i)));
+	for (size_t i = 0; i < plan->nnotes; i++)
+		killplan_add_note(kp, plan->notes[i]);
 }
 
 json_t *evict_plan_json(const struct evict_plan *plan, const struct evict_input *in,

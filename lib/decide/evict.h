@@ -108,7 +108,8 @@ struct evict_plan {
 	struct evict_skip *skipped;
 	size_t nskipped;
 	int pressure_remains;
-	json_t *notes; /* array of strings explaining what was not evaluated (new ref) */
+	char **notes; /* owned: what was not evaluated, and why, in order */
+	size_t nnotes;
 };
 
 /* The figures of u (doc/nodeusage, read and checked there) the evictor

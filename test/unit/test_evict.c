@@ -90,9 +90,9 @@ static void run_case(struct run *r, const char *policy, const char *nu, const ch
 					number(r->in.containers[r->plan.skipped[i].index].id),
 					r->plan.skipped[i].reason);
 	off = 0;
-	for (size_t i = 0; i < json_array_size(r->plan.notes); i++)
+	for (size_t i = 0; i < r->plan.nnotes; i++)
 		off += (size_t)snprintf(r->notes + off, sizeof(r->notes) - off, "%s|",
-					json_string_value(json_array_get(r->plan.notes, i)));
+					r->plan.notes[i]);
 }
 
 static void run_free(struct run *r)
