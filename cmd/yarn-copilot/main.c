@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/copilothealth.h"
 #include "cli/nodecli.h"
 #include "core/cleanup.h"
 #include "core/clock.h"
@@ -320,51 +321,18 @@ static int cmd_kill(const struct opts *o, const struct cgroup_layout *l, const s
 	return rc;
 }
 
-/* health's lines on stdout: the hadoop-yarn dir (dir as
- * nodecli_yarn_layout says, -1 too when it is absent but the NodeManager
- * runs containers; hint what the cpu hierarchy holds), then the
- * NodeManager. */
-static void print_health(const struct opts *o, const struct cgroup_layout *l, int dir,
-			 const char *hint, const struct copilot_health *h)
-{
-	printf("%s hadoop-yarn cgroup %s (cgroup v%d, %s driver)", dir >= 0 ? "ok    " : "FAILED",
-	       l->hadoop_yarn, l->version, cgroup_driver_name(l->driver));
-	if (dir > 0)
-		printf(": not there yet, no YARN container has run here (found %s)\n", hint);
-	else if (dir == -2)
-		printf(": not found, and the cpu hierarchy has no kubepods cgroup (found %s): check "
-		       "--cgroup-driver and --hierarchy (a node without a kubelet names its own "
-		       "--hierarchy)\n",
-		       hint);
-	else if (dir < 0)
-		printf(": not found, the layout is wrong (found %s%s): check --cgroup-driver and "
-		       "--hierarchy\n",
-		       hint, h->live ? "; the NodeManager runs containers" : "");
-	else
-		printf("\n");
-	if (o->no_nm)
-		printf("skip   NodeManager (--no-nm)\n");
-	else if (h->nm_ok)
-		printf("ok     NodeManager %s (node id %s)\n", o->nm_url_shown,
-		       h->id ? h->id : "unknown");
-	else
-		printf("FAILED NodeManager %s: %s\n", o->nm_url_shown, h->e.msg);
-}
-
 static int cmd_health(const struct opts *o, const struct cgroup_layout *l, const struct sysroot *s)
 {
 	const struct copilot_opts co = copilot_opts(o);
 	struct copilot_health h;
 	char hint[512];
 	/* list's rule: absent is fine where no YARN container has run yet */
-	int dir = nodecli_yarn_layout(l, s, 0, hint, sizeof(hint));
+	int dir = nodecli_yarn_layout(l, s, 0, hint, sizeof(hint)), rc;
 
 	copilot_health(&co, dir == 1, &h);
-	if (h.live)
-		dir = -1;
-	print_health(o, l, dir, hint, &h);
+	rc = copilothealth_report(stdout, &co, l, dir, hint, &h);
 	copilot_health_release(&h);
-	return dir >= 0 && h.nm_ok ? KILO_EXIT_OK : KILO_EXIT_FAIL;
+	return rc;
 }
 
 int main(int argc, char **argv)
