@@ -95,11 +95,11 @@ static int parse_one(const json_t *obj, const char *ctx, struct nm_containers *c
 		problem(c, &c->bad_fields, &e);
 	if (jsonio_get_str(obj, ctx, "user", &user, &e) < 0)
 		problem(c, &c->bad_fields, &e);
-	if (jsonio_get_int(obj, ctx, "totalMemoryNeededMB", 0, INT64_MAX / 1048576, &mb, &e) < 0) {
+	if (jsonio_get_int(obj, ctx, "totalMemoryNeededMB", 0, NM_MEMORY_MB_MAX, &mb, &e) < 0) {
 		mb = -1;
 		problem(c, &c->bad_fields, &e);
 	}
-	if (jsonio_get_int(obj, ctx, "totalVCoresNeeded", 0, INT64_MAX / 1000, &vcores, &e) < 0) {
+	if (jsonio_get_int(obj, ctx, "totalVCoresNeeded", 0, NM_VCORES_MAX, &vcores, &e) < 0) {
 		vcores = -1;
 		problem(c, &c->bad_fields, &e);
 	}

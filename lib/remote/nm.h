@@ -21,18 +21,26 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "doc/containerlist.h"
 #include "doc/nmstate.h"
 
 /* Default NM web address (yarn.nodemanager.webapp.address, port 8042). */
 #define NM_DEFAULT_URL "http://127.0.0.1:8042"
+
+/* The largest requests taken (a larger one is a bad field, taken as
+ * absent): what a ContainerList can carry once they are bytes and
+ * milli-CPU (CONTAINERLIST_FIGURE_MAX, 2^53), 8 PiB and 9e12 vCores, far
+ * beyond any NodeManager's. */
+#define NM_MEMORY_MB_MAX (CONTAINERLIST_FIGURE_MAX / 1048576)
+#define NM_VCORES_MAX (CONTAINERLIST_FIGURE_MAX / 1000)
 
 /* One container as the NM reports it. */
 struct nm_container {
 	char *id;    /* validated YARN container id */
 	char *state; /* NM-internal ContainerState ("RUNNING", "KILLING"...); NULL when absent */
 	char *user;  /* NULL when absent */
-	int64_t memory_mb; /* totalMemoryNeededMB (YARN MB = MiB); -1 when absent */
-	int64_t vcores;    /* totalVCoresNeeded; -1 when absent */
+	int64_t memory_mb; /* totalMemoryNeededMB (YARN MB = MiB), 0..NM_MEMORY_MB_MAX; -1 when absent */
+	int64_t vcores;    /* totalVCoresNeeded, 0..NM_VCORES_MAX; -1 when absent */
 	int64_t exit_code; /* exitCode; -1000 (ContainerExitStatus.INVALID) while running or absent */
 };
 

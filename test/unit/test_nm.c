@@ -131,6 +131,35 @@ static const struct {
  * field of the wrong type made the whole NodeManager unreachable (and its
  * up metric 0) while it answered.  An id listed twice keeps the entry the
  * NM is not finished with. */
+/* A figure the ContainerList cannot carry (above 2^53 bytes or milli-CPU:
+ * CONTAINERLIST_FIGURE_MAX) costs that field: yarn-copilot list wrote it and
+ * the evictor and qos-cgset then refused the whole list. */
+START_TEST(test_nm_parse_figure_bounds)
+{
+	struct err e = { 0 };
+	json_auto_t *doc = jsonio_parse(
+		"{\"containers\":{\"container\":["
+		"{\"id\":\"container_1410901177871_0001_01_000003\",\"state\":\"RUNNING\","
+		"\"totalMemoryNeededMB\":8589934593,\"totalVCoresNeeded\":9007199254741},"
+		"{\"id\":\"container_1410901177871_0001_01_000004\",\"state\":\"RUNNING\","
+		"\"totalMemoryNeededMB\":8589934592,\"totalVCoresNeeded\":9007199254740}]}}",
+		"t", &e);
+	struct nm_containers c;
+
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(nm_parse_containers(doc, &c, &e), 0);
+	ck_assert_uint_eq(c.n, 2);
+	ck_assert_uint_eq(c.bad_fields, 2);
+	ck_assert_str_eq(c.first_problem, "NM answer.containers.container[0].totalMemoryNeededMB: "
+					  "expected an integer 0..8589934592, got 8589934593");
+	ck_assert_int_eq(c.items[0].memory_mb, -1);
+	ck_assert_int_eq(c.items[0].vcores, -1);
+	ck_assert_int_eq(c.items[1].memory_mb, 8589934592); /* 2^53 bytes */
+	ck_assert_int_eq(c.items[1].vcores, 9007199254740);
+	nm_containers_release(&c);
+}
+END_TEST
+
 START_TEST(test_nm_parse_bad_entries)
 {
 	struct err e = { 0 };
@@ -212,6 +241,7 @@ static Suite *nm_suite(void)
 	tcase_add_loop_test(tc, test_nm_parse_shapes, 0, sizeof(shapes) / sizeof(shapes[0]));
 	tcase_add_test(tc, test_nm_parse_ignored_and_absent_fields);
 	tcase_add_test(tc, test_nm_parse_bad_entries);
+	tcase_add_test(tc, test_nm_parse_figure_bounds);
 	tcase_add_loop_test(tc, test_nm_parse_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_loop_test(tc, test_nm_state_phase, 0, sizeof(states) / sizeof(states[0]));
 	suite_add_tcase(s, tc);

@@ -162,6 +162,6 @@ assert_eq "$(jq -r .nodeManager.reachable "$tmpdir/out")" true "bad entries: the
 assert_eq "$(row $A)" "RUNNING u null null false false false" "a bad field: $A's requests unknown"
 assert_eq "$(row $B)" "RUNNING u 2000 1073741824 false false false" "a repeated id: $B"
 assert_eq "$(cat "$tmpdir/err")" \
-	"yarn-copilot: warning: NodeManager '$NM_URL': 1 entry skipped, 1 field of the wrong type taken as absent, 1 repeated id dropped; first: NM answer.containers.container[0].totalMemoryNeededMB: expected an integer 0..8796093022207, got \"2Gi\"" \
+	"yarn-copilot: warning: NodeManager '$NM_URL': 1 entry skipped, 1 field of the wrong type taken as absent, 1 repeated id dropped; first: NM answer.containers.container[0].totalMemoryNeededMB: expected an integer 0..8589934592, got \"2Gi\"" \
 	"bad entries: the warning"
 exit 0
