@@ -65,7 +65,7 @@ MANS := $(foreach t,$(TOOLS),$(wildcard cmd/$(t)/$(t).1.scd))
 
 .PHONY: all check check-hadoop check-hadoop-all check-build bench install clean deps deps-hadoop man lint need-pkgs
 .DELETE_ON_ERROR:
-.SECONDARY:
+.SECONDARY: $(TOOLS:%=$(O)/cmd/%/main.o)
 
 # V=1 shows the whole compiler command lines
 ifeq ($(V),1)
