@@ -88,25 +88,66 @@ size_t sync_input_nodes(const struct sync_input *in)
 	return seen;
 }
 
+/* Forget what the pods bound to n gave it. */
+static void forget_pods(struct sync_node *n)
+{
+	n->req_cpu = n->req_mem = 0;
+	n->nm_req_cpu = n->nm_req_mem = 0;
+	n->nm_pods = 0;
+	set_str(&n->nm_pod, NULL);
+	set_str(&n->nm_node_id, NULL);
+	set_str(&n->nm_cluster, NULL);
+	set_str(&n->nm_terminating, NULL);
+	set_str(&n->nm_foreign, NULL);
+	set_str(&n->pod_error, NULL);
+	json_decref(n->nm_names);
+	json_decref(n->gone_ids);
+	json_decref(n->claims);
+	n->nm_names = n->gone_ids = n->claims = NULL;
+}
+
 void sync_input_discard_pods(struct sync_input *in)
 {
-	for (size_t i = 0; i < in->n; i++) {
-		struct sync_node *n = &in->nodes[i];
-
-		n->req_cpu = n->req_mem = 0;
-		n->nm_pods = 0;
-		set_str(&n->nm_pod, NULL);
-		set_str(&n->nm_node_id, NULL);
-		set_str(&n->nm_cluster, NULL);
-		set_str(&n->nm_terminating, NULL);
-		set_str(&n->nm_foreign, NULL);
-		set_str(&n->pod_error, NULL);
-		json_decref(n->nm_names);
-		json_decref(n->gone_ids);
-		json_decref(n->claims);
-		n->nm_names = n->gone_ids = n->claims = NULL;
-	}
+	for (size_t i = 0; i < in->n; i++)
+		forget_pods(&in->nodes[i]);
 	in->pods = 0;
+}
+
+/* The node's entry, or NULL when nothing was given for it. */
+static struct sync_node *node_find(struct sync_input *in, const char *name)
+{
+	json_t *idx = json_object_get(in->index, name);
+
+	return idx ? &in->nodes[json_integer_value(idx)] : NULL;
+}
+
+void sync_input_node_forget_pods(struct sync_input *in, const char *name)
+{
+	struct sync_node *n = node_find(in, name);
+
+	if (n)
+		forget_pods(n);
+}
+
+void sync_input_node_forget(struct sync_input *in, const char *name)
+{
+	struct sync_node *n = node_find(in, name);
+
+	if (!n)
+		return;
+	n->seen = 0;
+	n->origin_cpu = n->origin_mem = 0;
+	n->origin_source = NULL;
+	set_str(&n->origin_error, NULL);
+	n->has_alloc = 0;
+	n->alloc_cpu = n->alloc_mem = 0;
+	set_str(&n->alloc_error, NULL);
+	json_decref(n->addresses);
+	n->addresses = NULL;
+	n->lc_has = n->label_present = n->label_other = 0;
+	memset(&n->lc, 0, sizeof(n->lc));
+	set_str(&n->lc_error, NULL);
+	set_str(&n->lc_value, NULL);
 }
 
 void sync_input_set_remote(struct sync_input *in)
@@ -419,27 +460,35 @@ static void add_nm_pod(struct sync_input *in, struct sync_node *n, const json_t 
 	n->nm_names = pod_names(pod);
 }
 
-int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
+/* What one pod gives its node, read by pod_read(). */
+struct pod_facts {
+	const char *node; /* borrowed; NULL: unbound or ended, gives nothing */
+	char who[300];    /* "<namespace>/<name>" */
+	int64_t cpu, mem; /* its effective Batch requests (when ret is 0) */
+	int ret;          /* 0, or -1: its figures cannot be summed (why in err) */
+	struct err err;
+	int nm; /* it carries the NodeManager label */
+};
+
+/* Read pod into *f.  Returns 0, or -1 with e set when the pod cannot be
+ * told apart or placed (from an API: the listing is malformed, not
+ * complete), or (an operator's document) when its figures are bad. */
+static int pod_read(const struct sync_input *in, const json_t *pod, struct pod_facts *f,
+		    struct err *e)
 {
 	const json_t *meta = json_object_get(pod, "metadata");
-	const char *node = syncinput_str_at(pod, "spec", "nodeName");
+	const json_t *nn = json_object_get(json_object_get(pod, "spec"), "nodeName");
 	const char *phase = syncinput_str_at(pod, "status", "phase");
 	const char *ns = syncinput_str_at(meta, "namespace", NULL),
 		   *name = syncinput_str_at(meta, "name", NULL);
 	const char *label =
 		syncinput_str_at(json_object_get(meta, "labels"), in->o.nm_label_key, NULL);
-	int64_t cpu = 0, mem = 0;
-	struct sync_node *n;
-	char who[300];
-	int ret;
 
-	in->pods++;
-	/* a pod that cannot be told apart or placed would make some node's sum
-	 * short: from an API the listing is malformed, not complete */
-	const json_t *nn = json_object_get(json_object_get(pod, "spec"), "nodeName");
-
+	memset(f, 0, sizeof(*f));
+	f->node = syncinput_str_at(pod, "spec", "nodeName");
 	if (!json_is_object(pod) || !name || !*name ||
-	    !json_is_object(json_object_get(pod, "spec")) || (nn && !json_is_null(nn) && !node)) {
+	    !json_is_object(json_object_get(pod, "spec")) ||
+	    (nn && !json_is_null(nn) && !f->node)) {
 		if (!json_is_object(pod))
 			jsonio_bad_value(e, "Pod", NULL, "an object", pod);
 		else if (!name || !*name)
@@ -454,37 +503,64 @@ int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
 		e->kind = in->remote ? ERR_TEMP : ERR_INPUT;
 		return -1;
 	}
-	if (!node || !*node)
-		return 0; /* not bound: uses nothing on any node */
-	if (phase && (strcmp(phase, "Succeeded") == 0 || strcmp(phase, "Failed") == 0))
+	snprintf(f->who, sizeof(f->who), "%s/%s", ns ? ns : "", name);
+	if (!f->node || !*f->node ||
+	    (phase && (strcmp(phase, "Succeeded") == 0 || strcmp(phase, "Failed") == 0))) {
+		f->node = NULL; /* not bound, or ended: uses nothing on any node */
 		return 0;
-	snprintf(who, sizeof(who), "%s/%s", ns ? ns : "", name ? name : "?");
-	n = node_entry(in, node);
-	ret = podreq_effective(pod, who, in->o.batch_cpu, &cpu, e);
-	if (ret == 0)
-		ret = podreq_effective(pod, who, in->o.batch_memory, &mem, e);
-	if (ret < 0 && !in->remote)
+	}
+	f->ret = podreq_effective(pod, f->who, in->o.batch_cpu, &f->cpu, &f->err);
+	if (f->ret == 0)
+		f->ret = podreq_effective(pod, f->who, in->o.batch_memory, &f->mem, &f->err);
+	if (f->ret < 0 && !in->remote) {
+		*e = f->err;
 		return -1; /* an operator's document: refused whole */
+	}
+	f->nm = label && strcmp(label, in->o.nm_label_value) == 0;
+	return 0;
+}
+
+int sync_input_add_pod(struct sync_input *in, const json_t *pod, struct err *e)
+{
+	struct pod_facts f;
+	struct sync_node *n;
+
+	in->pods++;
+	if (pod_read(in, pod, &f, e) < 0)
+		return -1;
+	if (!f.node)
+		return 0;
+	n = node_entry(in, f.node);
 	/* A request the API server accepts (each up to 2^63-1) can still wrap a
 	 * sum: the node is skipped, never offered what the wrap gives. */
-	if (ret == 0 && num_add(n->req_cpu, cpu, &n->req_cpu) < 0)
-		ret = err_set(e, ERR_INPUT, 0, "Pod %s: the %s requests on node %s overflow", who,
-			      in->o.batch_cpu, node);
-	if (ret == 0 && num_add(n->req_mem, mem, &n->req_mem) < 0)
-		ret = err_set(e, ERR_INPUT, 0, "Pod %s: the %s requests on node %s overflow", who,
-			      in->o.batch_memory, node);
-	if (ret != 0) {
-		if (!n->pod_error)
-			n->pod_error = xstrdup(e->msg);
-		err_clear(e);
-	}
-	if (label && strcmp(label, in->o.nm_label_value) == 0) {
-		add_nm_pod(in, n, pod, who);
-		if (n->nm_pod && strcmp(n->nm_pod, who) == 0 && ret == 0) {
-			n->nm_req_cpu = cpu; /* the lifecycle keeps it while the pod is gone */
-			n->nm_req_mem = mem;
+	if (f.ret == 0 && num_add(n->req_cpu, f.cpu, &n->req_cpu) < 0)
+		f.ret = err_set(&f.err, ERR_INPUT, 0, "Pod %s: the %s requests on node %s overflow",
+				f.who, in->o.batch_cpu, f.node);
+	if (f.ret == 0 && num_add(n->req_mem, f.mem, &n->req_mem) < 0)
+		f.ret = err_set(&f.err, ERR_INPUT, 0, "Pod %s: the %s requests on node %s overflow",
+				f.who, in->o.batch_memory, f.node);
+	if (f.ret != 0 && !n->pod_error)
+		n->pod_error = xstrdup(f.err.msg);
+	if (f.nm) {
+		add_nm_pod(in, n, pod, f.who);
+		if (n->nm_pod && strcmp(n->nm_pod, f.who) == 0 && f.ret == 0) {
+			n->nm_req_cpu = f.cpu; /* the lifecycle keeps it while the pod is gone */
+			n->nm_req_mem = f.mem;
 		}
 	}
+	return 0;
+}
+
+int sync_input_pod_node(const struct sync_input *in, const json_t *pod, const char **node,
+			struct err *e)
+{
+	struct pod_facts f;
+
+	*node = NULL;
+	if (pod_read(in, pod, &f, e) < 0)
+		return -1;
+	if (f.node && (f.nm || f.ret != 0 || f.cpu != 0 || f.mem != 0))
+		*node = f.node;
 	return 0;
 }
 

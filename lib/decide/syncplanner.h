@@ -142,6 +142,23 @@ void sync_input_cluster_unreachable(struct sync_input *in, const char *cluster,
  * listing that restarted hands its pages again from the start. */
 void sync_input_discard_pods(struct sync_input *in);
 
+/* A watch's view (decide/syncview) keeps the input across changes: forget
+ * what the Node object of name gave (as if it was never listed: not seen,
+ * no pool, allocation, addresses or lifecycle record), or what the pods
+ * bound to it gave (sums, NodeManager pods, claims, the first bad pod), so
+ * that the new object or the pods still there are added again.  Nothing
+ * when name was never given. */
+void sync_input_node_forget(struct sync_input *in, const char *name);
+void sync_input_node_forget_pods(struct sync_input *in, const char *name);
+
+/* The node pod gives something to (*node borrowed from pod): bound, not
+ * Succeeded or Failed, and with a Batch request, a figure that cannot be
+ * summed, or the NodeManager label; else *node NULL (adding it changes no
+ * plan, so a view need not keep it).  Returns 0, or -1 with e set as
+ * sync_input_add_pod() fails. */
+int sync_input_pod_node(const struct sync_input *in, const json_t *pod, const char **node,
+			struct err *e);
+
 /* Number of distinct nodes (seen as Node objects) and of pods reduced. */
 size_t sync_input_nodes(const struct sync_input *in);
 size_t sync_input_pods(const struct sync_input *in);
