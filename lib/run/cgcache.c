@@ -12,18 +12,20 @@
 #include "core/jsonio.h"
 #include "core/statefile.h"
 #include "core/xalloc.h"
+#include "doc/qoscgsetstate.h"
 
 #define KIND "QosCgsetState"
 
 struct cgcache {
 	char *hadoop_yarn;
 	char *loaded; /* the regular file the state was loaded from, until withdrawn */
-	json_t *prev; /* "containers" of the loaded state (NULL: none) */
-	json_t *next; /* entries of the containers entered in this pass */
-	size_t kept;  /* entries of prev carried into next unchanged */
-	json_t *memo; /* the fresh entries of "memo", and those put in this pass */
-	int dirty;    /* next differs from prev in more than that */
-	size_t hits;  /* values found by the gets */
+	/* the loaded state's containers (none: no state, or another
+	 * hadoop-yarn dir's); an entry carried into next leaves its files here */
+	struct qoscgsetstate prev;
+	struct qoscgsetstate next; /* the containers entered in this pass and the memos: saved */
+	size_t kept;               /* entries of prev carried into next unchanged */
+	int dirty;                 /* next differs from prev in more than that */
+	size_t hits;               /* values found by the gets */
 	int64_t now_ms, recheck_ms;
 };
 
@@ -32,8 +34,8 @@ struct cgcache *cgcache_new(const char *hadoop_yarn, int64_t now_ms, int64_t rec
 	struct cgcache *c = xcalloc(1, sizeof(*c));
 
 	c->hadoop_yarn = xstrdup(hadoop_yarn);
-	c->next = json_object();
-	c->memo = json_object();
+	qoscgsetstate_init(&c->prev, NULL);
+	qoscgsetstate_init(&c->next, hadoop_yarn);
 	c->now_ms = now_ms;
 	c->recheck_ms = recheck_ms;
 	return c;
@@ -45,9 +47,8 @@ void cgcache_free(struct cgcache *c)
 		return;
 	free(c->hadoop_yarn);
 	free(c->loaded);
-	json_decref(c->prev);
-	json_decref(c->next);
-	json_decref(c->memo);
+	qoscgsetstate_release(&c->prev);
+	qoscgsetstate_release(&c->next);
 	free(c);
 }
 
@@ -88,52 +89,40 @@ void cgcache_withdraw(struct cgcache *c)
 
 int cgcache_use(struct cgcache *c, const json_t *doc, const char *name, struct err *e)
 {
-	json_t *containers = NULL, *memo = NULL, *m;
-	const char *yarn = NULL, *key;
+	struct qoscgsetstate st;
 	struct err fe = { 0 };
 
 	if (!c)
 		return 0;
-	if (jsonio_get_str(doc, KIND, "hadoopYarn", &yarn, &fe) < 0 ||
-	    jsonio_get_obj(doc, KIND, "containers", &containers, &fe) < 0 ||
-	    jsonio_get_obj(doc, KIND, "memo", &memo, &fe) < 0)
+	if (qoscgsetstate_from_json(doc, &st, &fe) < 0)
 		return err_set(e, ERR_INPUT, 0, "state '%s': %s", name, fe.msg);
-	if (!yarn || strcmp(yarn, c->hadoop_yarn) != 0)
+	if (!st.hadoop_yarn || strcmp(st.hadoop_yarn, c->hadoop_yarn) != 0) {
+		qoscgsetstate_release(&st);
 		return 0;
-	json_decref(c->prev);
-	c->prev = json_incref(containers);
-	/* Stale memos are dropped now (the file changes), fresh ones kept. */
-	json_object_foreach(memo, key, m)
-	{
-		json_t *at = json_object_get(m, "atMs");
+	}
+	/* Stale memos are dropped now (the file changes), fresh ones kept; an
+	 * entry of the wrong shape, dropped, changes the file too. */
+	for (size_t i = 0; i < st.nmemos; i++) {
+		const struct qoscgsetstate_memo *m = &st.memos[i];
 
-		if (json_is_string(json_object_get(m, "value")) && json_is_integer(at) &&
-		    fresh_at(c, json_integer_value(at)))
-			json_object_set(c->memo, key, m);
+		if (fresh_at(c, m->at_ms))
+			qoscgsetstate_memo_set(&c->next, m->key, m->value, m->at_ms);
 		else
 			c->dirty = 1;
 	}
+	c->dirty |= st.ndropped > 0;
+	qoscgsetstate_release(&c->prev);
+	c->prev = st;
 	return 0;
 }
 
 int cgcache_save(const struct cgcache *c, const char *path, struct err *e)
 {
 	json_auto_t *doc = NULL;
-	json_t *containers, *entry;
-	const char *key;
 
-	if (!c || (!c->dirty && c->kept == json_object_size(c->prev)))
+	if (!c || (!c->dirty && c->kept == c->prev.ncontainers))
 		return 0;
-	doc = jsonio_new_doc(KIND);
-	json_object_set_new(doc, "hadoopYarn", jsonio_string(c->hadoop_yarn));
-	containers = json_object();
-	json_object_foreach(c->next, key, entry)
-	{
-		if (json_object_size(json_object_get(entry, "files")))
-			json_object_set(containers, key, entry);
-	}
-	json_object_set_new(doc, "containers", containers);
-	json_object_set(doc, "memo", c->memo);
+	doc = qoscgsetstate_to_json(&c->next);
 	return statefile_save(path, doc, e) < 0 ? -1 : 1;
 }
 
@@ -141,8 +130,8 @@ void cgcache_clear(struct cgcache *c)
 {
 	if (!c)
 		return;
-	json_object_clear(c->next);
-	json_object_clear(c->memo);
+	qoscgsetstate_release(&c->next);
+	qoscgsetstate_init(&c->next, c->hadoop_yarn);
 	c->dirty = 1;
 }
 
@@ -157,54 +146,57 @@ static const char *id_of(const struct cgcache *c, const char *cg)
 	return cg + yl + 1;
 }
 
-/* The controllers whose files qos-cgset reads in container dirs. */
-#define CACHED_CTRLS (1u << CGROUP_CPU | 1u << CGROUP_CPUSET | 1u << CGROUP_MEMORY)
-
-/* {"cpu":ino,...} of the cached controllers of ct.  New reference. */
-static json_t *inos(const struct cgroup_container *ct)
+/* The state's name of each controller whose files qos-cgset reads in
+ * container dirs, or -1. */
+static int state_ctrl(enum cgroup_ctrl c)
 {
-	json_t *o = json_object();
-
-	for (int i = 0; i < CGROUP_NCTRL; i++)
-		if (ct->ctrls & CACHED_CTRLS & (1u << i))
-			json_object_set_new_nocheck(o, cgroup_ctrl_name((enum cgroup_ctrl)i),
-						    json_integer((json_int_t)ct->ino[i]));
-	return o;
+	switch (c) {
+	case CGROUP_CPU:
+		return QOSCGSETSTATE_CPU;
+	case CGROUP_CPUSET:
+		return QOSCGSETSTATE_CPUSET;
+	case CGROUP_MEMORY:
+		return QOSCGSETSTATE_MEMORY;
+	default:
+		return -1;
+	}
 }
 
-/* A loaded entry for ct that is fresh now: 1, else 0. */
-static int fresh(const struct cgcache *c, const json_t *entry, const struct cgroup_container *ct)
+/* A loaded entry for ct that is fresh now: 1, else 0.  Its inode numbers
+ * are those of ct's cached controllers, no more, no fewer. */
+static int fresh(const struct cgcache *c, const struct qoscgsetstate_container *entry,
+		 const struct cgroup_container *ct)
 {
-	json_t *ino = json_object_get(entry, "ino"), *a = json_object_get(entry, "readAtMs");
-	int64_t at;
-	size_t n = 0;
+	unsigned want = 0;
 
-	if (!json_is_object(ino) || !json_is_integer(a) ||
-	    !json_is_object(json_object_get(entry, "files")))
-		return 0;
 	for (int i = 0; i < CGROUP_NCTRL; i++) {
-		json_t *v;
+		int sc = state_ctrl((enum cgroup_ctrl)i);
 
-		if (!(ct->ctrls & CACHED_CTRLS & (1u << i)))
+		if (sc < 0 || !(ct->ctrls & (1u << i)))
 			continue;
-		v = json_object_get(ino, cgroup_ctrl_name((enum cgroup_ctrl)i));
-		if (!json_is_integer(v) || (uint64_t)json_integer_value(v) != ct->ino[i])
+		if (!(entry->inos & (1u << sc)) || entry->ino[sc] != ct->ino[i])
 			return 0;
-		n++;
+		want |= 1u << sc;
 	}
-	at = json_integer_value(a);
-	return n == json_object_size(ino) && fresh_at(c, at);
+	return entry->inos == want && fresh_at(c, entry->read_at_ms);
 }
 
 void cgcache_enter(struct cgcache *c, const struct cgroup_container *ct)
 {
-	json_t *old;
+	struct qoscgsetstate_container *old, *in;
 
-	if (!c || json_object_get(c->next, ct->id))
+	if (!c || qoscgsetstate_find(&c->next, ct->id))
 		return;
-	old = c->prev ? json_object_get(c->prev, ct->id) : NULL;
-	if (old && fresh(c, old, ct)) {
-		json_object_set(c->next, ct->id, old);
+	old = qoscgsetstate_find(&c->prev, ct->id);
+	in = qoscgsetstate_add(&c->next, ct->id);
+	if (old && fresh(c, old, ct)) { /* carried over: its files move */
+		in->inos = old->inos;
+		memcpy(in->ino, old->ino, sizeof(in->ino));
+		in->read_at_ms = old->read_at_ms;
+		in->files = old->files;
+		in->nfiles = old->nfiles;
+		old->files = NULL;
+		old->nfiles = 0;
 		c->kept++;
 		return;
 	}
@@ -212,14 +204,21 @@ void cgcache_enter(struct cgcache *c, const struct cgroup_container *ct)
 	 * only once a file is put in. */
 	if (old)
 		c->dirty = 1;
-	json_object_set_new(c->next, ct->id,
-			    json_pack("{s:o,s:I,s:{}}", "ino", inos(ct), "readAtMs",
-				      (json_int_t)c->now_ms, "files"));
+	for (int i = 0; i < CGROUP_NCTRL; i++) {
+		int sc = state_ctrl((enum cgroup_ctrl)i);
+
+		if (sc >= 0 && (ct->ctrls & (1u << i))) {
+			in->inos |= 1u << sc;
+			in->ino[sc] = ct->ino[i];
+		}
+	}
+	in->read_at_ms = c->now_ms;
 }
 
 /* The entry of cg and "<ctrl>/<file>" in name, or NULL. */
-static json_t *entry_of(const struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg,
-			const char *file, char *name, size_t size)
+static struct qoscgsetstate_container *entry_of(const struct cgcache *c, enum cgroup_ctrl ctrl,
+						const char *cg, const char *file, char *name,
+						size_t size)
 {
 	const char *id;
 	int n;
@@ -229,7 +228,7 @@ static json_t *entry_of(const struct cgcache *c, enum cgroup_ctrl ctrl, const ch
 	n = snprintf(name, size, "%s/%s", cgroup_ctrl_name(ctrl), file ? file : "");
 	if (n < 0 || (size_t)n >= size)
 		return NULL;
-	return json_object_get(c->next, id);
+	return qoscgsetstate_find(&c->next, id);
 }
 
 #define NAME_MAX_LEN 128
@@ -238,14 +237,13 @@ int cgcache_get(struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg, const 
 		const char **value, int64_t *age_ms)
 {
 	char name[NAME_MAX_LEN];
-	json_t *entry = entry_of(c, ctrl, cg, file, name, sizeof(name)), *v;
+	struct qoscgsetstate_container *entry = entry_of(c, ctrl, cg, file, name, sizeof(name));
+	const struct qoscgsetstate_file *f = entry ? qoscgsetstate_file_find(entry, name) : NULL;
 
-	if (!entry || !(v = json_object_get(json_object_get(entry, "files"), name)))
+	if (!f)
 		return 0;
-	if (!json_is_string(v) && !json_is_null(v))
-		return 0;
-	*value = json_string_value(v);
-	*age_ms = c->now_ms - json_integer_value(json_object_get(entry, "readAtMs"));
+	*value = f->value;
+	*age_ms = c->now_ms - entry->read_at_ms;
 	c->hits++;
 	return 1;
 }
@@ -254,39 +252,36 @@ void cgcache_put(struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg, const
 		 const char *value)
 {
 	char name[NAME_MAX_LEN];
-	json_t *files = json_object_get(entry_of(c, ctrl, cg, file, name, sizeof(name)), "files");
-	json_t *old;
+	struct qoscgsetstate_container *entry = entry_of(c, ctrl, cg, file, name, sizeof(name));
 
-	if (!files)
-		return;
-	old = json_object_get(files, name);
-	if (old && (value ? json_is_string(old) && strcmp(json_string_value(old), value) == 0
-			  : json_is_null(old)))
-		return;
-	json_object_set_new(files, name, value ? json_string(value) : json_null());
-	c->dirty = 1;
+	/* one JSON cannot hold (not UTF-8) is not kept, but the file changes */
+	if (entry && qoscgsetstate_file_set(entry, name, value) != 0)
+		c->dirty = 1;
 }
 
 void cgcache_forget(struct cgcache *c, enum cgroup_ctrl ctrl, const char *cg, const char *file)
 {
 	char name[NAME_MAX_LEN];
-	json_t *entry = entry_of(c, ctrl, cg, file, name, sizeof(name));
+	struct qoscgsetstate_container *entry = entry_of(c, ctrl, cg, file, name, sizeof(name));
 
 	if (!entry)
 		return;
 	if (!file)
-		c->dirty |= json_object_del(c->next, id_of(c, cg)) == 0;
+		c->dirty |= qoscgsetstate_remove(&c->next, id_of(c, cg));
 	else
-		c->dirty |= json_object_del(json_object_get(entry, "files"), name) == 0;
+		c->dirty |= qoscgsetstate_file_remove(entry, name);
 }
 
 int cgcache_memo_get(struct cgcache *c, const char *key, const char **value)
 {
+	const struct qoscgsetstate_memo *m;
+
 	if (!c)
 		return 0;
-	*value = json_string_value(json_object_get(json_object_get(c->memo, key), "value"));
-	c->hits += *value != NULL;
-	return *value != NULL;
+	m = qoscgsetstate_memo_find(&c->next, key);
+	*value = m ? m->value : NULL;
+	c->hits += m != NULL;
+	return m != NULL;
 }
 
 size_t cgcache_hits(const struct cgcache *c)
@@ -298,7 +293,6 @@ void cgcache_memo_put(struct cgcache *c, const char *key, const char *value)
 {
 	if (!c)
 		return;
-	json_object_set_new(c->memo, key,
-			    json_pack("{s:s,s:I}", "value", value, "atMs", (json_int_t)c->now_ms));
+	qoscgsetstate_memo_set(&c->next, key, value, c->now_ms);
 	c->dirty = 1;
 }

@@ -20,18 +20,14 @@
  * something in it changed, so a pass that finds everything cached writes
  * nothing at all.
  *
- * State file (one JSON document, statefile.h):
- *   {"apiVersion":"kilo/v1","kind":"QosCgsetState",
- *    "hadoopYarn":"/kubepods/besteffort/hadoop-yarn",
- *    "containers":{"container_e17_1410901177871_0001_01_000002":
- *        {"ino":{"cpu":4021,"cpuset":4026,"memory":4031},"readAtMs":1764432000123,
- *         "files":{"cpuset/cpuset.cpus":"0-29","cpuset/cgroup.procs":"10000\n10001"}}},
- *    "memo":{"cpus online=0-63 candidates=0-63 count=30":
- *        {"value":"0-7,16-22,32-39,48-54","atMs":1764432000123}}}
- * Files are named "<controller>/<file>"; a value null means the kernel
- * lacks the file.  A state saved for another hadoop-yarn dir is not used.
- * "memo" keeps results computed from other files (the CPUs chosen from the
- * sysfs topology) under a key naming every input, for recheck_ms too.
+ * State file: one QosCgsetState document (statefile.h), read and written
+ * through doc/qoscgsetstate (its header shows it): an entry per container
+ * (its dirs' inode numbers, readAtMs, its files as "<controller>/<file>",
+ * a value null meaning the kernel lacks the file) and the memos.  A state
+ * saved for another hadoop-yarn dir is not used.  "memo" keeps results
+ * computed from other files (the CPUs chosen from the sysfs topology)
+ * under a key naming every input, for recheck_ms too.  Lookups go through
+ * the module's index of the containers (sorted ids, binary search).
  *
  * Every function accepts a NULL cache and then does nothing (cgcache_get
  * finds nothing), so callers need no "is there a cache" branches.
@@ -69,9 +65,11 @@ void cgcache_withdraw(struct cgcache *c);
 
 /* Take the entries of doc, a QosCgsetState document (what cgcache_load()
  * does once the file is read; name is used in messages).  Returns 0, or -1
- * with e set (ERR_INPUT, "state '<name>': <field>: expected ...").  A state
- * of another hadoop-yarn dir is left unused, and an entry of the wrong
- * shape is never fresh. */
+ * with e set (ERR_INPUT, "state '<name>': QosCgsetState.containers:
+ * expected an object, got []": qoscgsetstate_from_json's refusals).  A
+ * state of another hadoop-yarn dir is left unused; an entry of the wrong
+ * shape is dropped (doc/qoscgsetstate's lenient rule: it is read again, and
+ * the file is written without it). */
 int cgcache_use(struct cgcache *c, const json_t *doc, const char *name, struct err *e);
 
 /* Write the entries of the dirs entered in this pass to path atomically,
