@@ -31,14 +31,22 @@ static int json_holds(const char *s)
 	return v != NULL;
 }
 
+/* Free what f owns. */
+static void file_release(struct qoscgsetstate_file *f)
+{
+	if (f->owns & QOSCGSETSTATE_OWN_NAME)
+		free((char *)f->name);
+	if (f->owns & QOSCGSETSTATE_OWN_VALUE)
+		free((char *)f->value);
+}
+
 static void container_release(struct qoscgsetstate_container *ct)
 {
-	for (size_t i = 0; i < ct->nfiles; i++) {
-		free(ct->files[i].name);
-		free(ct->files[i].value);
-	}
+	for (size_t i = 0; i < ct->nfiles; i++)
+		file_release(&ct->files[i]);
 	free(ct->files);
-	free(ct->id);
+	if (ct->owns_id)
+		free((char *)ct->id);
 }
 
 void qoscgsetstate_init(struct qoscgsetstate *st, const char *hadoop_yarn)
@@ -59,16 +67,24 @@ void qoscgsetstate_release(struct qoscgsetstate *st)
 	free(st->by_id);
 	free(st->memos);
 	free(st->hadoop_yarn);
+	json_decref(st->doc);
 	qoscgsetstate_init(st, NULL);
 }
 
 /* ---- the index ------------------------------------------------------- */
+
+static const char *id_at(const struct qoscgsetstate *st, size_t at)
+{
+	return st->containers[st->by_id[at]].id;
+}
 
 /* The first position in by_id whose container's id is not below id. */
 static size_t lower_bound(const struct qoscgsetstate *st, const char *id)
 {
 	size_t lo = 0, hi = st->ncontainers;
 
+	if (hi && strcmp(id_at(st, hi - 1), id) < 0) /* past the last: the pass's order */
+		return hi;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -80,38 +96,54 @@ static size_t lower_bound(const struct qoscgsetstate *st, const char *id)
 	return lo;
 }
 
-struct qoscgsetstate_container *qoscgsetstate_find(const struct qoscgsetstate *st, const char *id)
+/* The entry at position at of by_id when its id is id (it is then the
+ * hint), else NULL. */
+static struct qoscgsetstate_container *found_at(struct qoscgsetstate *st, size_t at, const char *id)
 {
-	size_t at = lower_bound(st, id);
-	struct qoscgsetstate_container *ct;
-
-	if (at == st->ncontainers)
+	if (at >= st->ncontainers || strcmp(id_at(st, at), id) != 0)
 		return NULL;
-	ct = &st->containers[st->by_id[at]];
-	return strcmp(ct->id, id) == 0 ? ct : NULL;
+	st->hint = at;
+	return &st->containers[st->by_id[at]];
 }
 
-/* Append an entry of id (not there yet; owned by the state now) and
- * index it. */
-static struct qoscgsetstate_container *append(struct qoscgsetstate *st, char *id)
+struct qoscgsetstate_container *qoscgsetstate_find(struct qoscgsetstate *st, const char *id)
+{
+	struct qoscgsetstate_container *ct = found_at(st, st->hint, id);
+
+	if (!ct) /* the one after the last found: the pass's order */
+		ct = found_at(st, st->hint + 1, id);
+	return ct ? ct : found_at(st, lower_bound(st, id), id);
+}
+
+void qoscgsetstate_reserve(struct qoscgsetstate *st, size_t n)
+{
+	if (n <= st->cap)
+		return;
+	st->containers = xrealloc(st->containers, n * sizeof(*st->containers));
+	st->by_id = xrealloc(st->by_id, n * sizeof(*st->by_id));
+	st->cap = n;
+}
+
+/* Append an entry of id (not there yet; owned when owns_id) and index
+ * it. */
+static struct qoscgsetstate_container *append(struct qoscgsetstate *st, const char *id, int owns_id)
 {
 	size_t n = st->ncontainers, at;
 	struct qoscgsetstate_container *ct;
 
 	/* ids come in order (the pass enters them sorted, the file keeps it):
-	 * after the last one, no search */
-	at = n && strcmp(st->containers[st->by_id[n - 1]].id, id) > 0 ? lower_bound(st, id) : n;
+	 * lower_bound answers one after the last with one comparison */
+	at = lower_bound(st, id);
 
-	if ((n & (n - 1)) == 0) { /* 0, 1, 2, 4, ...: double */
-		st->containers =
-			xrealloc(st->containers, (n ? n * 2 : 1) * sizeof(*st->containers));
-		st->by_id = xrealloc(st->by_id, (n ? n * 2 : 1) * sizeof(*st->by_id));
-	}
+	if (n == st->cap)
+		qoscgsetstate_reserve(st, n ? n * 2 : 1);
 	ct = &st->containers[n];
 	memset(ct, 0, sizeof(*ct));
 	ct->id = id;
+	ct->owns_id = owns_id;
 	memmove(st->by_id + at + 1, st->by_id + at, (n - at) * sizeof(*st->by_id));
 	st->by_id[at] = n;
+	st->hint = at;
 	st->ncontainers++;
 	return ct;
 }
@@ -120,7 +152,7 @@ struct qoscgsetstate_container *qoscgsetstate_add(struct qoscgsetstate *st, cons
 {
 	struct qoscgsetstate_container *ct = qoscgsetstate_find(st, id);
 
-	return ct ? ct : append(st, xstrdup(id));
+	return ct ? ct : append(st, xstrdup(id), 1);
 }
 
 int qoscgsetstate_remove(struct qoscgsetstate *st, const char *id)
@@ -137,7 +169,39 @@ int qoscgsetstate_remove(struct qoscgsetstate *st, const char *id)
 		if (st->by_id[i] != pos)
 			st->by_id[w++] = st->by_id[i] - (st->by_id[i] > pos);
 	st->ncontainers--;
+	st->hint = 0;
 	return 1;
+}
+
+/* Give each of the n files a copy of its strings that point into a
+ * document. */
+static void own_strings(struct qoscgsetstate_file *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct qoscgsetstate_file *f = &files[i];
+
+		if (!(f->owns & QOSCGSETSTATE_OWN_NAME))
+			f->name = xstrdup(f->name);
+		if (f->value && !(f->owns & QOSCGSETSTATE_OWN_VALUE))
+			f->value = xstrdup(f->value);
+		f->owns = QOSCGSETSTATE_OWN_NAME | QOSCGSETSTATE_OWN_VALUE;
+	}
+}
+
+void qoscgsetstate_carry(struct qoscgsetstate *dst, struct qoscgsetstate_container *to,
+			 struct qoscgsetstate *src, struct qoscgsetstate_container *from)
+{
+	to->inos = from->inos;
+	memcpy(to->ino, from->ino, sizeof(to->ino));
+	to->read_at_ms = from->read_at_ms;
+	to->files = from->files;
+	to->nfiles = from->nfiles;
+	from->files = NULL;
+	from->nfiles = 0;
+	if (!dst->doc)
+		dst->doc = json_incref(src->doc);
+	else if (dst->doc != src->doc)
+		own_strings(to->files, to->nfiles);
 }
 
 /* ---- files and memos ------------------------------------------------- */
@@ -163,10 +227,12 @@ int qoscgsetstate_file_set(struct qoscgsetstate_container *ct, const char *name,
 		ct->files = xrealloc(ct->files, (ct->nfiles + 1) * sizeof(*ct->files));
 		f = &ct->files[ct->nfiles++];
 		f->name = xstrdup(name);
-	} else {
-		free(f->value);
+		f->owns = QOSCGSETSTATE_OWN_NAME;
+	} else if (f->owns & QOSCGSETSTATE_OWN_VALUE) {
+		free((char *)f->value);
 	}
 	f->value = value ? xstrdup(value) : NULL;
+	f->owns |= QOSCGSETSTATE_OWN_VALUE;
 	return 1;
 }
 
@@ -178,8 +244,7 @@ int qoscgsetstate_file_remove(struct qoscgsetstate_container *ct, const char *na
 	if (!f)
 		return 0;
 	pos = (size_t)(f - ct->files);
-	free(f->name);
-	free(f->value);
+	file_release(f);
 	memmove(f, f + 1, (ct->nfiles - pos - 1) * sizeof(*f));
 	ct->nfiles--;
 	return 1;
@@ -254,7 +319,8 @@ static int read_container(struct qoscgsetstate *st, const char *id, const json_t
 	if (!json_is_object(v) || !containerid_valid(id) || !json_is_integer(at) ||
 	    !json_is_object(files) || read_inos(json_object_get(v, "ino"), &ct) < 0)
 		return 0; /* (an object's keys are unique: no id twice) */
-	in = append(st, xstrdup(id));
+	/* id and the strings below point into st->doc */
+	in = append(st, id, 0);
 	in->inos = ct.inos;
 	memcpy(in->ino, ct.ino, sizeof(ct.ino));
 	in->read_at_ms = (int64_t)json_integer_value(at);
@@ -263,9 +329,8 @@ static int read_container(struct qoscgsetstate *st, const char *id, const json_t
 	{
 		if (!json_is_string(fv) && !json_is_null(fv))
 			continue; /* that file alone is read again */
-		in->files[in->nfiles].name = xstrdup(name);
-		in->files[in->nfiles++].value = json_is_string(fv) ? xstrdup(json_string_value(fv))
-								   : NULL;
+		in->files[in->nfiles].name = name;
+		in->files[in->nfiles++].value = json_string_value(fv); /* NULL for null */
 	}
 	return 1;
 }
@@ -285,6 +350,8 @@ static int parse(const json_t *doc, struct qoscgsetstate *st, struct err *e)
 	    jsonio_get_obj(doc, KIND, "memo", &memo, e) < 0)
 		return -1;
 	st->hadoop_yarn = yarn ? xstrdup(yarn) : NULL;
+	st->doc = json_incref((json_t *)doc);
+	qoscgsetstate_reserve(st, json_object_size(containers));
 	json_object_foreach(containers, key, v)
 	{
 		if (!read_container(st, key, v))

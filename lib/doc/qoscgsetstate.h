@@ -49,16 +49,26 @@ enum qoscgsetstate_ctrl {
 /* "cpu", "cpuset", "memory". */
 const char *qoscgsetstate_ctrl_name(enum qoscgsetstate_ctrl c);
 
+/* Which strings of an entry the state allocated; the others point into
+ * the document read (qoscgsetstate.doc), which lives as long as the state:
+ * a pass that changes nothing copies no string. */
+enum {
+	QOSCGSETSTATE_OWN_NAME = 1u << 0,
+	QOSCGSETSTATE_OWN_VALUE = 1u << 1,
+};
+
 /* One cgroup file of a container. */
 struct qoscgsetstate_file {
-	char *name;  /* "<controller>/<file>", owned */
-	char *value; /* what it held, owned; NULL: the kernel lacks the file */
+	const char *name;  /* "<controller>/<file>" */
+	const char *value; /* what it held; NULL: the kernel lacks the file */
+	unsigned owns;     /* QOSCGSETSTATE_OWN_* */
 };
 
 /* One container dir's entry. */
 struct qoscgsetstate_container {
-	char *id;      /* a valid YARN container id, owned */
-	unsigned inos; /* bit (1u << c) for each controller c with an inode number */
+	const char *id; /* a valid YARN container id */
+	int owns_id;    /* id allocated by the state (else in its doc) */
+	unsigned inos;  /* bit (1u << c) for each controller c with an inode number */
 	uint64_t ino[QOSCGSETSTATE_NCTRL];
 	int64_t read_at_ms; /* when its files were read (any integer: see run/cgcache) */
 	struct qoscgsetstate_file *files; /* owned, in document order */
@@ -73,9 +83,12 @@ struct qoscgsetstate_memo {
 
 struct qoscgsetstate {
 	char *hadoop_yarn; /* the hadoop-yarn cgroup the state is of, owned; NULL when absent */
+	json_t *doc;       /* the document read (a reference; NULL: none): the strings not owned */
 	struct qoscgsetstate_container *containers; /* owned, in document order */
 	size_t ncontainers;
+	size_t cap;    /* room in containers and by_id */
 	size_t *by_id; /* the index: positions in containers, ascending by id (strcmp) */
+	size_t hint;   /* the position in by_id of the last container found */
 	struct qoscgsetstate_memo *memos; /* owned, in document order */
 	size_t nmemos;
 	size_t ndropped; /* container and memo entries of the wrong shape, dropped by _from_json */
@@ -84,7 +97,9 @@ struct qoscgsetstate {
 /* An empty state of hadoop_yarn (copied; NULL: none). */
 void qoscgsetstate_init(struct qoscgsetstate *st, const char *hadoop_yarn);
 
-/* Read a QosCgsetState document into *st (the lenient rule above).
+/* Read a QosCgsetState document into *st (the lenient rule above).  st
+ * keeps a reference to doc, and its strings point into it: doc must not
+ * be changed while st lives.
  * Returns 0, or -1 with e set and *st empty: ERR_INPUT "QosCgsetState.kind:
  * expected \"QosCgsetState\", got ...", and for hadoopYarn (a string),
  * containers and memo (objects) "QosCgsetState.containers: expected an
@@ -99,16 +114,29 @@ json_t *qoscgsetstate_to_json(const struct qoscgsetstate *st);
 /* Free what st owns; it is empty (no hadoop-yarn dir) afterwards. */
 void qoscgsetstate_release(struct qoscgsetstate *st);
 
-/* The entry of container id, or NULL.  O(log n) (by_id).  The pointer is
- * borrowed until the next call that adds or removes a container. */
-struct qoscgsetstate_container *qoscgsetstate_find(const struct qoscgsetstate *st, const char *id);
+/* The entry of container id, or NULL.  O(log n) (by_id); O(1) for the
+ * container found last, the one after it in id order and an id past the
+ * last (the pass enters its containers sorted).  The pointer is borrowed
+ * until the next call that adds or removes a container. */
+struct qoscgsetstate_container *qoscgsetstate_find(struct qoscgsetstate *st, const char *id);
 
 /* The entry of container id, added at the end (no inode numbers,
  * read_at_ms 0, no files) when there is none.  Borrowed as for _find. */
 struct qoscgsetstate_container *qoscgsetstate_add(struct qoscgsetstate *st, const char *id);
 
+/* Room for n containers in all: no reallocation while adding up to them
+ * (_from_json makes room for those it reads). */
+void qoscgsetstate_reserve(struct qoscgsetstate *st, size_t n);
+
 /* Remove the entry of container id.  Returns 1 when there was one, else 0. */
 int qoscgsetstate_remove(struct qoscgsetstate *st, const char *id);
+
+/* Move the inode numbers, read_at_ms and files of from (an entry of src)
+ * to to (an entry of dst without files); from keeps no files.  dst keeps a
+ * reference to src's document for the strings that point into it (or
+ * copies them when dst has another document already). */
+void qoscgsetstate_carry(struct qoscgsetstate *dst, struct qoscgsetstate_container *to,
+			 struct qoscgsetstate *src, struct qoscgsetstate_container *from);
 
 /* The file name of ct, or NULL.  Linear: a container has a few files. */
 struct qoscgsetstate_file *qoscgsetstate_file_find(const struct qoscgsetstate_container *ct,

@@ -113,6 +113,7 @@ int cgcache_use(struct cgcache *c, const json_t *doc, const char *name, struct e
 	c->dirty |= st.ndropped > 0;
 	qoscgsetstate_release(&c->prev);
 	c->prev = st;
+	qoscgsetstate_reserve(&c->next, st.ncontainers); /* the pass enters about those */
 	return 0;
 }
 
@@ -184,19 +185,17 @@ static int fresh(const struct cgcache *c, const struct qoscgsetstate_container *
 void cgcache_enter(struct cgcache *c, const struct cgroup_container *ct)
 {
 	struct qoscgsetstate_container *old, *in;
+	size_t n;
 
-	if (!c || qoscgsetstate_find(&c->next, ct->id))
+	if (!c)
+		return;
+	n = c->next.ncontainers;
+	in = qoscgsetstate_add(&c->next, ct->id);
+	if (c->next.ncontainers == n) /* entered already */
 		return;
 	old = qoscgsetstate_find(&c->prev, ct->id);
-	in = qoscgsetstate_add(&c->next, ct->id);
 	if (old && fresh(c, old, ct)) { /* carried over: its files move */
-		in->inos = old->inos;
-		memcpy(in->ino, old->ino, sizeof(in->ino));
-		in->read_at_ms = old->read_at_ms;
-		in->files = old->files;
-		in->nfiles = old->nfiles;
-		old->files = NULL;
-		old->nfiles = 0;
+		qoscgsetstate_carry(&c->next, in, &c->prev, old);
 		c->kept++;
 		return;
 	}
@@ -216,7 +215,7 @@ void cgcache_enter(struct cgcache *c, const struct cgroup_container *ct)
 }
 
 /* The entry of cg and "<ctrl>/<file>" in name, or NULL. */
-static struct qoscgsetstate_container *entry_of(const struct cgcache *c, enum cgroup_ctrl ctrl,
+static struct qoscgsetstate_container *entry_of(struct cgcache *c, enum cgroup_ctrl ctrl,
 						const char *cg, const char *file, char *name,
 						size_t size)
 {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /* test_qoscgsetstate - qos-cgset's state document: the bytes written (those
  * of the writer before the module), the round trip, the lenient rule for
- * entries, every refusal naming its path, and the index */
+ * entries, every refusal naming its path, the index, and an entry carried
+ * from one state to another */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,51 @@ START_TEST(test_qoscgsetstate_refusals_name_their_path)
 }
 END_TEST
 
+/* An entry carried from a state read into the pass's: its strings (in the
+ * document read) stay valid after that state is released, as the pass's
+ * state keeps the document; those of a second document are copied; a file
+ * set afterwards is the pass's own. */
+START_TEST(test_qoscgsetstate_carry)
+{
+	struct qoscgsetstate a, b, next;
+	struct qoscgsetstate_container *to;
+	char *text;
+
+	load(before, &a);
+	load(before, &b);
+	qoscgsetstate_init(&next, "/y");
+	to = qoscgsetstate_add(&next, ID1);
+	qoscgsetstate_carry(&next, to, &a, qoscgsetstate_find(&a, ID1));
+	ck_assert_int_eq(qoscgsetstate_find(&a, ID1)->nfiles, 0);
+	ck_assert_int_eq(to->read_at_ms, 1000000);
+	to = qoscgsetstate_add(&next, ID2);
+	qoscgsetstate_carry(&next, to, &b, qoscgsetstate_find(&b, ID2));
+	ck_assert_ptr_eq(next.doc, a.doc);
+	qoscgsetstate_release(&a);
+	qoscgsetstate_release(&b);
+	to = qoscgsetstate_find(&next, ID1);
+	ck_assert_int_eq(to->inos, 7);
+	ck_assert_str_eq(to->files[0].value, "4242\n4250");
+	ck_assert_int_eq(qoscgsetstate_file_set(to, "cpuset/cpuset.cpus", "0-1"), 1);
+	ck_assert_int_eq(qoscgsetstate_file_set(to, "cpuset/cpuset.cpus", "0-1"), 0);
+	to = qoscgsetstate_find(&next, ID2);
+	ck_assert_int_eq(qoscgsetstate_file_set(to, "cpuset/cpuset.cpus", "0-3"), 0);
+	ck_assert_int_eq(qoscgsetstate_file_remove(to, "cpuset/cgroup.procs"), 1);
+	text = dump(&next);
+	ck_assert_str_eq(text, HEAD
+			 "\"hadoopYarn\":\"/y\",\"containers\":{\"" ID1 "\":{\"ino\":{\"cpu\":"
+			 "11150744,\"cpuset\":11191537,\"memory\":11191390},\"readAtMs\":1000000,"
+			 "\"files\":{\"cpuset/cgroup.procs\":\"4242\\n4250\","
+			 "\"memory/cgroup.procs\":\"4242\\n4250\",\"cpuset/cpuset.cpus\":\"0-1\","
+			 "\"memory/memory.oom.group\":\"1\"}},\"" ID2 "\":{\"ino\":{\"cpu\":"
+			 "11158940,\"cpuset\":11191558,\"memory\":11191397},\"readAtMs\":1000000,"
+			 "\"files\":{\"memory/cgroup.procs\":\"4300\",\"cpuset/cpuset.cpus\":"
+			 "\"0-3\",\"memory/memory.oom.group\":\"1\"}}},\"memo\":{}}");
+	free(text);
+	qoscgsetstate_release(&next);
+}
+END_TEST
+
 /* The index: ids added in any order are found; a removal keeps the
  * others' order and the index. */
 START_TEST(test_qoscgsetstate_index)
@@ -310,6 +356,7 @@ static Suite *qoscgsetstate_suite(void)
 	tcase_add_loop_test(tc, test_qoscgsetstate_refusals_name_their_path, 0,
 			    sizeof(refusals) / sizeof(refusals[0]));
 	tcase_add_test(tc, test_qoscgsetstate_index);
+	tcase_add_test(tc, test_qoscgsetstate_carry);
 	suite_add_tcase(s, tc);
 	return s;
 }
